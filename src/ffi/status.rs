@@ -1,0 +1,97 @@
+//! Status codes, their names, the version, and freeing returned strings.
+
+use std::ffi::{c_char, CStr, CString};
+
+use super::boundary;
+use crate::error::Status;
+
+/// The outcome of a call: `AIKIDO_OK` or one of the `AIKIDO_ERR_*` codes.
+/// An integer, never an enum, so that C can pass any value without undefined
+/// behaviour. Values are stable forever; a retired one is never reused.
+pub type aikido_status = i32;
+
+/// Success.
+pub const AIKIDO_OK: aikido_status = 0;
+/// The name is registered already.
+pub const AIKIDO_ERR_DUPLICATE_TOOL: aikido_status = 1;
+/// No tool of that name.
+pub const AIKIDO_ERR_UNKNOWN_TOOL: aikido_status = 2;
+/// The call's arguments failed the check (not one JSON object, or a required
+/// field missing or null).
+pub const AIKIDO_ERR_INVALID_ARGUMENTS: aikido_status = 3;
+/// The handler panicked or threw; also any panic caught at the boundary of a
+/// libaikido function (its message says where).
+pub const AIKIDO_ERR_TOOL_PANICKED: aikido_status = 4;
+/// The handler reported an error; its message is the error text.
+pub const AIKIDO_ERR_TOOL_FAILED: aikido_status = 5;
+/// Caller misuse: NULL where not allowed, invalid UTF-8, empty name, NULL
+/// handler, parameters not JSON.
+pub const AIKIDO_ERR_INVALID_INPUT: aikido_status = 6;
+/// The environment's cancellation token had fired; the handler did not run.
+pub const AIKIDO_ERR_CANCELLED: aikido_status = 7;
+
+/// The name of a status, e.g. "AIKIDO_ERR_UNKNOWN_TOOL", or
+/// "AIKIDO_UNKNOWN_STATUS" for a value that is not a status. The string is
+/// static: do not free it.
+#[no_mangle]
+pub extern "C" fn aikido_status_name(status: aikido_status) -> *const c_char {
+    boundary::value(|| status_name(status).as_ptr())
+}
+
+pub(crate) fn status_name(status: aikido_status) -> &'static CStr {
+    match Status::from_code(status) {
+        Some(Status::Ok) => c"AIKIDO_OK",
+        Some(Status::DuplicateTool) => c"AIKIDO_ERR_DUPLICATE_TOOL",
+        Some(Status::UnknownTool) => c"AIKIDO_ERR_UNKNOWN_TOOL",
+        Some(Status::InvalidArguments) => c"AIKIDO_ERR_INVALID_ARGUMENTS",
+        Some(Status::ToolPanicked) => c"AIKIDO_ERR_TOOL_PANICKED",
+        Some(Status::ToolFailed) => c"AIKIDO_ERR_TOOL_FAILED",
+        Some(Status::InvalidInput) => c"AIKIDO_ERR_INVALID_INPUT",
+        Some(Status::Cancelled) => c"AIKIDO_ERR_CANCELLED",
+        None => c"AIKIDO_UNKNOWN_STATUS",
+    }
+}
+
+/// The library's version, e.g. "0.1.0". The string is static: do not free it.
+#[no_mangle]
+pub extern "C" fn aikido_version() -> *const c_char {
+    boundary::value(|| concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast())
+}
+
+/// Frees a string that libaikido returned through a `char **…_out` or as a
+/// `char *` result. NULL does nothing. Freeing any other pointer, or the same
+/// one twice, is undefined behaviour.
+#[no_mangle]
+pub unsafe extern "C" fn aikido_string_free(string: *mut c_char) {
+    boundary::value(|| {
+        if !string.is_null() {
+            // SAFETY: the caller passes a pointer made by CString::into_raw.
+            drop(unsafe { CString::from_raw(string) });
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constants_match_the_core_statuses() {
+        let constants = [
+            AIKIDO_OK,
+            AIKIDO_ERR_DUPLICATE_TOOL,
+            AIKIDO_ERR_UNKNOWN_TOOL,
+            AIKIDO_ERR_INVALID_ARGUMENTS,
+            AIKIDO_ERR_TOOL_PANICKED,
+            AIKIDO_ERR_TOOL_FAILED,
+            AIKIDO_ERR_INVALID_INPUT,
+            AIKIDO_ERR_CANCELLED,
+        ];
+        for (status, constant) in Status::ALL.into_iter().zip(constants) {
+            assert_eq!(status as i32, constant);
+        }
+        assert_eq!(status_name(AIKIDO_ERR_CANCELLED), c"AIKIDO_ERR_CANCELLED");
+        assert_eq!(status_name(8), c"AIKIDO_UNKNOWN_STATUS");
+        assert_eq!(status_name(-1), c"AIKIDO_UNKNOWN_STATUS");
+    }
+}

@@ -1,0 +1,319 @@
+//! The registry: which tools exist, and the way from a call to its handler.
+//!
+//! The table of tools is an immutable snapshot behind an [`ArcSwap`].
+//! Dispatch loads the snapshot without a lock and keeps it alive for the
+//! handler's run, so registration never stalls dispatch and a handler may
+//! itself register, unregister or dispatch. Writers copy the table, change
+//! the copy and swap it in, one writer at a time. A tool (and so its handler
+//! and whatever the handler owns) is dropped when the last snapshot that
+//! holds it is gone: after it was unregistered *and* its last in-flight call
+//! has returned.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use arc_swap::ArcSwap;
+use indexmap::IndexMap;
+use rustc_hash::FxBuildHasher;
+
+use crate::json;
+use crate::environment::Environment;
+use crate::error::{panic_message, Error, PanicOrigin};
+use crate::tool::{Handler, HandlerResult, ToolCall, ToolDefinition, ToolError, ToolResult};
+
+/// A registered tool: its definition, the `required` list read from its
+/// schema once, and its handler.
+struct Tool {
+    definition: ToolDefinition,
+    required: Box<[Box<str>]>,
+    handler: Box<dyn Handler>,
+}
+
+/// One immutable version of the tool table.
+#[derive(Default)]
+struct Table {
+    tools: IndexMap<Box<str>, Arc<Tool>, FxBuildHasher>,
+    /// The definitions as JSON, made on first request and kept until the
+    /// table changes.
+    definitions_json: OnceLock<Box<str>>,
+}
+
+/// A handler that was not registered, handed back with the reason, so that
+/// whoever owns what it holds can take it back.
+pub struct Rejected<F> {
+    /// Why registration failed.
+    pub error: Error,
+    /// The handler, untouched.
+    pub handler: F,
+}
+
+impl<F> std::fmt::Debug for Rejected<F> {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.debug_struct("Rejected").field("error", &self.error).finish_non_exhaustive()
+    }
+}
+
+/// Holds tool definitions and their handlers. Safe for concurrent use from
+/// many threads: register, unregister, definitions and dispatch may run at once.
+///
+/// ```
+/// use aikido::{schema, Environment, Registry, ToolCall, ToolDefinition, ToolError, ToolResult};
+///
+/// let registry = Registry::new();
+/// registry
+///     .register(
+///         ToolDefinition::new("greet", "Greet a person by name.")
+///             .with_parameters(schema::object([("name", schema::string("Who to greet."))], &["name"])),
+///         |arguments: &str, _: &Environment| {
+///             let parsed: serde_json::Value = serde_json::from_str(arguments)?;
+///             let name = parsed["name"].as_str().ok_or_else(|| ToolError::failed("name must be a string"))?;
+///             Ok(ToolResult::new(format!("Hello, {name}!")))
+///         },
+///     )
+///     .unwrap();
+///
+/// let result = registry
+///     .dispatch(&ToolCall::new("greet", r#"{"name":"Ada"}"#).with_id("call-1"), &Environment::new("conversation-1"))
+///     .unwrap();
+/// assert_eq!(result.content, "Hello, Ada!");
+/// ```
+pub struct Registry {
+    table: ArcSwap<Table>,
+    /// Serialises writers; readers never touch it.
+    writer: Mutex<()>,
+}
+
+impl Default for Registry {
+    fn default() -> Self {
+        Registry::new()
+    }
+}
+
+impl std::fmt::Debug for Registry {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let table = self.table.load();
+        formatter.debug_struct("Registry").field("tools", &table.tools.keys().collect::<Vec<_>>()).finish()
+    }
+}
+
+impl Registry {
+    /// An empty registry.
+    pub fn new() -> Self {
+        Registry { table: ArcSwap::from_pointee(Table::default()), writer: Mutex::new(()) }
+    }
+
+    /// Adds a tool. Fails with [`Error::InvalidInput`] for an empty name or
+    /// parameters that are not JSON, and [`Error::DuplicateTool`] when the
+    /// name is taken.
+    ///
+    /// The schema's `required` list is read once, here; entries that are not
+    /// strings are ignored. Parameters that are valid JSON but not an object
+    /// are accepted and enforce nothing.
+    pub fn register<F>(&self, definition: ToolDefinition, handler: F) -> Result<(), Error>
+    where
+        F: Fn(&str, &Environment<'_>) -> HandlerResult + Send + Sync + 'static,
+    {
+        self.try_register(definition, handler).map_err(|rejected| rejected.error)
+    }
+
+    /// Like [`Registry::register`], but a refused handler comes back with the
+    /// error instead of being dropped. Foreign callers need this: until a
+    /// registration succeeds, what the handler holds is still theirs.
+    pub fn try_register<H: Handler>(&self, definition: ToolDefinition, handler: H) -> Result<(), Rejected<H>> {
+        let required = match checked_definition(&definition) {
+            Ok(required) => required,
+            Err(error) => return Err(Rejected { error, handler }),
+        };
+        let _writer = self.writer.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let current = self.table.load();
+        if current.tools.contains_key(definition.name.as_str()) {
+            let error = Error::DuplicateTool { name: definition.name };
+            return Err(Rejected { error, handler });
+        }
+        let mut tools = current.tools.clone();
+        let name: Box<str> = definition.name.as_str().into();
+        tools.insert(name, Arc::new(Tool { definition, required, handler: Box::new(handler) }));
+        self.table.store(Arc::new(Table { tools, definitions_json: OnceLock::new() }));
+        Ok(())
+    }
+
+    /// Removes a tool. Calls already running finish; the handler is dropped
+    /// when the last of them returns. Fails with [`Error::UnknownTool`] when
+    /// no tool has that name.
+    pub fn unregister(&self, name: &str) -> Result<(), Error> {
+        let removed = {
+            let _writer = self.writer.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            let current = self.table.load();
+            if !current.tools.contains_key(name) {
+                return Err(unknown_tool(name, &current));
+            }
+            let mut tools = current.tools.clone();
+            let removed = tools.shift_remove(name);
+            self.table.store(Arc::new(Table { tools, definitions_json: OnceLock::new() }));
+            removed
+        };
+        // The handler may be dropped here, outside the writer lock, so that
+        // its owner's clean-up can use this registry.
+        drop(removed);
+        Ok(())
+    }
+
+    /// How many tools are registered.
+    pub fn len(&self) -> usize {
+        self.table.load().tools.len()
+    }
+
+    /// Whether no tool is registered.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Every definition, in registration order, as a new list.
+    pub fn definitions(&self) -> Vec<ToolDefinition> {
+        self.table.load().tools.values().map(|tool| tool.definition.clone()).collect()
+    }
+
+    /// Every definition, in registration order, as the JSON array a model
+    /// receives: `[{"name":…,"description":…,"parameters":…}]`, description
+    /// left out when empty, parameters when none were given. Made once per
+    /// change of the table; `visit` borrows it without a copy.
+    pub fn with_definitions_json<R>(&self, visit: impl FnOnce(&str) -> R) -> R {
+        let table = self.table.load();
+        visit(table.definitions_json.get_or_init(|| definitions_json(&table)))
+    }
+
+    /// [`Registry::with_definitions_json`] as an owned string.
+    pub fn definitions_json(&self) -> String {
+        self.with_definitions_json(str::to_owned)
+    }
+
+    /// Routes a call to its handler and returns the handler's result or error.
+    ///
+    /// In order: an unknown name fails with [`Error::UnknownTool`]; arguments
+    /// that are not one JSON object holding every required field (not null)
+    /// fail with [`Error::InvalidArguments`]; a fired cancellation token fails
+    /// with [`Error::Cancelled`]; then the handler runs and receives the
+    /// arguments verbatim (`{}` for empty ones). A handler that panics gives
+    /// [`Error::ToolPanicked`]; one that fails gives [`Error::ToolFailed`]
+    /// with its own text.
+    pub fn dispatch(&self, call: &ToolCall<'_>, environment: &Environment<'_>) -> Result<ToolResult, Error> {
+        // The guard keeps this snapshot, and so the tool, alive until the
+        // handler returns; it is not a lock.
+        let table = self.table.load();
+        let Some(tool) = table.tools.get(call.name) else {
+            return Err(unknown_tool(call.name, &table));
+        };
+        let arguments = json::check(call.arguments, &tool.required)
+            .map_err(|reason| Error::InvalidArguments { tool: call.name.to_owned(), reason })?;
+        if environment.is_cancelled() {
+            return Err(Error::Cancelled { tool: call.name.to_owned() });
+        }
+        let outcome = catch_unwind(AssertUnwindSafe(|| tool.handler.call(arguments, environment)));
+        let tool_name = || call.name.to_owned();
+        match outcome {
+            Ok(Ok(result)) => Ok(result),
+            Ok(Err(ToolError::Failed(message))) if message.is_empty() => Err(Error::ToolFailed {
+                tool: tool_name(),
+                message: format!("aikido/tools: tool failed: tool \"{}\" reported an error without a message", call.name),
+            }),
+            Ok(Err(ToolError::Failed(message))) => Err(Error::ToolFailed { tool: tool_name(), message }),
+            Ok(Err(ToolError::Panicked(message))) => Err(Error::ToolPanicked { origin: PanicOrigin::Tool(tool_name()), message }),
+            Ok(Err(ToolError::InvalidStatus(code))) => Err(Error::ToolFailed {
+                tool: tool_name(),
+                message: format!(
+                    "aikido/tools: tool failed: tool \"{}\" returned status {code}, which a handler may not return \
+                     (only AIKIDO_OK, AIKIDO_ERR_TOOL_FAILED or AIKIDO_ERR_TOOL_PANICKED)",
+                    call.name
+                ),
+            }),
+            Err(payload) => {
+                Err(Error::ToolPanicked { origin: PanicOrigin::Tool(tool_name()), message: panic_message(payload) })
+            }
+        }
+    }
+}
+
+/// Checks a definition before it enters the table and returns its
+/// `required` list, duplicates removed.
+fn checked_definition(definition: &ToolDefinition) -> Result<Box<[Box<str>]>, Error> {
+    if definition.name.is_empty() {
+        return Err(Error::InvalidInput("a tool needs a non-empty name".to_owned()));
+    }
+    let Some(parameters) = definition.parameters.as_deref().filter(|text| !text.is_empty()) else {
+        return Ok(Box::default());
+    };
+    let required = json::required_fields(parameters).map_err(|detail| {
+        Error::InvalidInput(format!("the parameters of tool \"{}\" are not valid JSON: {detail}", definition.name))
+    })?;
+    Ok(required.into_boxed_slice())
+}
+
+/// How many tool names an unknown-tool message lists before it stops.
+const LISTED_TOOLS: usize = 32;
+
+fn unknown_tool(name: &str, table: &Table) -> Error {
+    let names: Vec<String> = table.tools.keys().take(LISTED_TOOLS).map(|name| format!("\"{name}\"")).collect();
+    let available = match table.tools.len() {
+        0 => "no tools are registered".to_owned(),
+        count if count > LISTED_TOOLS => {
+            format!("the registered tools include {} and {} more", names.join(", "), count - LISTED_TOOLS)
+        }
+        _ => format!("the registered tools are {}", names.join(", ")),
+    };
+    Error::UnknownTool { name: name.to_owned(), available }
+}
+
+fn definitions_json(table: &Table) -> Box<str> {
+    let mut out = String::from("[");
+    for (index, tool) in table.tools.values().enumerate() {
+        if index > 0 {
+            out.push(',');
+        }
+        let definition = &tool.definition;
+        out.push_str("{\"name\":");
+        push_json_string(&mut out, &definition.name);
+        if !definition.description.is_empty() {
+            out.push_str(",\"description\":");
+            push_json_string(&mut out, &definition.description);
+        }
+        if let Some(parameters) = definition.parameters.as_deref().filter(|text| !text.is_empty()) {
+            out.push_str(",\"parameters\":");
+            // Checked at registration; compacted here so the list has no
+            // whitespace whatever the caller's formatting was.
+            out.push_str(&compact(parameters));
+        }
+        out.push('}');
+    }
+    out.push(']');
+    out.into_boxed_str()
+}
+
+fn push_json_string(out: &mut String, text: &str) {
+    out.push_str(&serde_json::to_string(text).expect("a string always serialises"));
+}
+
+/// The same JSON without insignificant whitespace; key order and number
+/// spelling are kept as the caller wrote them.
+fn compact(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    let mut in_string = false;
+    let mut escaped = false;
+    for c in json.chars() {
+        if in_string {
+            out.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            }
+        } else if c == '"' {
+            in_string = true;
+            out.push(c);
+        } else if !matches!(c, ' ' | '\t' | '\r' | '\n') {
+            out.push(c);
+        }
+    }
+    out
+}
