@@ -19,6 +19,9 @@ pub mod schema;
 pub mod status;
 pub mod uuid;
 
+#[cfg(test)]
+mod tests;
+
 use std::ffi::{c_char, CStr};
 
 use crate::error::Error;
