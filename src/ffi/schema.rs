@@ -10,9 +10,9 @@ use crate::error::Error;
 use crate::ffi::status::aikido_status;
 use crate::schema;
 
-/// Runs a helper on its checked inputs; NULL when an input is invalid.
-fn schema_text(build: impl FnOnce() -> Result<Value, Error>) -> *mut c_char {
-    boundary::value(|| build().map_or(std::ptr::null_mut(), |schema| copy_to_c_string(&schema.to_string())))
+/// A built schema as a caller-owned string; NULL when an input was invalid.
+fn schema_text(built: Result<Value, Error>) -> *mut c_char {
+    built.map_or(std::ptr::null_mut(), |schema| copy_to_c_string(&schema.to_string()))
 }
 
 fn parse_json(text: &str, what: &str) -> Result<Value, Error> {
@@ -24,28 +24,28 @@ fn parse_json(text: &str, what: &str) -> Result<Value, Error> {
 #[no_mangle]
 pub unsafe extern "C" fn aikido_schema_string(description: *const c_char) -> *mut c_char {
     // SAFETY: the caller passes NULL or a NUL-terminated string.
-    schema_text(|| Ok(schema::string(unsafe { optional_str(description, "description") }?)))
+    boundary::value(|| schema_text(unsafe { optional_str(description, "description") }.map(schema::string)))
 }
 
 /// `{"description":…,"type":"integer"}`; as `aikido_schema_string`.
 #[no_mangle]
 pub unsafe extern "C" fn aikido_schema_integer(description: *const c_char) -> *mut c_char {
     // SAFETY: as above.
-    schema_text(|| Ok(schema::integer(unsafe { optional_str(description, "description") }?)))
+    boundary::value(|| schema_text(unsafe { optional_str(description, "description") }.map(schema::integer)))
 }
 
 /// `{"description":…,"type":"number"}`; as `aikido_schema_string`.
 #[no_mangle]
 pub unsafe extern "C" fn aikido_schema_number(description: *const c_char) -> *mut c_char {
     // SAFETY: as above.
-    schema_text(|| Ok(schema::number(unsafe { optional_str(description, "description") }?)))
+    boundary::value(|| schema_text(unsafe { optional_str(description, "description") }.map(schema::number)))
 }
 
 /// `{"description":…,"type":"boolean"}`; as `aikido_schema_string`.
 #[no_mangle]
 pub unsafe extern "C" fn aikido_schema_boolean(description: *const c_char) -> *mut c_char {
     // SAFETY: as above.
-    schema_text(|| Ok(schema::boolean(unsafe { optional_str(description, "description") }?)))
+    boundary::value(|| schema_text(unsafe { optional_str(description, "description") }.map(schema::boolean)))
 }
 
 /// `{"description":…,"enum":[…],"type":"string"}` with the `values_len`
@@ -57,11 +57,12 @@ pub unsafe extern "C" fn aikido_schema_enum(
     values: *const *const c_char,
     values_len: usize,
 ) -> *mut c_char {
-    schema_text(|| {
+    boundary::value(|| {
         // SAFETY: the caller passes valid strings and an array of values_len strings.
-        let description = unsafe { optional_str(description, "description") }?;
-        let values = unsafe { str_array(values, values_len, "values") }?;
-        Ok(schema::enumeration(description, &values))
+        schema_text(unsafe { optional_str(description, "description") }.and_then(|description| {
+            let values = unsafe { str_array(values, values_len, "values") }?;
+            Ok(schema::enumeration(description, &values))
+        }))
     })
 }
 
@@ -70,11 +71,12 @@ pub unsafe extern "C" fn aikido_schema_enum(
 /// valid JSON, or the description is not UTF-8.
 #[no_mangle]
 pub unsafe extern "C" fn aikido_schema_array(items_json: *const c_char, description: *const c_char) -> *mut c_char {
-    schema_text(|| {
+    boundary::value(|| {
         // SAFETY: the caller passes valid strings.
-        let items = unsafe { super::required_str(items_json, "items_json") }?;
-        let description = unsafe { optional_str(description, "description") }?;
-        Ok(schema::array(parse_json(items, "items_json")?, description))
+        schema_text(unsafe { super::required_str(items_json, "items_json") }.and_then(|items| {
+            let description = unsafe { optional_str(description, "description") }?;
+            Ok(schema::array(parse_json(items, "items_json")?, description))
+        }))
     })
 }
 
