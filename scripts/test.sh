@@ -30,6 +30,7 @@ step "build" make --no-print-directory build
 step "rust: unit, integration and doc tests" cargo test --release --quiet
 step "header: committed copy matches cbindgen, compiles as C99 and C++17" tests/header.sh
 step "demo: one agent turn" tests/demo.sh
+step "readme: the C quick start as written" tests/readme.sh
 for suite in tests/c/run.sh tests/install/run.sh bindings/cpp/test.sh bindings/go/test.sh \
     bindings/zig/test.sh tests/reliability/run.sh; do
     if [ -x "$suite" ]; then
