@@ -66,7 +66,7 @@ fn every_exported_function_is_wrapped_and_declared_in_the_header() {
         .filter(|line| !line.starts_with(' ') && !line.starts_with('#') && !line.starts_with('/'))
         .filter_map(|line| {
             let open = line.find('(')?;
-            let name = line[..open].rsplit(|c: char| c == ' ' || c == '*').next()?;
+            let name = line[..open].rsplit([' ', '*']).next()?;
             name.starts_with("aikido_").then(|| name.to_owned())
         })
         .collect();
