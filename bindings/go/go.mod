@@ -1,0 +1,3 @@
+module github.com/govengers/aikido
+
+go 1.25

@@ -1,0 +1,74 @@
+/* The C half of the Go binding. See aikido_go.h. */
+#include <stdlib.h>
+#include <string.h>
+
+/* Declares the //export functions, and _GoString_ as {const char *p; ptrdiff_t n;}
+   (cgo's _GoStringPtr and _GoStringLen exist only in Go files' preambles). */
+#include "_cgo_export.h"
+#include "aikido_go.h"
+
+/* The Go dispatch running on this thread. A handler's C arguments cannot
+   carry it, but the handler runs on the thread of the aikido_registry_dispatch
+   call that reached it, so a thread-local does; nested dispatches (a handler
+   that dispatches) save and restore it. */
+static _Thread_local uintptr_t current_call;
+
+aikido_go_outcome aikido_go_dispatch(const aikido_registry *registry, _GoString_ name,
+                                     _GoString_ arguments, const aikido_cancel *cancel,
+                                     uintptr_t call) {
+    /* The C ABI wants the name NUL-terminated; Go strings are not. */
+    char stack_name[256];
+    size_t name_len = (size_t)name.n;
+    char *c_name = name_len < sizeof stack_name ? stack_name : malloc(name_len + 1);
+    if (c_name == NULL) {
+        abort(); /* As Go does when memory runs out. */
+    }
+    memcpy(c_name, name.p, name_len);
+    c_name[name_len] = '\0';
+
+    aikido_tool_call tool_call = {
+        .id = NULL,
+        .name = c_name,
+        .arguments = arguments.p,
+        .arguments_len = (size_t)arguments.n,
+    };
+    /* The session and turn travel to the Go handler on the Go side. */
+    aikido_environment environment = {.session_id = NULL, .turn_id = {0}, .cancel = cancel};
+    aikido_go_outcome outcome = {AIKIDO_OK, NULL};
+
+    uintptr_t outer_call = current_call;
+    current_call = call;
+    /* No content_out: the Go handler's result reaches Dispatch on the Go side. */
+    outcome.status = aikido_registry_dispatch(registry, &tool_call, &environment, NULL, &outcome.error);
+    current_call = outer_call;
+
+    if (c_name != stack_name) {
+        free(c_name);
+    }
+    return outcome;
+}
+
+aikido_status aikido_go_handler(void *userdata, const char *arguments, size_t arguments_len,
+                                const aikido_environment *environment, aikido_reply *reply) {
+    (void)environment;
+    return aikidoGoHandle(*(uintptr_t *)userdata, (char *)arguments, arguments_len, reply, current_call);
+}
+
+void *aikido_go_userdata_new(uintptr_t tool) {
+    uintptr_t *userdata = malloc(sizeof *userdata);
+    if (userdata == NULL) {
+        abort();
+    }
+    *userdata = tool;
+    return userdata;
+}
+
+void aikido_go_userdata_free(void *userdata) {
+    aikidoGoRelease(*(uintptr_t *)userdata);
+    free(userdata);
+}
+
+aikido_status aikido_go_fail(aikido_reply *reply, aikido_status status, _GoString_ text) {
+    aikido_status written = aikido_reply_set_error(reply, text.p, (size_t)text.n);
+    return written == AIKIDO_OK ? status : written;
+}

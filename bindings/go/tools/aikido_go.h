@@ -1,0 +1,38 @@
+/* The C half of the Go binding: what cgo cannot express in Go. */
+#ifndef AIKIDO_GO_H
+#define AIKIDO_GO_H
+
+#include <stdint.h>
+
+#include "aikido.h"
+
+/* The outcome of one dispatch: its status and, unless AIKIDO_OK, the error
+   message, which the caller frees with aikido_string_free. */
+typedef struct aikido_go_outcome {
+    aikido_status status;
+    char *error;
+} aikido_go_outcome;
+
+/* Dispatches a call of the tool `name` with `arguments`, both Go strings
+   that are only read during the call. `call` is the slot of the Go
+   Dispatch's state; the handler trampoline hands it back to Go. */
+aikido_go_outcome aikido_go_dispatch(const aikido_registry *registry, _GoString_ name,
+                                     _GoString_ arguments, const aikido_cancel *cancel,
+                                     uintptr_t call);
+
+/* The aikido_handler of every Go tool; its userdata comes from
+   aikido_go_userdata_new. */
+aikido_status aikido_go_handler(void *userdata, const char *arguments, size_t arguments_len,
+                                const aikido_environment *environment, aikido_reply *reply);
+
+/* C memory holding a tool's cgo.Handle, so that no Go pointer crosses. */
+void *aikido_go_userdata_new(uintptr_t tool);
+
+/* The aikido_userdata_free of every Go tool: deletes the handle, frees the memory. */
+void aikido_go_userdata_free(void *userdata);
+
+/* Writes a handler's error or panic text into its reply. Returns `status`,
+   or the status of aikido_reply_set_error when the reply refused the text. */
+aikido_status aikido_go_fail(aikido_reply *reply, aikido_status status, _GoString_ text);
+
+#endif
