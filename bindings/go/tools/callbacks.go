@@ -11,6 +11,7 @@ import "C"
 import (
 	"fmt"
 	"runtime/cgo"
+	"strings"
 	"unsafe"
 )
 
@@ -24,7 +25,7 @@ import (
 func aikidoGoHandle(tool C.uintptr_t, arguments *C.char, argumentsLen C.size_t, reply *C.aikido_reply, call C.uintptr_t) (status C.aikido_status) {
 	defer func() {
 		if value := recover(); value != nil {
-			status = C.aikido_go_fail(reply, C.AIKIDO_ERR_TOOL_PANICKED, fmt.Sprint(value))
+			status = C.aikido_go_fail(reply, C.AIKIDO_ERR_TOOL_PANICKED, replyText(fmt.Sprint(value)))
 		}
 	}()
 	handler := cgo.Handle(tool).Value().(Handler)
@@ -32,10 +33,18 @@ func aikidoGoHandle(tool C.uintptr_t, arguments *C.char, argumentsLen C.size_t, 
 	result, err := handler(state.ctx, C.GoBytes(unsafe.Pointer(arguments), C.int(argumentsLen)), state.environment)
 	if err != nil {
 		state.handlerErr = err
-		return C.aikido_go_fail(reply, C.AIKIDO_ERR_TOOL_FAILED, err.Error())
+		return C.aikido_go_fail(reply, C.AIKIDO_ERR_TOOL_FAILED, replyText(err.Error()))
 	}
 	state.result = result
 	return C.AIKIDO_OK
+}
+
+// replyText makes text acceptable to aikido_reply_set_error, which takes
+// UTF-8 without NUL bytes, while a Go error or panic value may hold any
+// bytes: each invalid sequence and each NUL becomes U+FFFD. The handler's
+// own error value still reaches the caller unchanged, on the Go side.
+func replyText(text string) string {
+	return strings.ReplaceAll(strings.ToValidUTF8(text, "\uFFFD"), "\x00", "\uFFFD")
 }
 
 // aikidoGoRelease deletes a tool's handle once libaikido is done with it:

@@ -100,14 +100,16 @@ func TestHandlerReceivesArgumentsEnvironmentAndContext(t *testing.T) {
 	}
 }
 
-// libaikido refuses error text that is not UTF-8; the message is its own.
+// libaikido takes only UTF-8 without NUL as error text: the model reads the
+// handler's text with U+FFFD in place of what C cannot carry, and the caller
+// still matches the handler's own error value.
 func TestErrorTextTheLibraryCannotCarry(t *testing.T) {
-	handlerErr := errors.New("bad \xff byte")
+	handlerErr := errors.New("bad \xff byte\x00")
 	registry := registerHandler(t, func(context.Context, json.RawMessage, tools.Environment) (tools.Result, error) {
 		return tools.Result{}, handlerErr
 	})
 	_, err := dispatch(registry, "probe", `{}`)
-	wantError(t, err, handlerErr, `aikido/tools: tool failed: tool "probe"`)
+	wantError(t, err, handlerErr, "bad \uFFFD byte\uFFFD")
 }
 
 func TestDispatchRefusesANameHoldingNUL(t *testing.T) {
