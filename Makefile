@@ -42,10 +42,11 @@ bench:
 header:
 	AIKIDO_UPDATE_HEADER=1 $(CARGO) build --quiet
 
-## install: header, both libraries with soname links, and aikido.pc under PREFIX
+## install: headers (C and C++), both libraries with soname links, and aikido.pc under PREFIX
 install: build
 	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR)/pkgconfig
 	install -m 644 include/aikido.h $(DESTDIR)$(INCLUDEDIR)/aikido.h
+	install -m 644 bindings/cpp/include/aikido.hpp $(DESTDIR)$(INCLUDEDIR)/aikido.hpp
 	install -m 644 $(RELEASE)/libaikido.a $(DESTDIR)$(LIBDIR)/libaikido.a
 	install -m 755 $(RELEASE)/libaikido.so $(DESTDIR)$(LIBDIR)/libaikido.so.$(VERSION)
 	ln -sf libaikido.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libaikido.so.$(SONAME_VERSION)
@@ -55,7 +56,7 @@ install: build
 		aikido.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/aikido.pc
 
 uninstall:
-	rm -f $(DESTDIR)$(INCLUDEDIR)/aikido.h $(DESTDIR)$(LIBDIR)/libaikido.a \
+	rm -f $(DESTDIR)$(INCLUDEDIR)/aikido.h $(DESTDIR)$(INCLUDEDIR)/aikido.hpp $(DESTDIR)$(LIBDIR)/libaikido.a \
 		$(DESTDIR)$(LIBDIR)/libaikido.so $(DESTDIR)$(LIBDIR)/libaikido.so.$(SONAME_VERSION) \
 		$(DESTDIR)$(LIBDIR)/libaikido.so.$(VERSION) $(DESTDIR)$(LIBDIR)/pkgconfig/aikido.pc
 

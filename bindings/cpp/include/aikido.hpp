@@ -1,0 +1,581 @@
+// libaikido for C++17: a registry of the tools an LLM may call.
+// SPDX-License-Identifier: MIT OR Apache-2.0
+//
+// A header-only wrapper over aikido.h. It converts and wraps; every rule and
+// every message comes from the library. Calls that set a registry up
+// (register_tool, unregister_tool, definitions, the schema helpers) throw
+// aikido::Error; dispatch returns an aikido::Outcome, because the failures it
+// reports are ordinary answers for the model (see README.md).
+
+#ifndef AIKIDO_HPP
+#define AIKIDO_HPP
+
+#include "aikido.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <new>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace aikido {
+
+/// The outcome of a call; the values are the library's AIKIDO_* codes.
+enum class Status : std::int32_t {
+    ok = AIKIDO_OK,
+    duplicate_tool = AIKIDO_ERR_DUPLICATE_TOOL,
+    unknown_tool = AIKIDO_ERR_UNKNOWN_TOOL,
+    invalid_arguments = AIKIDO_ERR_INVALID_ARGUMENTS,
+    tool_panicked = AIKIDO_ERR_TOOL_PANICKED,
+    tool_failed = AIKIDO_ERR_TOOL_FAILED,
+    invalid_input = AIKIDO_ERR_INVALID_INPUT,
+    cancelled = AIKIDO_ERR_CANCELLED,
+};
+
+/// The library's name for a status, e.g. "AIKIDO_ERR_UNKNOWN_TOOL".
+inline const char *status_name(Status status) noexcept {
+    return aikido_status_name(static_cast<aikido_status>(status));
+}
+
+/// The library's version, e.g. "0.1.0".
+inline const char *version() noexcept { return aikido_version(); }
+
+/// A failure reported by libaikido: its status and its message, which is
+/// what() and is written for the model.
+class Error : public std::runtime_error {
+public:
+    Error(Status status, const std::string &message) : std::runtime_error(message), status_(status) {}
+
+    /// Why the call failed.
+    Status status() const noexcept { return status_; }
+
+private:
+    Status status_;
+};
+
+namespace detail {
+
+struct StringFree {
+    void operator()(char *text) const noexcept { aikido_string_free(text); }
+};
+
+/// A string the library returned, freed with aikido_string_free.
+using OwnedString = std::unique_ptr<char, StringFree>;
+
+/// Copies a string the library returned into a std::string and frees it.
+inline std::string take(char *text) {
+    const OwnedString owned(text);
+    return owned ? std::string(owned.get()) : std::string();
+}
+
+/// The error a failed call's status and error_out message make.
+inline Error error_from(aikido_status status, const OwnedString &message) {
+    return Error(static_cast<Status>(status), message ? message.get() : "");
+}
+
+/// Throws the error unless the status is AIKIDO_OK.
+inline void check(aikido_status status, char *message) {
+    const OwnedString owned(message);
+    if (status != AIKIDO_OK) {
+        throw error_from(status, owned);
+    }
+}
+
+/// True when text would be cut short by a C function that reads it up to its
+/// first NUL byte.
+inline bool holds_nul(std::string_view text) noexcept { return text.find('\0') != std::string_view::npos; }
+
+/// A NUL-terminated copy of text for the C API. The C API cannot see bytes
+/// after a NUL, so such text is refused rather than silently cut short.
+inline std::string c_string(std::string_view text, const char *what) {
+    if (holds_nul(text)) {
+        throw Error(Status::invalid_input, std::string(what) + " holds a NUL byte, which the C API cannot pass");
+    }
+    return std::string(text);
+}
+
+/// NUL-terminated copies of strings and the array of pointers to them, for
+/// the C functions that take `const char *const *`.
+class CStringArray {
+public:
+    template <class Iterator>
+    CStringArray(Iterator first, Iterator last, const char *what) {
+        for (; first != last; ++first) {
+            copies_.push_back(c_string(*first, what));
+        }
+        // Taken once every copy is in place: growing the vector moves them.
+        for (const std::string &copy : copies_) {
+            pointers_.push_back(copy.c_str());
+        }
+    }
+
+    // The pointers point into copies_: neither may move.
+    CStringArray(const CStringArray &) = delete;
+    CStringArray &operator=(const CStringArray &) = delete;
+
+    const char *const *data() const noexcept { return pointers_.data(); }
+    std::size_t size() const noexcept { return pointers_.size(); }
+
+private:
+    std::vector<std::string> copies_;
+    std::vector<const char *> pointers_;
+};
+
+/// The result of a schema function that returns NULL for input it refuses.
+inline std::string schema_text(char *json, const char *function) {
+    if (json == nullptr) {
+        throw Error(Status::invalid_input,
+                    std::string(function) + " refused its input (text that is not UTF-8, or items that are not JSON)");
+    }
+    return take(json);
+}
+
+template <class Fn>
+aikido_status run_handler(void *, const char *, std::size_t, const aikido_environment *, aikido_reply *) noexcept;
+
+}  // namespace detail
+
+/// A UUID, such as a turn id. Default-constructed, it is the nil UUID.
+class Uuid {
+public:
+    using Bytes = std::array<std::uint8_t, 16>;
+
+    constexpr Uuid() noexcept = default;
+    constexpr explicit Uuid(const Bytes &bytes) noexcept : bytes_(bytes) {}
+
+    /// A new random (version 4) UUID.
+    static Uuid v4() noexcept {
+        Uuid id;
+        aikido_uuid_new_v4(id.bytes_.data());
+        return id;
+    }
+
+    /// A new time-ordered (version 7) UUID.
+    static Uuid v7() noexcept {
+        Uuid id;
+        aikido_uuid_new_v7(id.bytes_.data());
+        return id;
+    }
+
+    /// The UUID in text (hyphenated, simple, braced or urn form), or nothing
+    /// when the text is not a UUID.
+    static std::optional<Uuid> parse(std::string_view text) {
+        Uuid id;
+        if (detail::holds_nul(text) || aikido_uuid_parse(std::string(text).c_str(), id.bytes_.data()) != AIKIDO_OK) {
+            return std::nullopt;
+        }
+        return id;
+    }
+
+    const Bytes &bytes() const noexcept { return bytes_; }
+    bool is_nil() const noexcept { return *this == Uuid(); }
+
+    /// The hyphenated lower-case form, 36 characters.
+    std::string to_string() const {
+        char text[37];
+        aikido_uuid_format(bytes_.data(), text);
+        return std::string(text, 36);
+    }
+
+    friend bool operator==(const Uuid &left, const Uuid &right) noexcept { return left.bytes_ == right.bytes_; }
+    friend bool operator!=(const Uuid &left, const Uuid &right) noexcept { return !(left == right); }
+
+private:
+    Bytes bytes_{};
+};
+
+/// A cancellation token, the C++ form of Go's context cancellation. Fire it
+/// from any thread; dispatches that use it from then on return
+/// Status::cancelled, and running handlers see Environment::cancelled().
+/// Move-only; the token must outlive every dispatch that uses it.
+class CancelToken {
+public:
+    CancelToken() : token_(aikido_cancel_new()) {
+        if (!token_) {
+            throw std::bad_alloc();
+        }
+    }
+
+    /// Fires the token. Firing again does nothing.
+    void fire() const noexcept { aikido_cancel_fire(token_.get()); }
+
+    /// Whether the token has fired.
+    bool is_fired() const noexcept { return aikido_cancel_is_fired(token_.get()); }
+
+    /// The C handle, for calls into aikido.h; NULL once moved from.
+    const aikido_cancel *native() const noexcept { return token_.get(); }
+
+private:
+    struct Free {
+        void operator()(aikido_cancel *token) const noexcept { aikido_cancel_free(token); }
+    };
+    std::unique_ptr<aikido_cancel, Free> token_;
+};
+
+/// Per-call context: the session, the model reply (turn) that made the call,
+/// and the token that cancels it. Callers pass one to dispatch; handlers
+/// receive one.
+class Environment {
+public:
+    /// No session, the nil turn, never cancelled.
+    Environment() = default;
+
+    /// The token, when given, must outlive the dispatches that use this
+    /// environment.
+    explicit Environment(std::string session_id, Uuid turn_id = {}, const CancelToken *cancel = nullptr)
+        : session_id_(std::move(session_id)), turn_id_(turn_id), cancel_(cancel ? cancel->native() : nullptr) {}
+
+    explicit Environment(std::string session_id, Uuid turn_id, const CancelToken &cancel)
+        : Environment(std::move(session_id), turn_id, &cancel) {}
+
+    /// A temporary token would be gone before the dispatch that uses it.
+    explicit Environment(std::string session_id, Uuid turn_id, const CancelToken &&cancel) = delete;
+
+    /// The agent session the call belongs to.
+    std::string_view session_id() const noexcept { return session_id_; }
+
+    /// The model reply that made the call; calls of the same reply share it.
+    const Uuid &turn_id() const noexcept { return turn_id_; }
+
+    /// Whether the caller no longer wants the result; handlers poll it.
+    bool cancelled() const noexcept { return aikido_cancel_is_fired(cancel_); }
+
+private:
+    template <class Fn>
+    friend aikido_status detail::run_handler(void *, const char *, std::size_t, const aikido_environment *,
+                                             aikido_reply *) noexcept;
+    friend class Registry;
+
+    explicit Environment(const aikido_environment &native)
+        : session_id_(native.session_id ? native.session_id : ""), cancel_(native.cancel) {
+        Uuid::Bytes bytes;
+        std::memcpy(bytes.data(), native.turn_id, bytes.size());
+        turn_id_ = Uuid(bytes);
+    }
+
+    std::string session_id_;
+    Uuid turn_id_;
+    const aikido_cancel *cancel_ = nullptr;
+};
+
+/// A handler's error, shown to the model unchanged:
+/// `return aikido::Failure{"file not found: " + path};`
+struct Failure {
+    std::string message;
+};
+
+/// What a handler returns: its content, or a Failure. A std::string or a
+/// string literal converts to content.
+class Result {
+public:
+    Result(std::string content) : text_(std::move(content)) {}
+    Result(const char *content) : text_(content ? content : "") {}
+    Result(Failure failure) : text_(std::move(failure.message)), failed_(true) {}
+
+    /// Whether this is a Failure.
+    bool failed() const noexcept { return failed_; }
+
+    /// The content, or the failure's message.
+    const std::string &text() const noexcept { return text_; }
+
+private:
+    std::string text_;
+    bool failed_ = false;
+};
+
+/// What dispatch returns: the handler's content, or the Error that stopped
+/// the call (unknown tool, invalid arguments, cancelled, the handler's
+/// failure or exception). Test it like a pointer: `if (outcome) ...`.
+class Outcome {
+public:
+    Outcome(std::string content) : state_(std::in_place_index<0>, std::move(content)) {}
+    Outcome(Error error) : state_(std::in_place_index<1>, std::move(error)) {}
+
+    bool has_content() const noexcept { return state_.index() == 0; }
+    explicit operator bool() const noexcept { return has_content(); }
+
+    /// The content; throws the Error when the call failed, for callers who
+    /// prefer exceptions: `registry.dispatch(...).content()`.
+    const std::string &content() const & {
+        if (!has_content()) {
+            throw std::get<1>(state_);
+        }
+        return std::get<0>(state_);
+    }
+
+    /// As above; moved out of a temporary, so the result cannot dangle.
+    std::string content() && {
+        if (!has_content()) {
+            throw std::get<1>(state_);
+        }
+        return std::get<0>(std::move(state_));
+    }
+
+    /// The error; Status::ok with an empty message when the call succeeded.
+    const Error &error() const & noexcept {
+        static const Error none(Status::ok, "");
+        return has_content() ? none : std::get<1>(state_);
+    }
+
+    /// As above; copied out of a temporary, so the result cannot dangle.
+    Error error() && noexcept { return std::as_const(*this).error(); }
+
+    Status status() const noexcept { return error().status(); }
+
+private:
+    std::variant<std::string, Error> state_;
+};
+
+/// A tool's name, description and JSON Schema of its arguments; an empty
+/// description or parameters is left out of definitions().
+struct ToolDefinition {
+    // A constructor rather than an aggregate, so that `{"name"}` leaves the
+    // rest empty without -Wmissing-field-initializers warnings.
+    ToolDefinition(std::string tool_name, std::string tool_description = {}, std::string tool_parameters = {})
+        : name(std::move(tool_name)),
+          description(std::move(tool_description)),
+          parameters(std::move(tool_parameters)) {}
+
+    std::string name;
+    std::string description;
+    std::string parameters;
+};
+
+/// A registry of tools. Move-only; a moved-from registry holds no tools and
+/// every call on it reports AIKIDO_ERR_INVALID_INPUT. Every member may run on
+/// many threads at once, except destruction and move.
+class Registry {
+public:
+    Registry() : registry_(aikido_registry_new()) {
+        if (!registry_) {
+            throw std::bad_alloc();
+        }
+    }
+
+    Registry(const Registry &) = delete;
+    Registry &operator=(const Registry &) = delete;
+    Registry(Registry &&) noexcept = default;
+    Registry &operator=(Registry &&) noexcept = default;
+    ~Registry() = default;
+
+    /// Registers a tool. The handler is any callable as
+    /// `Result(std::string_view arguments, const Environment &)` or
+    /// `Result(std::string_view arguments)`, returning a Result, a Failure, a
+    /// std::string or a string literal. It is moved into the registry, which
+    /// destroys it exactly once: at unregister_tool (after its last call) or
+    /// with the registry. It runs on many threads at once, so it is called
+    /// as const and must be thread-safe. An exception it throws becomes
+    /// Status::tool_panicked with what() in the message. Throws Error on
+    /// failure (duplicate name, empty name, parameters that are not JSON);
+    /// the handler is then destroyed here.
+    template <class F>
+    void register_tool(const ToolDefinition &definition, F &&handler) {
+        using Fn = std::decay_t<F>;
+        static_assert(std::is_invocable_v<const Fn &, std::string_view, const Environment &> ||
+                          std::is_invocable_v<const Fn &, std::string_view>,
+                      "a handler is called as const (it runs on many threads at once) with "
+                      "(std::string_view arguments, const aikido::Environment &) or (std::string_view arguments)");
+        const std::string name = detail::c_string(definition.name, "the tool name");
+        const std::string description = detail::c_string(definition.description, "the description");
+        const std::string parameters = detail::c_string(definition.parameters, "the parameters");
+        auto owned = std::make_unique<Fn>(std::forward<F>(handler));
+        char *error = nullptr;
+        const aikido_status status = aikido_registry_register(
+            registry_.get(), name.c_str(), description.c_str(), parameters.c_str(), &detail::run_handler<Fn>,
+            owned.get(), &destroy<Fn>, &error);
+        // On failure the library hands the handler back: `owned` destroys it.
+        detail::check(status, error);
+        owned.release();
+    }
+
+    /// Removes a tool; calls of it already running finish first. Throws
+    /// Error (Status::unknown_tool) when no tool has that name.
+    void unregister_tool(std::string_view name) {
+        const std::string c_name = detail::c_string(name, "the tool name");
+        char *error = nullptr;
+        const aikido_status status = aikido_registry_unregister(registry_.get(), c_name.c_str(), &error);
+        detail::check(status, error);
+    }
+
+    /// Every definition in registration order, as the JSON array a model
+    /// expects: [{"name":…,"description":…,"parameters":…},…].
+    std::string definitions() const {
+        char *json = nullptr;
+        char *error = nullptr;
+        const aikido_status status = aikido_registry_definitions(registry_.get(), &json, &error);
+        const detail::OwnedString owned_json(json);
+        detail::check(status, error);
+        return owned_json.get();
+    }
+
+    /// How many tools are registered.
+    std::size_t size() const noexcept { return aikido_registry_len(registry_.get()); }
+
+    /// Runs one tool call: checks the name and arguments, then the handler.
+    /// Every failure comes back in the Outcome, with a message written for
+    /// the model; only std::bad_alloc is thrown.
+    Outcome dispatch(std::string_view name, std::string_view arguments = {},
+                     const Environment &environment = Environment()) const {
+        if (detail::holds_nul(name) || detail::holds_nul(environment.session_id_)) {
+            return Error(Status::invalid_input,
+                         "the tool name or session id holds a NUL byte, which the C API cannot pass");
+        }
+        const std::string c_name(name);
+        const aikido_tool_call call{nullptr, c_name.c_str(), arguments.data(), arguments.size()};
+        aikido_environment native{};
+        native.session_id = environment.session_id_.c_str();
+        std::memcpy(native.turn_id, environment.turn_id_.bytes().data(), sizeof native.turn_id);
+        native.cancel = environment.cancel_;
+        char *content = nullptr;
+        char *error = nullptr;
+        const aikido_status status = aikido_registry_dispatch(registry_.get(), &call, &native, &content, &error);
+        const detail::OwnedString owned_content(content);
+        const detail::OwnedString owned_error(error);
+        if (status != AIKIDO_OK) {
+            return detail::error_from(status, owned_error);
+        }
+        return std::string(owned_content ? owned_content.get() : "");
+    }
+
+    /// The C handle, for calls into aikido.h; NULL once moved from.
+    aikido_registry *native() const noexcept { return registry_.get(); }
+
+private:
+    template <class Fn>
+    static void destroy(void *handler) noexcept {
+        delete static_cast<Fn *>(handler);
+    }
+
+    struct Free {
+        void operator()(aikido_registry *registry) const noexcept { aikido_registry_free(registry); }
+    };
+    std::unique_ptr<aikido_registry, Free> registry_;
+};
+
+namespace detail {
+
+/// Writes a handler's Result into the reply. Text the reply refuses (a NUL
+/// byte, invalid UTF-8) is reported by returning the refusal's status, which
+/// the library turns into a failure that names the tool.
+inline aikido_status write_reply(const Result &result, aikido_reply *reply) noexcept {
+    const std::string &text = result.text();
+    const aikido_status written = result.failed() ? aikido_reply_set_error(reply, text.data(), text.size())
+                                                  : aikido_reply_set_content(reply, text.data(), text.size());
+    if (written != AIKIDO_OK) {
+        return written;
+    }
+    return result.failed() ? AIKIDO_ERR_TOOL_FAILED : AIKIDO_OK;
+}
+
+inline aikido_status report_panic(aikido_reply *reply, const char *message) noexcept {
+    aikido_reply_set_error(reply, message, std::strlen(message));
+    return AIKIDO_ERR_TOOL_PANICKED;
+}
+
+/// The C handler for a callable of type Fn. No exception crosses into the
+/// library: each becomes AIKIDO_ERR_TOOL_PANICKED with its text.
+template <class Fn>
+aikido_status run_handler(void *userdata, const char *arguments, std::size_t arguments_len,
+                          const aikido_environment *native, aikido_reply *reply) noexcept {
+    try {
+        const Fn &handler = *static_cast<const Fn *>(userdata);
+        const std::string_view view(arguments, arguments_len);
+        if constexpr (std::is_invocable_v<const Fn &, std::string_view, const Environment &>) {
+            const Environment environment(*native);
+            return write_reply(std::invoke(handler, view, environment), reply);
+        } else {
+            return write_reply(std::invoke(handler, view), reply);
+        }
+    } catch (const std::exception &exception) {
+        return report_panic(reply, exception.what());
+    } catch (...) {
+        return report_panic(reply,
+                            "a non-standard exception (one that does not derive from std::exception) was thrown");
+    }
+}
+
+}  // namespace detail
+
+/// JSON Schema builders. Each returns the schema as JSON text with sorted
+/// keys and no whitespace; an empty description is left out. They throw
+/// Error (Status::invalid_input) for text that is not UTF-8 or not JSON.
+namespace schema {
+
+/// {"description":…,"type":"string"}
+inline std::string string(std::string_view description = {}) {
+    return detail::schema_text(aikido_schema_string(detail::c_string(description, "the description").c_str()),
+                               "aikido_schema_string");
+}
+
+/// {"description":…,"type":"integer"}
+inline std::string integer(std::string_view description = {}) {
+    return detail::schema_text(aikido_schema_integer(detail::c_string(description, "the description").c_str()),
+                               "aikido_schema_integer");
+}
+
+/// {"description":…,"type":"number"}
+inline std::string number(std::string_view description = {}) {
+    return detail::schema_text(aikido_schema_number(detail::c_string(description, "the description").c_str()),
+                               "aikido_schema_number");
+}
+
+/// {"description":…,"type":"boolean"}
+inline std::string boolean(std::string_view description = {}) {
+    return detail::schema_text(aikido_schema_boolean(detail::c_string(description, "the description").c_str()),
+                               "aikido_schema_boolean");
+}
+
+/// {"description":…,"enum":[…],"type":"string"}, the values in order.
+inline std::string enumeration(std::string_view description, const std::vector<std::string_view> &values) {
+    const detail::CStringArray c_values(values.begin(), values.end(), "an enum value");
+    return detail::schema_text(aikido_schema_enum(detail::c_string(description, "the description").c_str(),
+                                                  c_values.data(), c_values.size()),
+                               "aikido_schema_enum");
+}
+
+/// {"description":…,"items":…,"type":"array"}, items being one item's schema.
+inline std::string array(std::string_view items, std::string_view description = {}) {
+    return detail::schema_text(aikido_schema_array(detail::c_string(items, "the items schema").c_str(),
+                                                   detail::c_string(description, "the description").c_str()),
+                               "aikido_schema_array");
+}
+
+/// {"properties":{…},"required":[…],"type":"object"} from name → schema
+/// pairs and the required names, kept in the order given:
+/// `object({{"path", string("File to read.")}}, {"path"})`.
+inline std::string object(const std::vector<std::pair<std::string_view, std::string>> &properties,
+                          const std::vector<std::string_view> &required = {}) {
+    std::vector<std::string_view> names;
+    std::vector<std::string_view> schemas;
+    for (const auto &[name, property_schema] : properties) {
+        names.push_back(name);
+        schemas.push_back(property_schema);
+    }
+    const detail::CStringArray c_names(names.begin(), names.end(), "a property name");
+    const detail::CStringArray c_schemas(schemas.begin(), schemas.end(), "a property schema");
+    const detail::CStringArray c_required(required.begin(), required.end(), "a required name");
+    char *json = nullptr;
+    char *error = nullptr;
+    const aikido_status status =
+        aikido_schema_object(c_names.data(), c_schemas.data(), c_names.size(), c_required.data(),
+                             c_required.size(), &json, &error);
+    const detail::OwnedString owned_json(json);
+    detail::check(status, error);
+    return owned_json.get();
+}
+
+}  // namespace schema
+
+}  // namespace aikido
+
+#endif  // AIKIDO_HPP
