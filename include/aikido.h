@@ -182,8 +182,10 @@ void aikido_cancel_free(struct aikido_cancel *cancel);
 /*
  Sets the handler's result text: `len` bytes of UTF-8 at `text`, holding no
  NUL byte, copied. A later call replaces an earlier one. Returns
- `AIKIDO_ERR_INVALID_INPUT`, leaving the reply as it was, when `reply` is
- NULL or the text is NULL (with a non-zero length), not UTF-8 or holds a NUL.
+ `AIKIDO_ERR_INVALID_INPUT`, leaving the text as it was, when `reply` is
+ NULL or the text is NULL (with a non-zero length), not UTF-8 or holds a
+ NUL; a handler that then fails without text, or returns that status, gets
+ a message saying its reply text was refused.
  */
 aikido_status aikido_reply_set_content(struct aikido_reply *reply,
                                        const char *text,

@@ -226,6 +226,13 @@ impl Registry {
                     call.name
                 ),
             }),
+            Ok(Err(ToolError::RefusedText)) => Err(Error::ToolFailed {
+                tool: tool_name(),
+                message: format!(
+                    "aikido/tools: tool failed: tool \"{}\" replied with text that is not valid UTF-8 or holds a NUL byte",
+                    call.name
+                ),
+            }),
             Err(payload) => {
                 Err(Error::ToolPanicked { origin: PanicOrigin::Tool(tool_name()), message: panic_message(payload) })
             }

@@ -81,6 +81,9 @@ pub enum ToolError {
     Panicked(String),
     /// A handler across the C ABI returned a status it may not return.
     InvalidStatus(i32),
+    /// A handler across the C ABI tried to reply with text the library
+    /// refused (not UTF-8, or holding a NUL byte) and set nothing usable.
+    RefusedText,
 }
 
 impl ToolError {

@@ -6,7 +6,9 @@ use std::mem::MaybeUninit;
 
 use super::cancel;
 use super::registry::aikido_environment;
-use super::status::{aikido_status, AIKIDO_ERR_TOOL_FAILED, AIKIDO_ERR_TOOL_PANICKED, AIKIDO_OK};
+use super::status::{
+    aikido_status, AIKIDO_ERR_INVALID_INPUT, AIKIDO_ERR_TOOL_FAILED, AIKIDO_ERR_TOOL_PANICKED, AIKIDO_OK,
+};
 use super::{boundary, invalid, text_slice};
 use crate::environment::Environment;
 use crate::tool::{Handler, HandlerResult, ToolError, ToolResult};
@@ -43,17 +45,22 @@ pub type aikido_userdata_free = Option<unsafe extern "C" fn(userdata: *mut c_voi
 struct Reply {
     content: Option<String>,
     error: Option<String>,
+    /// A set_* call refused its text; a handler that then returns that
+    /// refusal's status, or a failure without text, is told why.
+    refused: bool,
 }
 
 impl Reply {
     fn outcome(self, status: aikido_status) -> HandlerResult {
-        match status {
-            AIKIDO_OK => Ok(ToolResult { content: self.content.unwrap_or_default() }),
-            AIKIDO_ERR_TOOL_FAILED => Err(ToolError::Failed(self.error.unwrap_or_default())),
-            AIKIDO_ERR_TOOL_PANICKED => Err(ToolError::Panicked(
-                self.error.unwrap_or_else(|| "the handler reported a panic without a message".to_owned()),
+        match (status, self.error) {
+            (AIKIDO_OK, _) => Ok(ToolResult { content: self.content.unwrap_or_default() }),
+            (AIKIDO_ERR_TOOL_FAILED | AIKIDO_ERR_TOOL_PANICKED, None) if self.refused => Err(ToolError::RefusedText),
+            (AIKIDO_ERR_TOOL_FAILED, error) => Err(ToolError::Failed(error.unwrap_or_default())),
+            (AIKIDO_ERR_TOOL_PANICKED, error) => Err(ToolError::Panicked(
+                error.unwrap_or_else(|| "the handler reported a panic without a message".to_owned()),
             )),
-            other => Err(ToolError::InvalidStatus(other)),
+            (AIKIDO_ERR_INVALID_INPUT, _) if self.refused => Err(ToolError::RefusedText),
+            (other, _) => Err(ToolError::InvalidStatus(other)),
         }
     }
 }
@@ -152,8 +159,10 @@ fn with_nul_terminated<R>(bytes: &[u8], visit: impl FnOnce(*const c_char) -> R) 
 
 /// Sets the handler's result text: `len` bytes of UTF-8 at `text`, holding no
 /// NUL byte, copied. A later call replaces an earlier one. Returns
-/// `AIKIDO_ERR_INVALID_INPUT`, leaving the reply as it was, when `reply` is
-/// NULL or the text is NULL (with a non-zero length), not UTF-8 or holds a NUL.
+/// `AIKIDO_ERR_INVALID_INPUT`, leaving the text as it was, when `reply` is
+/// NULL or the text is NULL (with a non-zero length), not UTF-8 or holds a
+/// NUL; a handler that then fails without text, or returns that status, gets
+/// a message saying its reply text was refused.
 #[no_mangle]
 pub unsafe extern "C" fn aikido_reply_set_content(reply: *mut aikido_reply, text: *const c_char, len: usize) -> aikido_status {
     // SAFETY: the caller passes the reply it was given and len readable bytes.
@@ -182,7 +191,7 @@ unsafe fn set_reply_text(
     store: impl FnOnce(&mut Reply, String),
 ) -> Result<(), crate::Error> {
     let reply = reply.cast::<Reply>().as_mut().ok_or_else(|| invalid("reply is NULL"))?;
-    let text = text_slice(text, len, "text")?;
+    let text = text_slice(text, len, "text").inspect_err(|_| reply.refused = true)?;
     // Room for the NUL, so that handing the text to C later needs no second
     // allocation.
     let mut owned = String::with_capacity(text.len() + 1);

@@ -145,7 +145,14 @@ pub(crate) unsafe fn required_str<'a>(ptr: *const c_char, what: &str) -> Result<
     if ptr.is_null() {
         return Err(invalid(format!("{what} is NULL")));
     }
-    CStr::from_ptr(ptr).to_str().map_err(|_| invalid(format!("{what} is not valid UTF-8")))
+    let bytes = CStr::from_ptr(ptr).to_bytes();
+    // Names and ids are short and ASCII: is_ascii decides those faster than
+    // a full UTF-8 check.
+    if bytes.is_ascii() {
+        // SAFETY: ASCII is UTF-8.
+        return Ok(std::str::from_utf8_unchecked(bytes));
+    }
+    std::str::from_utf8(bytes).map_err(|_| invalid(format!("{what} is not valid UTF-8")))
 }
 
 /// A NUL-terminated UTF-8 input where NULL means the empty string.
