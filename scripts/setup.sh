@@ -44,7 +44,7 @@ setup_nightly() {
 
 setup_fuzz() {
     setup_nightly
-    command -v cargo-fuzz >/dev/null 2>&1 || cargo install --locked -q cargo-fuzz@0.13.1
+    command -v cargo-fuzz >/dev/null 2>&1 || cargo install --locked -q cargo-fuzz@0.13.2
 }
 
 parts=("$@")

@@ -1,0 +1,8 @@
+//! The binding's tests: one test binary, so that Zig compiles and links
+//! libaikido once.
+test {
+    _ = @import("examples.zig");
+    _ = @import("registry.zig");
+    _ = @import("parity.zig");
+    _ = @import("linkage.zig");
+}
