@@ -91,6 +91,10 @@ inline void check(aikido_status status, char *message) {
     }
 }
 
+/// How the library begins its own misuse messages; the wrapper's few
+/// messages of its own begin the same way.
+inline const std::string invalid_input_prefix = "aikido/tools: invalid input: ";
+
 /// True when text would be cut short by a C function that reads it up to its
 /// first NUL byte.
 inline bool holds_nul(std::string_view text) noexcept { return text.find('\0') != std::string_view::npos; }
@@ -99,7 +103,8 @@ inline bool holds_nul(std::string_view text) noexcept { return text.find('\0') !
 /// after a NUL, so such text is refused rather than silently cut short.
 inline std::string c_string(std::string_view text, const char *what) {
     if (holds_nul(text)) {
-        throw Error(Status::invalid_input, std::string(what) + " holds a NUL byte, which the C API cannot pass");
+        throw Error(Status::invalid_input, invalid_input_prefix + std::string(what) +
+                                               " holds a NUL byte, which the C API cannot pass");
     }
     return std::string(text);
 }
@@ -134,8 +139,8 @@ private:
 /// The result of a schema function that returns NULL for input it refuses.
 inline std::string schema_text(char *json, const char *function) {
     if (json == nullptr) {
-        throw Error(Status::invalid_input,
-                    std::string(function) + " refused its input (text that is not UTF-8, or items that are not JSON)");
+        throw Error(Status::invalid_input, invalid_input_prefix + std::string(function) +
+                                               " refused its input (text that is not UTF-8, or items that are not JSON)");
     }
     return take(json);
 }
