@@ -1,0 +1,440 @@
+//! A storage held in memory, with limits on its total size and on each file.
+
+use std::collections::BTreeMap;
+use std::ops::Bound;
+use std::sync::Mutex;
+use std::time::SystemTime;
+
+use super::path::normalize;
+use super::{DirEntry, FileKind, Metadata, Storage, StorageError};
+
+/// How many symlinks one path may pass through, as Linux allows.
+const MAX_SYMLINK_HOPS: usize = 40;
+
+/// How big a [`MemoryStorage`] may grow. The default is unlimited.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MemoryLimits {
+    /// The bytes of all files together.
+    pub max_total_bytes: u64,
+    /// The bytes of any one file.
+    pub max_file_bytes: u64,
+}
+
+impl Default for MemoryLimits {
+    fn default() -> Self {
+        MemoryLimits { max_total_bytes: u64::MAX, max_file_bytes: u64::MAX }
+    }
+}
+
+#[derive(Debug, Clone)]
+enum Node {
+    File { data: Vec<u8>, mode: u32, modified: SystemTime },
+    Directory { mode: u32, modified: SystemTime },
+    Symlink { target: String, modified: SystemTime },
+}
+
+impl Node {
+    fn directory() -> Node {
+        Node::Directory { mode: 0o755, modified: SystemTime::now() }
+    }
+
+    fn metadata(&self) -> Metadata {
+        match self {
+            Node::File { data, mode, modified } => {
+                Metadata { kind: FileKind::File, size: data.len() as u64, mode: *mode, modified: *modified }
+            }
+            Node::Directory { mode, modified } => {
+                Metadata { kind: FileKind::Directory, size: 0, mode: *mode, modified: *modified }
+            }
+            Node::Symlink { target, modified } => {
+                Metadata { kind: FileKind::Symlink, size: target.len() as u64, mode: 0o777, modified: *modified }
+            }
+        }
+    }
+
+    fn file_bytes(&self) -> u64 {
+        match self {
+            Node::File { data, .. } => data.len() as u64,
+            _ => 0,
+        }
+    }
+}
+
+/// The tree: every node by its normalised path, so that a directory's
+/// contents are one range of keys.
+struct Tree {
+    nodes: BTreeMap<String, Node>,
+    total_bytes: u64,
+}
+
+/// The range of keys strictly under a directory, and the prefix they share:
+/// `/a/` up to `/a0` (`0` follows `/`).
+fn descendants(directory: &str) -> ((Bound<String>, Bound<String>), String) {
+    if directory == "/" {
+        ((Bound::Excluded("/".to_owned()), Bound::Excluded("0".to_owned())), "/".to_owned())
+    } else {
+        let prefix = format!("{directory}/");
+        ((Bound::Included(prefix.clone()), Bound::Excluded(format!("{directory}0"))), prefix)
+    }
+}
+
+impl Tree {
+    /// Follows symlinks along `path` and returns the real path it names.
+    /// Every component but the last must exist and be a directory (after
+    /// following); the last may be absent. With `follow_last`, a final
+    /// symlink is followed too.
+    fn resolve(&self, path: &str, follow_last: bool) -> Result<String, StorageError> {
+        let mut pending: Vec<String> = normalize(path).split('/').filter(|part| !part.is_empty()).rev().map(str::to_owned).collect();
+        let mut current = String::from("/");
+        let mut hops = 0;
+        while let Some(part) = pending.pop() {
+            let next = if current == "/" { format!("/{part}") } else { format!("{current}/{part}") };
+            let is_last = pending.is_empty();
+            match self.nodes.get(&next) {
+                Some(Node::Symlink { target, .. }) if !is_last || follow_last => {
+                    hops += 1;
+                    if hops > MAX_SYMLINK_HOPS {
+                        return Err(StorageError::SymlinkLoop(normalize(path)));
+                    }
+                    let target = super::path::join(&current, target);
+                    pending.extend(target.split('/').filter(|part| !part.is_empty()).rev().map(str::to_owned));
+                    current = String::from("/");
+                }
+                Some(Node::File { .. } | Node::Symlink { .. }) if !is_last => {
+                    return Err(StorageError::NotADirectory(next));
+                }
+                None if !is_last => return Err(StorageError::NotFound(next)),
+                _ => current = next,
+            }
+        }
+        Ok(current)
+    }
+
+    fn node(&self, path: &str) -> Result<&Node, StorageError> {
+        self.nodes.get(path).ok_or_else(|| StorageError::NotFound(path.to_owned()))
+    }
+
+    fn has_children(&self, directory: &str) -> bool {
+        self.nodes.range(descendants(directory).0).next().is_some()
+    }
+
+    /// The paths of a directory and everything under it.
+    fn subtree(&self, directory: &str) -> Vec<String> {
+        let under = self.nodes.range(descendants(directory).0).map(|(key, _)| key.clone());
+        std::iter::once(directory.to_owned()).chain(under).collect()
+    }
+}
+
+/// A storage held in memory. Cheap to create; everything is lost when it is
+/// dropped. A write that would pass a limit fails with
+/// [`StorageError::TooLarge`] and changes nothing.
+pub struct MemoryStorage {
+    tree: Mutex<Tree>,
+    limits: MemoryLimits,
+}
+
+impl Default for MemoryStorage {
+    fn default() -> Self {
+        MemoryStorage::new(MemoryLimits::default())
+    }
+}
+
+impl MemoryStorage {
+    /// An empty storage (only `/`) with these limits.
+    pub fn new(limits: MemoryLimits) -> Self {
+        let nodes = BTreeMap::from([("/".to_owned(), Node::directory())]);
+        MemoryStorage { tree: Mutex::new(Tree { nodes, total_bytes: 0 }), limits }
+    }
+
+    /// The bytes all files hold together.
+    pub fn total_bytes(&self) -> u64 {
+        self.lock().total_bytes
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Tree> {
+        // A panic cannot leave the tree half-changed: every change is one
+        // map operation after all checks.
+        self.tree.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Writes `data` as the whole content of the file at `path`, keeping an
+    /// existing file's mode.
+    fn put(&self, path: &str, data: impl FnOnce(Option<&[u8]>) -> Vec<u8>) -> Result<(), StorageError> {
+        let mut tree = self.lock();
+        let real = tree.resolve(path, true)?;
+        let (old, mode) = match tree.nodes.get(&real) {
+            Some(Node::File { data, mode, .. }) => (Some(data.as_slice()), *mode),
+            Some(Node::Directory { .. }) => return Err(StorageError::IsADirectory(real)),
+            Some(Node::Symlink { .. }) => unreachable!("resolve follows a final symlink"),
+            None if real == "/" => return Err(StorageError::IsADirectory(real)),
+            None => (None, 0o644),
+        };
+        let old_len = old.map_or(0, |old| old.len() as u64);
+        let data = data(old);
+        let new_len = data.len() as u64;
+        if new_len > self.limits.max_file_bytes {
+            return Err(StorageError::TooLarge { path: real, limit: self.limits.max_file_bytes });
+        }
+        let total = tree.total_bytes - old_len + new_len;
+        if total > self.limits.max_total_bytes {
+            return Err(StorageError::TooLarge { path: real, limit: self.limits.max_total_bytes });
+        }
+        tree.total_bytes = total;
+        tree.nodes.insert(real, Node::File { data, mode, modified: SystemTime::now() });
+        Ok(())
+    }
+}
+
+impl Storage for MemoryStorage {
+    fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
+        let tree = self.lock();
+        let real = tree.resolve(path, true)?;
+        match tree.node(&real)? {
+            Node::File { data, .. } => Ok(data.clone()),
+            _ => Err(StorageError::IsADirectory(real)),
+        }
+    }
+
+    fn write(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
+        self.put(path, |_| data.to_vec())
+    }
+
+    fn append(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
+        self.put(path, |old| [old.unwrap_or_default(), data].concat())
+    }
+
+    fn stat(&self, path: &str) -> Result<Metadata, StorageError> {
+        let tree = self.lock();
+        let real = tree.resolve(path, true)?;
+        Ok(tree.node(&real)?.metadata())
+    }
+
+    fn lstat(&self, path: &str) -> Result<Metadata, StorageError> {
+        let tree = self.lock();
+        let real = tree.resolve(path, false)?;
+        Ok(tree.node(&real)?.metadata())
+    }
+
+    fn list(&self, path: &str) -> Result<Vec<DirEntry>, StorageError> {
+        let tree = self.lock();
+        let real = tree.resolve(path, true)?;
+        if !matches!(tree.node(&real)?, Node::Directory { .. }) {
+            return Err(StorageError::NotADirectory(real));
+        }
+        let (range, prefix) = descendants(&real);
+        let entries = tree
+            .nodes
+            .range(range)
+            .filter_map(|(key, node)| {
+                let name = &key[prefix.len()..];
+                (!name.contains('/')).then(|| DirEntry { name: name.to_owned(), kind: node.metadata().kind })
+            })
+            .collect();
+        Ok(entries)
+    }
+
+    fn mkdir(&self, path: &str, parents: bool) -> Result<(), StorageError> {
+        let mut tree = self.lock();
+        let target = normalize(path);
+        if !parents {
+            let real = tree.resolve(&target, false)?;
+            if tree.nodes.contains_key(&real) {
+                return Err(StorageError::AlreadyExists(real));
+            }
+            tree.nodes.insert(real, Node::directory());
+            return Ok(());
+        }
+        // Each prefix in turn: existing directories (through symlinks) are
+        // fine, missing ones are made, anything else stops the walk.
+        let mut prefix = String::new();
+        for part in target.split('/').filter(|part| !part.is_empty()) {
+            prefix.push('/');
+            prefix.push_str(part);
+            let real = tree.resolve(&prefix, true)?;
+            match tree.nodes.get(&real) {
+                Some(Node::Directory { .. }) => {}
+                Some(_) => return Err(StorageError::AlreadyExists(real)),
+                None => {
+                    tree.nodes.insert(real, Node::directory());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn remove(&self, path: &str, recursive: bool) -> Result<(), StorageError> {
+        let mut tree = self.lock();
+        let real = tree.resolve(path, false)?;
+        if real == "/" {
+            return Err(StorageError::InvalidArgument(real));
+        }
+        let is_directory = matches!(tree.node(&real)?, Node::Directory { .. });
+        if is_directory && !recursive && tree.has_children(&real) {
+            return Err(StorageError::NotEmpty(real));
+        }
+        for key in tree.subtree(&real) {
+            if let Some(node) = tree.nodes.remove(&key) {
+                tree.total_bytes -= node.file_bytes();
+            }
+        }
+        Ok(())
+    }
+
+    fn rename(&self, from: &str, to: &str) -> Result<(), StorageError> {
+        let mut tree = self.lock();
+        let source = tree.resolve(from, false)?;
+        let destination = tree.resolve(to, false)?;
+        if source == "/" {
+            return Err(StorageError::InvalidArgument(source));
+        }
+        let source_is_directory = matches!(tree.node(&source)?, Node::Directory { .. });
+        if source == destination {
+            return Ok(());
+        }
+        if destination.starts_with(&format!("{source}/")) {
+            return Err(StorageError::InvalidArgument(destination));
+        }
+        match tree.nodes.get(&destination) {
+            Some(Node::Directory { .. }) if !source_is_directory => return Err(StorageError::IsADirectory(destination)),
+            Some(Node::Directory { .. }) if tree.has_children(&destination) => {
+                return Err(StorageError::NotEmpty(destination))
+            }
+            Some(Node::File { .. } | Node::Symlink { .. }) if source_is_directory => {
+                return Err(StorageError::NotADirectory(destination))
+            }
+            Some(replaced) => {
+                tree.total_bytes -= replaced.file_bytes();
+                tree.nodes.remove(&destination);
+            }
+            None => {}
+        }
+        for key in tree.subtree(&source) {
+            let node = tree.nodes.remove(&key).expect("the subtree was just listed");
+            tree.nodes.insert(format!("{destination}{}", &key[source.len()..]), node);
+        }
+        Ok(())
+    }
+
+    fn symlink(&self, target: &str, link: &str) -> Result<(), StorageError> {
+        let mut tree = self.lock();
+        let real = tree.resolve(link, false)?;
+        if tree.nodes.contains_key(&real) {
+            return Err(StorageError::AlreadyExists(real));
+        }
+        tree.nodes.insert(real, Node::Symlink { target: target.to_owned(), modified: SystemTime::now() });
+        Ok(())
+    }
+
+    fn readlink(&self, path: &str) -> Result<String, StorageError> {
+        let tree = self.lock();
+        let real = tree.resolve(path, false)?;
+        match tree.node(&real)? {
+            Node::Symlink { target, .. } => Ok(target.clone()),
+            _ => Err(StorageError::InvalidArgument(real)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn storage() -> MemoryStorage {
+        let storage = MemoryStorage::default();
+        storage.mkdir("/project/src", true).unwrap();
+        storage.write("/project/src/main.rs", b"fn main() {}\n").unwrap();
+        storage.write("/project/README", b"hello").unwrap();
+        storage
+    }
+
+    #[test]
+    fn files_are_written_read_appended_and_listed() {
+        let storage = storage();
+        storage.append("/project/README", b", world").unwrap();
+        storage.append("/project/new.txt", b"made").unwrap();
+        assert_eq!(storage.read("project/./src/../README").unwrap(), b"hello, world");
+        let names: Vec<(String, FileKind)> =
+            storage.list("/project").unwrap().into_iter().map(|entry| (entry.name, entry.kind)).collect();
+        assert_eq!(
+            names,
+            [
+                ("README".to_owned(), FileKind::File),
+                ("new.txt".to_owned(), FileKind::File),
+                ("src".to_owned(), FileKind::Directory)
+            ]
+        );
+        assert_eq!(storage.stat("/project/README").unwrap().size, 12);
+        assert_eq!(storage.stat("/project/README").unwrap().mode, 0o644);
+        assert_eq!(storage.total_bytes(), 12 + 4 + 13);
+    }
+
+    #[test]
+    fn errors_are_the_ones_a_shell_prints() {
+        let storage = storage();
+        let cases: Vec<(Result<(), StorageError>, &str)> = vec![
+            (storage.read("/nope").map(drop), "/nope: No such file or directory"),
+            (storage.read("/project").map(drop), "/project: Is a directory"),
+            (storage.read("/project/README/x").map(drop), "/project/README: Not a directory"),
+            (storage.write("/missing/file", b"").map(drop), "/missing: No such file or directory"),
+            (storage.list("/project/README").map(drop), "/project/README: Not a directory"),
+            (storage.mkdir("/project", false), "/project: File exists"),
+            (storage.remove("/project", false), "/project: Directory not empty"),
+            (storage.remove("/", true), "/: Invalid argument"),
+            (storage.rename("/project", "/project/src/inside"), "/project/src/inside: Invalid argument"),
+            (storage.readlink("/project/README").map(drop), "/project/README: Invalid argument"),
+        ];
+        for (result, message) in cases {
+            assert_eq!(result.unwrap_err().to_string(), message);
+        }
+    }
+
+    #[test]
+    fn directories_are_made_removed_and_renamed_with_their_contents() {
+        let storage = storage();
+        storage.mkdir("/a/b/c", true).unwrap();
+        storage.mkdir("/a/b/c", true).unwrap();
+        storage.rename("/project", "/a/b/c/moved").unwrap();
+        assert_eq!(storage.read("/a/b/c/moved/src/main.rs").unwrap(), b"fn main() {}\n");
+        assert!(matches!(storage.stat("/project"), Err(StorageError::NotFound(_))));
+        storage.remove("/a", true).unwrap();
+        assert_eq!(storage.list("/").unwrap(), []);
+        assert_eq!(storage.total_bytes(), 0);
+    }
+
+    #[test]
+    fn symlinks_are_followed_and_loops_are_caught() {
+        let storage = storage();
+        storage.symlink("project/src", "/code").unwrap();
+        storage.symlink("../README", "/project/src/readme-link").unwrap();
+        assert_eq!(storage.read("/code/main.rs").unwrap(), b"fn main() {}\n");
+        assert_eq!(storage.read("/code/readme-link").unwrap(), b"hello");
+        assert_eq!(storage.lstat("/code").unwrap().kind, FileKind::Symlink);
+        assert_eq!(storage.stat("/code").unwrap().kind, FileKind::Directory);
+        assert_eq!(storage.readlink("/code").unwrap(), "project/src");
+        storage.write("/code/written-through-link", b"x").unwrap();
+        assert_eq!(storage.read("/project/src/written-through-link").unwrap(), b"x");
+        storage.symlink("/loop-b", "/loop-a").unwrap();
+        storage.symlink("/loop-a", "/loop-b").unwrap();
+        assert_eq!(storage.read("/loop-a").unwrap_err().to_string(), "/loop-a: Too many levels of symbolic links");
+        // Removing a link removes the link, not what it points at.
+        storage.remove("/code", false).unwrap();
+        assert!(storage.stat("/project/src/main.rs").is_ok());
+    }
+
+    #[test]
+    fn limits_refuse_growth_and_change_nothing() {
+        let storage = MemoryStorage::new(MemoryLimits { max_total_bytes: 10, max_file_bytes: 6 });
+        storage.write("/a", b"123456").unwrap();
+        assert_eq!(
+            storage.write("/b", b"1234567").unwrap_err(),
+            StorageError::TooLarge { path: "/b".into(), limit: 6 }
+        );
+        storage.write("/b", b"1234").unwrap();
+        let error = storage.append("/b", b"5").unwrap_err();
+        assert_eq!(error.to_string(), "/b: File too large (the limit is 10 bytes)");
+        assert_eq!(storage.read("/b").unwrap(), b"1234");
+        storage.write("/a", b"1").unwrap();
+        storage.append("/b", b"56").unwrap();
+        assert_eq!(storage.total_bytes(), 7);
+    }
+}

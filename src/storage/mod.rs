@@ -1,0 +1,128 @@
+//! Virtual file storage: the place an agent's file tools (and later its
+//! shell) act on, so that overlays, dry runs, mounts and path policy apply to
+//! every access.
+//!
+//! Every path is a virtual path: absolute, `/`-separated, normalised by
+//! [`normalize`], and `..` never climbs above `/`. Errors are typed and
+//! print as a shell would (`/a/b: No such file or directory`).
+
+mod memory;
+mod path;
+
+pub use memory::{MemoryLimits, MemoryStorage};
+pub use path::{join, normalize, parent};
+
+use std::time::SystemTime;
+
+/// What a path names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    /// A regular file.
+    File,
+    /// A directory.
+    Directory,
+    /// A symbolic link (only [`Storage::lstat`] reports this kind).
+    Symlink,
+}
+
+/// What `stat` tells about a path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Metadata {
+    /// File, directory or symlink.
+    pub kind: FileKind,
+    /// Bytes in a file, the target's length for a symlink, 0 for a directory.
+    pub size: u64,
+    /// Unix permission bits, e.g. `0o644`.
+    pub mode: u32,
+    /// When the content last changed.
+    pub modified: SystemTime,
+}
+
+/// One entry of a directory listing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DirEntry {
+    /// The entry's name, without its directory.
+    pub name: String,
+    /// What it is (a symlink is listed as a symlink, not followed).
+    pub kind: FileKind,
+}
+
+/// Why a storage operation failed. Each variant carries the virtual path at
+/// fault and prints the way a shell would.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum StorageError {
+    /// ENOENT.
+    #[error("{0}: No such file or directory")]
+    NotFound(String),
+    /// EISDIR: a file operation on a directory.
+    #[error("{0}: Is a directory")]
+    IsADirectory(String),
+    /// ENOTDIR: a path component, or a directory operation's target, is not a directory.
+    #[error("{0}: Not a directory")]
+    NotADirectory(String),
+    /// ENOTEMPTY.
+    #[error("{0}: Directory not empty")]
+    NotEmpty(String),
+    /// EEXIST.
+    #[error("{0}: File exists")]
+    AlreadyExists(String),
+    /// EACCES: a path policy, or the root of a host directory, forbids it.
+    #[error("{0}: Permission denied")]
+    PermissionDenied(String),
+    /// EROFS: the storage is read-only.
+    #[error("{0}: Read-only file system")]
+    ReadOnly(String),
+    /// EFBIG / ENOSPC: a size limit would be passed.
+    #[error("{path}: File too large (the limit is {limit} bytes)")]
+    TooLarge {
+        /// The file that would grow.
+        path: String,
+        /// The limit it would pass.
+        limit: u64,
+    },
+    /// ELOOP: symlinks nest too deep or loop.
+    #[error("{0}: Too many levels of symbolic links")]
+    SymlinkLoop(String),
+    /// EINVAL: e.g. moving a directory into itself, or removing `/`.
+    #[error("{0}: Invalid argument")]
+    InvalidArgument(String),
+    /// Any other failure of a backing store (a host file system's I/O error).
+    #[error("{path}: {message}")]
+    Io {
+        /// The path at fault.
+        path: String,
+        /// What the backing store said.
+        message: String,
+    },
+}
+
+/// A file system over virtual paths. Implementations are safe to share
+/// between threads; each operation is atomic with respect to the others on
+/// the same storage.
+pub trait Storage: Send + Sync {
+    /// The whole content of a file (symlinks followed).
+    fn read(&self, path: &str) -> Result<Vec<u8>, StorageError>;
+    /// Creates or replaces a file; its directory must exist.
+    fn write(&self, path: &str, data: &[u8]) -> Result<(), StorageError>;
+    /// Appends to a file, creating it when absent.
+    fn append(&self, path: &str, data: &[u8]) -> Result<(), StorageError>;
+    /// Metadata, symlinks followed.
+    fn stat(&self, path: &str) -> Result<Metadata, StorageError>;
+    /// Metadata of the path itself, a final symlink not followed.
+    fn lstat(&self, path: &str) -> Result<Metadata, StorageError>;
+    /// The entries of a directory, sorted by name.
+    fn list(&self, path: &str) -> Result<Vec<DirEntry>, StorageError>;
+    /// Creates a directory; with `parents`, creates missing parents too and
+    /// accepts an existing directory.
+    fn mkdir(&self, path: &str, parents: bool) -> Result<(), StorageError>;
+    /// Removes a file, a symlink or an empty directory; with `recursive`, a
+    /// directory and everything under it.
+    fn remove(&self, path: &str, recursive: bool) -> Result<(), StorageError>;
+    /// Moves a file, symlink or directory, replacing a file at `to`.
+    fn rename(&self, from: &str, to: &str) -> Result<(), StorageError>;
+    /// Creates a symlink at `link` pointing at `target` (kept as written).
+    fn symlink(&self, target: &str, link: &str) -> Result<(), StorageError>;
+    /// The target of a symlink, as written.
+    fn readlink(&self, path: &str) -> Result<String, StorageError>;
+}
