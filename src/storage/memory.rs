@@ -5,11 +5,8 @@ use std::ops::Bound;
 use std::sync::Mutex;
 use std::time::SystemTime;
 
-use super::path::normalize;
+use super::path::{normalize, resolve, Lookup};
 use super::{DirEntry, FileKind, Metadata, Storage, StorageError};
-
-/// How many symlinks one path may pass through, as Linux allows.
-const MAX_SYMLINK_HOPS: usize = 40;
 
 /// How big a [`MemoryStorage`] may grow. The default is unlimited.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,35 +76,16 @@ fn descendants(directory: &str) -> ((Bound<String>, Bound<String>), String) {
 }
 
 impl Tree {
-    /// Follows symlinks along `path` and returns the real path it names.
-    /// Every component but the last must exist and be a directory (after
-    /// following); the last may be absent. With `follow_last`, a final
-    /// symlink is followed too.
+    /// The real path `path` names; see [`resolve`].
     fn resolve(&self, path: &str, follow_last: bool) -> Result<String, StorageError> {
-        let mut pending: Vec<String> = normalize(path).split('/').filter(|part| !part.is_empty()).rev().map(str::to_owned).collect();
-        let mut current = String::from("/");
-        let mut hops = 0;
-        while let Some(part) = pending.pop() {
-            let next = if current == "/" { format!("/{part}") } else { format!("{current}/{part}") };
-            let is_last = pending.is_empty();
-            match self.nodes.get(&next) {
-                Some(Node::Symlink { target, .. }) if !is_last || follow_last => {
-                    hops += 1;
-                    if hops > MAX_SYMLINK_HOPS {
-                        return Err(StorageError::SymlinkLoop(normalize(path)));
-                    }
-                    let target = super::path::join(&current, target);
-                    pending.extend(target.split('/').filter(|part| !part.is_empty()).rev().map(str::to_owned));
-                    current = String::from("/");
-                }
-                Some(Node::File { .. } | Node::Symlink { .. }) if !is_last => {
-                    return Err(StorageError::NotADirectory(next));
-                }
-                None if !is_last => return Err(StorageError::NotFound(next)),
-                _ => current = next,
-            }
-        }
-        Ok(current)
+        resolve(path, follow_last, |real| {
+            Ok(match self.nodes.get(real) {
+                None => Lookup::Missing,
+                Some(Node::Directory { .. }) => Lookup::Directory,
+                Some(Node::File { .. }) => Lookup::File,
+                Some(Node::Symlink { target, .. }) => Lookup::Symlink(target.clone()),
+            })
+        })
     }
 
     fn node(&self, path: &str) -> Result<&Node, StorageError> {

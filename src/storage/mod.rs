@@ -6,11 +6,15 @@
 //! [`normalize`], and `..` never climbs above `/`. Errors are typed and
 //! print as a shell would (`/a/b: No such file or directory`).
 
+mod host;
 mod memory;
 mod path;
+mod read_only;
 
+pub use host::HostDir;
 pub use memory::{MemoryLimits, MemoryStorage};
 pub use path::{join, normalize, parent};
+pub use read_only::ReadOnly;
 
 use std::time::SystemTime;
 
@@ -125,4 +129,42 @@ pub trait Storage: Send + Sync {
     fn symlink(&self, target: &str, link: &str) -> Result<(), StorageError>;
     /// The target of a symlink, as written.
     fn readlink(&self, path: &str) -> Result<String, StorageError>;
+}
+
+/// A shared storage is a storage: wrappers and mounts hold their inner
+/// storages as `Arc<dyn Storage>`.
+impl<T: Storage + ?Sized> Storage for std::sync::Arc<T> {
+    fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
+        (**self).read(path)
+    }
+    fn write(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
+        (**self).write(path, data)
+    }
+    fn append(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
+        (**self).append(path, data)
+    }
+    fn stat(&self, path: &str) -> Result<Metadata, StorageError> {
+        (**self).stat(path)
+    }
+    fn lstat(&self, path: &str) -> Result<Metadata, StorageError> {
+        (**self).lstat(path)
+    }
+    fn list(&self, path: &str) -> Result<Vec<DirEntry>, StorageError> {
+        (**self).list(path)
+    }
+    fn mkdir(&self, path: &str, parents: bool) -> Result<(), StorageError> {
+        (**self).mkdir(path, parents)
+    }
+    fn remove(&self, path: &str, recursive: bool) -> Result<(), StorageError> {
+        (**self).remove(path, recursive)
+    }
+    fn rename(&self, from: &str, to: &str) -> Result<(), StorageError> {
+        (**self).rename(from, to)
+    }
+    fn symlink(&self, target: &str, link: &str) -> Result<(), StorageError> {
+        (**self).symlink(target, link)
+    }
+    fn readlink(&self, path: &str) -> Result<String, StorageError> {
+        (**self).readlink(path)
+    }
 }

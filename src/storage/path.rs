@@ -1,5 +1,8 @@
 //! Virtual paths: absolute, `/`-separated, with no `.`, `..` or empty
-//! components, and `..` never climbing above `/`.
+//! components, and `..` never climbing above `/`; and the one symlink walk
+//! every storage shares.
+
+use super::StorageError;
 
 /// The normal form of `path`, taken relative to `/` when it is not absolute:
 /// `a//b/./c/../d` → `/a/b/d`, `/../..` → `/`.
@@ -43,6 +46,60 @@ pub fn parent(path: &str) -> Option<(&str, &str)> {
     }
     let cut = path.rfind('/')?;
     Some((if cut == 0 { "/" } else { &path[..cut] }, &path[cut + 1..]))
+}
+
+/// What a storage holds at a real (symlink-free) path, as the resolver needs
+/// to know it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Lookup {
+    /// Nothing is there.
+    Missing,
+    /// A directory.
+    Directory,
+    /// A file, or anything else that cannot hold entries.
+    File,
+    /// A symlink, with its target as written.
+    Symlink(String),
+}
+
+/// How many symlinks one path may pass through, as Linux allows.
+const MAX_SYMLINK_HOPS: usize = 40;
+
+/// Follows symlinks along `path` and returns the real path it names, asking
+/// `lookup` about each real path on the way. Every component but the last
+/// must exist and be a directory (after following); the last may be absent.
+/// With `follow_last`, a final symlink is followed too. A symlink's target is
+/// read in the storage's own namespace: an absolute target starts at the
+/// storage's `/`, and `..` stops there, so no symlink can lead outside it.
+pub(crate) fn resolve(
+    path: &str,
+    follow_last: bool,
+    mut lookup: impl FnMut(&str) -> Result<Lookup, StorageError>,
+) -> Result<String, StorageError> {
+    let components = |path: &str| -> Vec<String> {
+        path.split('/').filter(|part| !part.is_empty()).rev().map(str::to_owned).collect()
+    };
+    let mut pending = components(&normalize(path));
+    let mut current = String::from("/");
+    let mut hops = 0;
+    while let Some(part) = pending.pop() {
+        let next = if current == "/" { format!("/{part}") } else { format!("{current}/{part}") };
+        let is_last = pending.is_empty();
+        match lookup(&next)? {
+            Lookup::Symlink(target) if !is_last || follow_last => {
+                hops += 1;
+                if hops > MAX_SYMLINK_HOPS {
+                    return Err(StorageError::SymlinkLoop(normalize(path)));
+                }
+                pending.extend(components(&join(&current, &target)));
+                current = String::from("/");
+            }
+            Lookup::File | Lookup::Symlink(_) if !is_last => return Err(StorageError::NotADirectory(next)),
+            Lookup::Missing if !is_last => return Err(StorageError::NotFound(next)),
+            _ => current = next,
+        }
+    }
+    Ok(current)
 }
 
 #[cfg(test)]
