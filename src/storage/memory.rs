@@ -272,6 +272,10 @@ impl Storage for MemoryStorage {
         if destination.starts_with(&format!("{source}/")) {
             return Err(StorageError::InvalidArgument(destination));
         }
+        // As Linux does: a directory cannot be replaced by something inside it.
+        if source.starts_with(&format!("{destination}/")) {
+            return Err(StorageError::NotEmpty(destination));
+        }
         match tree.nodes.get(&destination) {
             Some(Node::Directory { .. }) if !source_is_directory => return Err(StorageError::IsADirectory(destination)),
             Some(Node::Directory { .. }) if tree.has_children(&destination) => {

@@ -8,11 +8,13 @@
 
 mod host;
 mod memory;
+mod overlay;
 mod path;
 mod read_only;
 
 pub use host::HostDir;
 pub use memory::{MemoryLimits, MemoryStorage};
+pub use overlay::{Change, ChangeKind, DryRun, Overlay};
 pub use path::{join, normalize, parent};
 pub use read_only::ReadOnly;
 

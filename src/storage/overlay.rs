@@ -1,0 +1,616 @@
+//! A writable layer in memory over any lower storage, and the dry run built
+//! on it.
+//!
+//! Reads see the upper layer where it has an entry and the lower storage
+//! elsewhere. Every change goes to the upper layer; a deletion of something
+//! the lower storage holds is a whiteout, an entry that hides the lower path
+//! (and all under it) and never shows itself as a file. The lower storage is
+//! not touched until [`Overlay::commit`].
+
+use std::collections::BTreeMap;
+use std::ops::Bound;
+use std::sync::Mutex;
+use std::time::SystemTime;
+
+use super::path::{parent, resolve, Lookup};
+use super::{DirEntry, FileKind, Metadata, Storage, StorageError};
+
+#[derive(Debug, Clone)]
+enum Upper {
+    File { data: Vec<u8>, mode: u32, modified: SystemTime },
+    /// `opaque`: made where a deleted lower entry stood, so the lower
+    /// directory's contents stay hidden.
+    Directory { opaque: bool, modified: SystemTime },
+    Symlink { target: String, modified: SystemTime },
+    Whiteout,
+}
+
+/// How a path differs from the lower storage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ChangeKind {
+    /// The lower storage has nothing there.
+    Added,
+    /// The lower storage has something else there.
+    Modified,
+    /// The lower storage's entry (and all under it) is gone.
+    Deleted,
+}
+
+/// One entry of an overlay's diff.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    /// The virtual path.
+    pub path: String,
+    /// Added, modified or deleted.
+    pub kind: ChangeKind,
+}
+
+/// A writable memory layer over `lower`.
+pub struct Overlay<L> {
+    lower: L,
+    upper: Mutex<BTreeMap<String, Upper>>,
+}
+
+/// The range of keys strictly under a directory.
+fn under(directory: &str) -> (Bound<String>, Bound<String>) {
+    if directory == "/" {
+        (Bound::Excluded("/".to_owned()), Bound::Excluded("0".to_owned()))
+    } else {
+        (Bound::Included(format!("{directory}/")), Bound::Excluded(format!("{directory}0")))
+    }
+}
+
+/// The lookup answer for what the lower storage has at a real path.
+fn lower_lookup(lower: &impl Storage, real: &str) -> Result<Lookup, StorageError> {
+    match lower.lstat(real) {
+        Err(StorageError::NotFound(_) | StorageError::NotADirectory(_)) => Ok(Lookup::Missing),
+        Err(error) => Err(error),
+        Ok(metadata) => Ok(match metadata.kind {
+            FileKind::Directory => Lookup::Directory,
+            FileKind::File => Lookup::File,
+            FileKind::Symlink => Lookup::Symlink(lower.readlink(real)?),
+        }),
+    }
+}
+
+impl<L: Storage> Overlay<L> {
+    /// An overlay with an empty upper layer over `lower`.
+    pub fn new(lower: L) -> Self {
+        Overlay { lower, upper: Mutex::new(BTreeMap::new()) }
+    }
+
+    /// The lower storage, untouched until commit.
+    pub fn lower(&self) -> &L {
+        &self.lower
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, Upper>> {
+        self.upper.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Whether the lower storage shows through at `real`: no upper entry
+    /// there, and no opaque directory or whiteout above it.
+    fn lower_visible(upper: &BTreeMap<String, Upper>, real: &str) -> bool {
+        let mut path = real;
+        while let Some((directory, _)) = parent(path) {
+            match upper.get(directory) {
+                Some(Upper::Directory { opaque: true, .. } | Upper::Whiteout) => return false,
+                _ => path = directory,
+            }
+        }
+        true
+    }
+
+    fn lookup(&self, upper: &BTreeMap<String, Upper>, real: &str) -> Result<Lookup, StorageError> {
+        match upper.get(real) {
+            Some(Upper::File { .. }) => Ok(Lookup::File),
+            Some(Upper::Directory { .. }) => Ok(Lookup::Directory),
+            Some(Upper::Symlink { target, .. }) => Ok(Lookup::Symlink(target.clone())),
+            Some(Upper::Whiteout) => Ok(Lookup::Missing),
+            None if Self::lower_visible(upper, real) => lower_lookup(&self.lower, real),
+            None => Ok(Lookup::Missing),
+        }
+    }
+
+    fn resolve(&self, upper: &BTreeMap<String, Upper>, path: &str, follow_last: bool) -> Result<String, StorageError> {
+        resolve(path, follow_last, |real| self.lookup(upper, real))
+    }
+
+    /// Makes sure every directory above `real` has an upper entry, so that
+    /// an entry can be added under it.
+    fn copy_up_parents(upper: &mut BTreeMap<String, Upper>, real: &str) {
+        let mut directories = Vec::new();
+        let mut path = real;
+        while let Some((directory, _)) = parent(path) {
+            directories.push(directory.to_owned());
+            path = directory;
+        }
+        for directory in directories.into_iter().rev() {
+            upper.entry(directory).or_insert(Upper::Directory { opaque: false, modified: SystemTime::now() });
+        }
+    }
+
+    /// Puts `entry` at `real` in the upper layer.
+    fn place(upper: &mut BTreeMap<String, Upper>, real: &str, entry: Upper) {
+        Self::copy_up_parents(upper, real);
+        upper.insert(real.to_owned(), entry);
+    }
+
+    fn read_real(&self, upper: &BTreeMap<String, Upper>, real: &str) -> Result<Vec<u8>, StorageError> {
+        match upper.get(real) {
+            Some(Upper::File { data, .. }) => Ok(data.clone()),
+            Some(Upper::Directory { .. }) => Err(StorageError::IsADirectory(real.to_owned())),
+            Some(_) => Err(StorageError::NotFound(real.to_owned())),
+            None if Self::lower_visible(upper, real) => self.lower.read(real),
+            None => Err(StorageError::NotFound(real.to_owned())),
+        }
+    }
+
+    fn list_real(&self, upper: &BTreeMap<String, Upper>, real: &str) -> Result<Vec<DirEntry>, StorageError> {
+        match self.lookup(upper, real)? {
+            Lookup::Directory => {}
+            Lookup::Missing => return Err(StorageError::NotFound(real.to_owned())),
+            _ => return Err(StorageError::NotADirectory(real.to_owned())),
+        }
+        let mut entries: BTreeMap<String, FileKind> = BTreeMap::new();
+        let opaque = matches!(upper.get(real), Some(Upper::Directory { opaque: true, .. }));
+        if !opaque && Self::lower_visible(upper, real) && lower_lookup(&self.lower, real)? == Lookup::Directory {
+            entries.extend(self.lower.list(real)?.into_iter().map(|entry| (entry.name, entry.kind)));
+        }
+        let prefix_len = if real == "/" { 1 } else { real.len() + 1 };
+        for (key, entry) in upper.range(under(real)) {
+            let name = &key[prefix_len..];
+            if name.contains('/') {
+                continue;
+            }
+            match entry {
+                Upper::Whiteout => entries.remove(name),
+                Upper::File { .. } => entries.insert(name.to_owned(), FileKind::File),
+                Upper::Directory { .. } => entries.insert(name.to_owned(), FileKind::Directory),
+                Upper::Symlink { .. } => entries.insert(name.to_owned(), FileKind::Symlink),
+            };
+        }
+        Ok(entries.into_iter().map(|(name, kind)| DirEntry { name, kind }).collect())
+    }
+
+    fn metadata_real(&self, upper: &BTreeMap<String, Upper>, real: &str) -> Result<Metadata, StorageError> {
+        match upper.get(real) {
+            Some(Upper::File { data, mode, modified }) => {
+                Ok(Metadata { kind: FileKind::File, size: data.len() as u64, mode: *mode, modified: *modified })
+            }
+            Some(Upper::Directory { modified, .. }) => {
+                Ok(Metadata { kind: FileKind::Directory, size: 0, mode: 0o755, modified: *modified })
+            }
+            Some(Upper::Symlink { target, modified }) => {
+                Ok(Metadata { kind: FileKind::Symlink, size: target.len() as u64, mode: 0o777, modified: *modified })
+            }
+            Some(Upper::Whiteout) => Err(StorageError::NotFound(real.to_owned())),
+            None if Self::lower_visible(upper, real) => self.lower.lstat(real),
+            None => Err(StorageError::NotFound(real.to_owned())),
+        }
+    }
+
+    /// Removes `real` and everything under it from the merged view.
+    fn delete(&self, upper: &mut BTreeMap<String, Upper>, real: &str) -> Result<(), StorageError> {
+        let lower_has_it = Self::lower_visible(upper, real) && lower_lookup(&self.lower, real)? != Lookup::Missing;
+        let doomed: Vec<String> = upper.range(under(real)).map(|(key, _)| key.clone()).collect();
+        for key in doomed {
+            upper.remove(&key);
+        }
+        if lower_has_it || matches!(upper.get(real), Some(Upper::Directory { opaque: true, .. })) {
+            Self::place(upper, real, Upper::Whiteout);
+        } else {
+            upper.remove(real);
+        }
+        Ok(())
+    }
+
+    /// Copies the merged entry at `from` (and all under it) to `to`.
+    fn copy(&self, upper: &mut BTreeMap<String, Upper>, from: &str, to: &str) -> Result<(), StorageError> {
+        let entry = match self.lookup(upper, from)? {
+            Lookup::Missing => return Err(StorageError::NotFound(from.to_owned())),
+            Lookup::File => {
+                let mode = self.metadata_real(upper, from)?.mode;
+                Upper::File { data: self.read_real(upper, from)?, mode, modified: SystemTime::now() }
+            }
+            Lookup::Symlink(target) => Upper::Symlink { target, modified: SystemTime::now() },
+            Lookup::Directory => Upper::Directory { opaque: true, modified: SystemTime::now() },
+        };
+        let is_directory = matches!(entry, Upper::Directory { .. });
+        Self::place(upper, to, entry);
+        if is_directory {
+            for child in self.list_real(upper, from)? {
+                let join = |base: &str| if base == "/" { format!("/{}", child.name) } else { format!("{base}/{}", child.name) };
+                self.copy(upper, &join(from), &join(to))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// What differs from the lower storage, sorted by path. A deleted
+    /// directory is one entry; what was under it is implied.
+    pub fn diff(&self) -> Result<Vec<Change>, StorageError> {
+        let upper = self.lock();
+        let mut changes = Vec::new();
+        for (path, entry) in upper.iter() {
+            let lower = lower_lookup(&self.lower, path)?;
+            let kind = match (entry, &lower) {
+                (Upper::Whiteout, Lookup::Missing) => continue,
+                (Upper::Whiteout, _) => ChangeKind::Deleted,
+                (_, Lookup::Missing) => ChangeKind::Added,
+                (Upper::Directory { opaque, .. }, Lookup::Directory) => {
+                    if *opaque {
+                        // Lower entries the opaque directory hides, and the
+                        // upper layer does not replace, are deleted.
+                        for child in self.lower.list(path)? {
+                            let child_path = if path == "/" { format!("/{}", child.name) } else { format!("{path}/{}", child.name) };
+                            if !upper.contains_key(&child_path) {
+                                changes.push(Change { path: child_path, kind: ChangeKind::Deleted });
+                            }
+                        }
+                    }
+                    continue;
+                }
+                (Upper::File { data, .. }, Lookup::File) if *data == self.lower.read(path)? => continue,
+                (Upper::Symlink { target, .. }, Lookup::Symlink(lower_target)) if target == lower_target => continue,
+                _ => ChangeKind::Modified,
+            };
+            changes.push(Change { path: path.clone(), kind });
+        }
+        changes.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(changes)
+    }
+
+    /// Applies the upper layer to the lower storage and empties it. Stops at
+    /// the first error of the lower storage, leaving the upper layer whole so
+    /// that nothing is lost.
+    pub fn commit(&self) -> Result<(), StorageError> {
+        let mut upper = self.lock();
+        for (path, entry) in upper.iter() {
+            let lower = lower_lookup(&self.lower, path)?;
+            let replace = match entry {
+                Upper::Directory { opaque, .. } => *opaque || !matches!(lower, Lookup::Directory | Lookup::Missing),
+                Upper::File { .. } => !matches!(lower, Lookup::File | Lookup::Missing),
+                _ => lower != Lookup::Missing,
+            };
+            if replace && lower != Lookup::Missing && path != "/" {
+                self.lower.remove(path, true)?;
+            }
+            match entry {
+                Upper::Whiteout => {}
+                Upper::Directory { .. } => self.lower.mkdir(path, true)?,
+                Upper::File { data, .. } => self.lower.write(path, data)?,
+                Upper::Symlink { target, .. } => self.lower.symlink(target, path)?,
+            }
+        }
+        upper.clear();
+        Ok(())
+    }
+
+    /// Drops every change; the merged view is the lower storage again.
+    pub fn discard(&self) {
+        self.lock().clear();
+    }
+}
+
+impl<L: Storage> Storage for Overlay<L> {
+    fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
+        let upper = self.lock();
+        let real = self.resolve(&upper, path, true)?;
+        self.read_real(&upper, &real)
+    }
+
+    fn write(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
+        let mut upper = self.lock();
+        let real = self.resolve(&upper, path, true)?;
+        let mode = match self.lookup(&upper, &real)? {
+            Lookup::Directory => return Err(StorageError::IsADirectory(real)),
+            Lookup::Missing => 0o644,
+            _ => self.metadata_real(&upper, &real)?.mode,
+        };
+        Self::place(&mut upper, &real, Upper::File { data: data.to_vec(), mode, modified: SystemTime::now() });
+        Ok(())
+    }
+
+    fn append(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
+        let mut upper = self.lock();
+        let real = self.resolve(&upper, path, true)?;
+        let (mut content, mode) = match self.lookup(&upper, &real)? {
+            Lookup::Directory => return Err(StorageError::IsADirectory(real)),
+            Lookup::Missing => (Vec::new(), 0o644),
+            _ => (self.read_real(&upper, &real)?, self.metadata_real(&upper, &real)?.mode),
+        };
+        content.extend_from_slice(data);
+        Self::place(&mut upper, &real, Upper::File { data: content, mode, modified: SystemTime::now() });
+        Ok(())
+    }
+
+    fn stat(&self, path: &str) -> Result<Metadata, StorageError> {
+        let upper = self.lock();
+        let real = self.resolve(&upper, path, true)?;
+        self.metadata_real(&upper, &real)
+    }
+
+    fn lstat(&self, path: &str) -> Result<Metadata, StorageError> {
+        let upper = self.lock();
+        let real = self.resolve(&upper, path, false)?;
+        self.metadata_real(&upper, &real)
+    }
+
+    fn list(&self, path: &str) -> Result<Vec<DirEntry>, StorageError> {
+        let upper = self.lock();
+        let real = self.resolve(&upper, path, true)?;
+        self.list_real(&upper, &real)
+    }
+
+    fn mkdir(&self, path: &str, parents: bool) -> Result<(), StorageError> {
+        let mut upper = self.lock();
+        let target = super::path::normalize(path);
+        let mut prefixes = Vec::new();
+        let mut prefix = String::new();
+        for part in target.split('/').filter(|part| !part.is_empty()) {
+            prefix.push('/');
+            prefix.push_str(part);
+            prefixes.push(prefix.clone());
+        }
+        if !parents {
+            prefixes = prefixes.split_off(prefixes.len().saturating_sub(1));
+        }
+        for (index, prefix) in prefixes.iter().enumerate() {
+            let is_target = index + 1 == prefixes.len();
+            let real = self.resolve(&upper, prefix, parents || !is_target)?;
+            match self.lookup(&upper, &real)? {
+                Lookup::Directory if parents => {}
+                Lookup::Missing => {
+                    let opaque = matches!(upper.get(&real), Some(Upper::Whiteout));
+                    Self::place(&mut upper, &real, Upper::Directory { opaque, modified: SystemTime::now() });
+                }
+                _ => return Err(StorageError::AlreadyExists(real)),
+            }
+        }
+        Ok(())
+    }
+
+    fn remove(&self, path: &str, recursive: bool) -> Result<(), StorageError> {
+        let mut upper = self.lock();
+        let real = self.resolve(&upper, path, false)?;
+        if real == "/" {
+            return Err(StorageError::InvalidArgument(real));
+        }
+        match self.lookup(&upper, &real)? {
+            Lookup::Missing => return Err(StorageError::NotFound(real)),
+            Lookup::Directory if !recursive && !self.list_real(&upper, &real)?.is_empty() => {
+                return Err(StorageError::NotEmpty(real))
+            }
+            _ => {}
+        }
+        self.delete(&mut upper, &real)
+    }
+
+    fn rename(&self, from: &str, to: &str) -> Result<(), StorageError> {
+        let mut upper = self.lock();
+        let source = self.resolve(&upper, from, false)?;
+        let destination = self.resolve(&upper, to, false)?;
+        if source == "/" || destination.starts_with(&format!("{source}/")) {
+            return Err(StorageError::InvalidArgument(destination));
+        }
+        let source_kind = self.lookup(&upper, &source)?;
+        if source_kind == Lookup::Missing {
+            return Err(StorageError::NotFound(source));
+        }
+        if source == destination {
+            return Ok(());
+        }
+        // As Linux does: a directory cannot be replaced by something inside it.
+        if source.starts_with(&format!("{destination}/")) {
+            return Err(StorageError::NotEmpty(destination));
+        }
+        match (self.lookup(&upper, &destination)?, source_kind == Lookup::Directory) {
+            (Lookup::Directory, false) => return Err(StorageError::IsADirectory(destination)),
+            (Lookup::Directory, true) if !self.list_real(&upper, &destination)?.is_empty() => {
+                return Err(StorageError::NotEmpty(destination))
+            }
+            (Lookup::File | Lookup::Symlink(_), true) => return Err(StorageError::NotADirectory(destination)),
+            (Lookup::Missing, _) => {}
+            _ => self.delete(&mut upper, &destination)?,
+        }
+        self.copy(&mut upper, &source, &destination)?;
+        self.delete(&mut upper, &source)
+    }
+
+    fn symlink(&self, target: &str, link: &str) -> Result<(), StorageError> {
+        let mut upper = self.lock();
+        let real = self.resolve(&upper, link, false)?;
+        if self.lookup(&upper, &real)? != Lookup::Missing {
+            return Err(StorageError::AlreadyExists(real));
+        }
+        Self::place(&mut upper, &real, Upper::Symlink { target: target.to_owned(), modified: SystemTime::now() });
+        Ok(())
+    }
+
+    fn readlink(&self, path: &str) -> Result<String, StorageError> {
+        let upper = self.lock();
+        let real = self.resolve(&upper, path, false)?;
+        match self.lookup(&upper, &real)? {
+            Lookup::Symlink(target) => Ok(target),
+            Lookup::Missing => Err(StorageError::NotFound(real)),
+            _ => Err(StorageError::InvalidArgument(real)),
+        }
+    }
+}
+
+/// An overlay whose changes are recorded and never applied: run a script
+/// against it, then read [`DryRun::write_set`] to see what it would have
+/// created, changed or deleted.
+pub struct DryRun<L>(Overlay<L>);
+
+impl<L: Storage> DryRun<L> {
+    /// A dry run over `lower`, which it never changes.
+    pub fn new(lower: L) -> Self {
+        DryRun(Overlay::new(lower))
+    }
+
+    /// Each path the changes touched, and whether it would be created
+    /// ([`ChangeKind::Added`]), changed or deleted.
+    pub fn write_set(&self) -> Result<Vec<Change>, StorageError> {
+        self.0.diff()
+    }
+}
+
+impl<L: Storage> Storage for DryRun<L> {
+    fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
+        self.0.read(path)
+    }
+    fn write(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
+        self.0.write(path, data)
+    }
+    fn append(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
+        self.0.append(path, data)
+    }
+    fn stat(&self, path: &str) -> Result<Metadata, StorageError> {
+        self.0.stat(path)
+    }
+    fn lstat(&self, path: &str) -> Result<Metadata, StorageError> {
+        self.0.lstat(path)
+    }
+    fn list(&self, path: &str) -> Result<Vec<DirEntry>, StorageError> {
+        self.0.list(path)
+    }
+    fn mkdir(&self, path: &str, parents: bool) -> Result<(), StorageError> {
+        self.0.mkdir(path, parents)
+    }
+    fn remove(&self, path: &str, recursive: bool) -> Result<(), StorageError> {
+        self.0.remove(path, recursive)
+    }
+    fn rename(&self, from: &str, to: &str) -> Result<(), StorageError> {
+        self.0.rename(from, to)
+    }
+    fn symlink(&self, target: &str, link: &str) -> Result<(), StorageError> {
+        self.0.symlink(target, link)
+    }
+    fn readlink(&self, path: &str) -> Result<String, StorageError> {
+        self.0.readlink(path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::MemoryStorage;
+
+    fn lower() -> MemoryStorage {
+        let lower = MemoryStorage::default();
+        lower.mkdir("/src/deep", true).unwrap();
+        lower.write("/src/main.rs", b"fn main() {}").unwrap();
+        lower.write("/src/deep/util.rs", b"// util").unwrap();
+        lower.write("/README", b"readme").unwrap();
+        lower
+    }
+
+    /// Every path and file content of a storage, for comparing trees.
+    fn snapshot(storage: &impl Storage) -> Vec<(String, Option<Vec<u8>>)> {
+        fn walk(storage: &impl Storage, directory: &str, out: &mut Vec<(String, Option<Vec<u8>>)>) {
+            for entry in storage.list(directory).unwrap() {
+                let path = if directory == "/" { format!("/{}", entry.name) } else { format!("{directory}/{}", entry.name) };
+                match entry.kind {
+                    FileKind::Directory => {
+                        out.push((path.clone(), None));
+                        walk(storage, &path, out);
+                    }
+                    FileKind::File => out.push((path.clone(), Some(storage.read(&path).unwrap()))),
+                    FileKind::Symlink => out.push((path.clone(), Some(storage.readlink(&path).unwrap().into_bytes()))),
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(storage, "/", &mut out);
+        out
+    }
+
+    #[test]
+    fn changes_stay_in_the_upper_layer_until_commit() {
+        let overlay = Overlay::new(lower());
+        let before = snapshot(overlay.lower());
+        overlay.write("/src/main.rs", b"fn main() { run() }").unwrap();
+        overlay.write("/src/deep/new.rs", b"new").unwrap();
+        overlay.remove("/README", false).unwrap();
+        overlay.append("/notes", b"n").unwrap();
+        assert_eq!(snapshot(overlay.lower()), before, "the lower storage changed before commit");
+        assert_eq!(overlay.read("/src/main.rs").unwrap(), b"fn main() { run() }");
+        assert!(matches!(overlay.read("/README"), Err(StorageError::NotFound(_))));
+        let names: Vec<String> = overlay.list("/").unwrap().into_iter().map(|entry| entry.name).collect();
+        assert_eq!(names, ["notes", "src"], "a whiteout never shows as a file");
+        assert_eq!(
+            overlay.diff().unwrap(),
+            [
+                Change { path: "/README".into(), kind: ChangeKind::Deleted },
+                Change { path: "/notes".into(), kind: ChangeKind::Added },
+                Change { path: "/src/deep/new.rs".into(), kind: ChangeKind::Added },
+                Change { path: "/src/main.rs".into(), kind: ChangeKind::Modified },
+            ]
+        );
+        let merged = snapshot(&overlay);
+        overlay.commit().unwrap();
+        assert_eq!(snapshot(overlay.lower()), merged, "commit makes the lower storage what the overlay showed");
+        assert_eq!(overlay.diff().unwrap(), []);
+    }
+
+    #[test]
+    fn discard_drops_every_change() {
+        let overlay = Overlay::new(lower());
+        let before = snapshot(&overlay);
+        overlay.remove("/src", true).unwrap();
+        overlay.mkdir("/src", false).unwrap();
+        assert_eq!(overlay.list("/src").unwrap(), [], "a directory made over a deleted one hides the old contents");
+        overlay.discard();
+        assert_eq!(snapshot(&overlay), before);
+    }
+
+    #[test]
+    fn a_directory_deleted_and_made_again_commits_as_empty() {
+        let overlay = Overlay::new(lower());
+        overlay.remove("/src", true).unwrap();
+        overlay.mkdir("/src/deep", true).unwrap();
+        overlay.write("/src/deep/only.rs", b"only").unwrap();
+        assert_eq!(
+            overlay.diff().unwrap(),
+            [
+                Change { path: "/src/deep/only.rs".into(), kind: ChangeKind::Added },
+                Change { path: "/src/main.rs".into(), kind: ChangeKind::Deleted },
+            ]
+        );
+        let merged = snapshot(&overlay);
+        overlay.commit().unwrap();
+        assert_eq!(snapshot(overlay.lower()), merged);
+    }
+
+    #[test]
+    fn renames_move_whole_trees_across_layers() {
+        let overlay = Overlay::new(lower());
+        overlay.rename("/src", "/lib").unwrap();
+        assert_eq!(overlay.read("/lib/deep/util.rs").unwrap(), b"// util");
+        assert!(matches!(overlay.stat("/src"), Err(StorageError::NotFound(_))));
+        assert_eq!(overlay.lower().read("/src/main.rs").unwrap(), b"fn main() {}");
+        let merged = snapshot(&overlay);
+        overlay.commit().unwrap();
+        assert_eq!(snapshot(overlay.lower()), merged);
+    }
+
+    #[test]
+    fn a_dry_run_reports_its_write_set_and_changes_nothing() {
+        let dry_run = DryRun::new(lower());
+        let before = snapshot(&dry_run.0.lower);
+        dry_run.write("/README", b"changed").unwrap();
+        dry_run.mkdir("/build", false).unwrap();
+        dry_run.remove("/src/deep", true).unwrap();
+        assert_eq!(
+            dry_run.write_set().unwrap(),
+            [
+                Change { path: "/README".into(), kind: ChangeKind::Modified },
+                Change { path: "/build".into(), kind: ChangeKind::Added },
+                Change { path: "/src/deep".into(), kind: ChangeKind::Deleted },
+            ]
+        );
+        assert_eq!(snapshot(&dry_run.0.lower), before);
+    }
+}
