@@ -8,12 +8,14 @@
 
 mod host;
 mod memory;
+mod mounts;
 mod overlay;
 mod path;
 mod read_only;
 
 pub use host::HostDir;
 pub use memory::{MemoryLimits, MemoryStorage};
+pub use mounts::Mounts;
 pub use overlay::{Change, ChangeKind, DryRun, Overlay};
 pub use path::{join, normalize, parent};
 pub use read_only::ReadOnly;
@@ -93,6 +95,9 @@ pub enum StorageError {
     /// EINVAL: e.g. moving a directory into itself, or removing `/`.
     #[error("{0}: Invalid argument")]
     InvalidArgument(String),
+    /// EXDEV: a rename from one mounted storage to another.
+    #[error("{0}: Invalid cross-device link")]
+    CrossDevice(String),
     /// Any other failure of a backing store (a host file system's I/O error).
     #[error("{path}: {message}")]
     Io {
@@ -101,6 +106,47 @@ pub enum StorageError {
         /// What the backing store said.
         message: String,
     },
+}
+
+impl StorageError {
+    /// The path the error is about.
+    pub fn path(&self) -> &str {
+        match self {
+            StorageError::NotFound(path)
+            | StorageError::IsADirectory(path)
+            | StorageError::NotADirectory(path)
+            | StorageError::NotEmpty(path)
+            | StorageError::AlreadyExists(path)
+            | StorageError::PermissionDenied(path)
+            | StorageError::ReadOnly(path)
+            | StorageError::SymlinkLoop(path)
+            | StorageError::InvalidArgument(path)
+            | StorageError::CrossDevice(path)
+            | StorageError::TooLarge { path, .. }
+            | StorageError::Io { path, .. } => path,
+        }
+    }
+
+    /// The same error about another path: a mounted storage's paths are
+    /// shown to the caller under the mount point.
+    pub(crate) fn with_path(mut self, rewrite: impl FnOnce(&str) -> String) -> Self {
+        let new = rewrite(self.path());
+        match &mut self {
+            StorageError::NotFound(path)
+            | StorageError::IsADirectory(path)
+            | StorageError::NotADirectory(path)
+            | StorageError::NotEmpty(path)
+            | StorageError::AlreadyExists(path)
+            | StorageError::PermissionDenied(path)
+            | StorageError::ReadOnly(path)
+            | StorageError::SymlinkLoop(path)
+            | StorageError::InvalidArgument(path)
+            | StorageError::CrossDevice(path)
+            | StorageError::TooLarge { path, .. }
+            | StorageError::Io { path, .. } => *path = new,
+        }
+        self
+    }
 }
 
 /// A file system over virtual paths. Implementations are safe to share
