@@ -11,6 +11,7 @@ mod memory;
 mod mounts;
 mod overlay;
 mod path;
+mod policy;
 mod read_only;
 
 pub use host::HostDir;
@@ -18,6 +19,7 @@ pub use memory::{MemoryLimits, MemoryStorage};
 pub use mounts::Mounts;
 pub use overlay::{Change, ChangeKind, DryRun, Overlay};
 pub use path::{join, normalize, parent};
+pub use policy::{glob_matches, Access, PathPolicy, Policy};
 pub use read_only::ReadOnly;
 
 use std::time::SystemTime;
