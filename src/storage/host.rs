@@ -54,7 +54,7 @@ impl HostDir {
     pub fn new(root: impl AsRef<Path>) -> io::Result<Self> {
         let root = fs::canonicalize(root)?;
         if !root.is_dir() {
-            return Err(io::Error::new(io::ErrorKind::NotADirectory, format!("{} is not a folder", root.display())));
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, format!("{} is not a folder", root.display())));
         }
         Ok(HostDir { root, read_only: false })
     }

@@ -31,7 +31,7 @@ impl Mounts {
         let prefix = normalize(prefix);
         self.table.retain(|(existing, _)| *existing != prefix);
         self.table.push((prefix, storage));
-        self.table.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
+        self.table.sort_by_key(|(prefix, _)| std::cmp::Reverse(prefix.len()));
         self
     }
 
