@@ -13,6 +13,7 @@ mod overlay;
 mod path;
 mod policy;
 mod read_only;
+mod tools;
 
 pub use host::HostDir;
 pub use memory::{MemoryLimits, MemoryStorage};
@@ -21,6 +22,7 @@ pub use overlay::{Change, ChangeKind, DryRun, Overlay};
 pub use path::{join, normalize, parent};
 pub use policy::{glob_matches, Access, PathPolicy, Policy};
 pub use read_only::ReadOnly;
+pub use tools::{register_file_tools, DEFAULT_READ_LINES};
 
 use std::time::SystemTime;
 
