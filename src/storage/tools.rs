@@ -13,6 +13,9 @@ use crate::schema;
 use crate::tool::{HandlerResult, ToolDefinition, ToolError, ToolResult};
 use crate::{Environment, Error, Registry};
 
+/// One file tool's work, given its storage and its parsed arguments.
+type FileTool = fn(&dyn Storage, &Value) -> HandlerResult;
+
 /// How many lines `read_file` returns when the call does not say.
 pub const DEFAULT_READ_LINES: usize = 2000;
 
@@ -20,7 +23,7 @@ pub const DEFAULT_READ_LINES: usize = 2000;
 /// like [`Registry::register`], e.g. when one of the names is taken; the
 /// tools registered before the failure stay registered.
 pub fn register_file_tools(registry: &Registry, storage: Arc<dyn Storage>) -> Result<(), Error> {
-    let tools: [(ToolDefinition, fn(&dyn Storage, &Value) -> HandlerResult); 5] = [
+    let tools: [(ToolDefinition, FileTool); 5] = [
         (
             ToolDefinition::new("read_file", "Read a text file. Returns its lines; use offset and limit for long files.")
                 .with_parameters(schema::object(
