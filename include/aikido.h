@@ -16,6 +16,41 @@
 
 
 /*
+ A regular file.
+ */
+#define AIKIDO_FILE_KIND_FILE 0
+
+/*
+ A directory.
+ */
+#define AIKIDO_FILE_KIND_DIRECTORY 1
+
+/*
+ A symbolic link.
+ */
+#define AIKIDO_FILE_KIND_SYMLINK 2
+
+/*
+ Reading files, metadata and symlinks, in an `aikido_path_rule`.
+ */
+#define AIKIDO_ACCESS_READ 0
+
+/*
+ Creating, changing, renaming and removing, in an `aikido_path_rule`.
+ */
+#define AIKIDO_ACCESS_WRITE 1
+
+/*
+ Listing a directory, in an `aikido_path_rule`.
+ */
+#define AIKIDO_ACCESS_LIST 2
+
+/*
+ How many lines `read_file` returns when the call does not say.
+ */
+#define DEFAULT_READ_LINES 2000
+
+/*
  A cancellation token. Thread-safe: fire it from any thread while calls
  that use it run. Opaque; made by `aikido_cancel_new`.
  */
@@ -33,6 +68,13 @@ typedef struct aikido_registry aikido_registry;
  handler call that received it.
  */
 typedef struct aikido_reply aikido_reply;
+
+/*
+ A virtual file storage. Opaque and thread-safe; made by one of the
+ `aikido_storage_*_new` functions (or composed from others) and freed with
+ `aikido_storage_free`.
+ */
+typedef struct aikido_storage aikido_storage;
 
 /*
  The outcome of a call: `AIKIDO_OK` or one of the `AIKIDO_ERR_*` codes.
@@ -107,6 +149,47 @@ typedef struct aikido_tool_call {
     size_t arguments_len;
 } aikido_tool_call;
 
+/*
+ One rule of a path policy: allow or deny `access` to the paths matching
+ the glob `pattern` (`*` within a component, `**` across, `?`, `[a-z]`).
+ */
+typedef struct aikido_path_rule {
+    /*
+     `AIKIDO_ACCESS_READ`, `_WRITE` or `_LIST`.
+     */
+    int32_t access;
+    /*
+     true allows, false denies.
+     */
+    bool allow;
+    /*
+     NUL-terminated UTF-8 glob.
+     */
+    const char *pattern;
+} aikido_path_rule;
+
+/*
+ What `aikido_storage_stat` reports.
+ */
+typedef struct aikido_file_stat {
+    /*
+     `AIKIDO_FILE_KIND_FILE`, `_DIRECTORY` or `_SYMLINK`.
+     */
+    int32_t kind;
+    /*
+     Bytes in a file; 0 for a directory.
+     */
+    uint64_t size;
+    /*
+     Unix permission bits, e.g. 0644.
+     */
+    uint32_t mode;
+    /*
+     Last change, in milliseconds since the Unix epoch.
+     */
+    int64_t modified_unix_ms;
+} aikido_file_stat;
+
 
 
 /*
@@ -151,6 +234,12 @@ typedef struct aikido_tool_call {
  The environment's cancellation token had fired; the handler did not run.
  */
 #define AIKIDO_ERR_CANCELLED 7
+
+/*
+ A storage operation failed; the message says what and where, as a shell
+ would (`/a/b: No such file or directory`).
+ */
+#define AIKIDO_ERR_STORAGE 8
 
 #ifdef __cplusplus
 extern "C" {
@@ -350,6 +439,194 @@ const char *aikido_version(void);
  one twice, is undefined behaviour.
  */
 void aikido_string_free(char *string);
+
+/*
+ A new, empty storage in memory. A limit of 0 means no limit; a write that
+ would pass a limit fails with `AIKIDO_ERR_STORAGE` and changes nothing.
+ */
+struct aikido_storage *aikido_storage_memory_new(uint64_t max_total_bytes,
+                                                 uint64_t max_file_bytes);
+
+/*
+ A storage over the host folder `root`, which must exist. No path, `..` or
+ symlink can reach outside it: symlinks are read as paths inside the root.
+ With `read_only`, every change is refused.
+ */
+aikido_status aikido_storage_host_new(const char *root,
+                                      bool read_only,
+                                      struct aikido_storage **storage_out,
+                                      char **error_out);
+
+/*
+ A read-only view of `inner`. NULL when `inner` is NULL.
+ */
+struct aikido_storage *aikido_storage_read_only(const struct aikido_storage *inner);
+
+/*
+ A writable layer in memory over `lower`, which is untouched until
+ `aikido_storage_commit`. NULL when `lower` is NULL.
+ */
+struct aikido_storage *aikido_storage_overlay_new(const struct aikido_storage *lower);
+
+/*
+ A dry run over `lower`: changes are recorded, never applied; read them
+ with `aikido_storage_diff`. NULL when `lower` is NULL.
+ */
+struct aikido_storage *aikido_storage_dry_run_new(const struct aikido_storage *lower);
+
+/*
+ A new storage: `base` with `storage` mounted at `prefix` (the longest
+ mounted prefix covering a path wins; renames across mounts fail). NULL
+ when an argument is NULL or `prefix` is not UTF-8.
+ */
+struct aikido_storage *aikido_storage_mount(const struct aikido_storage *base,
+                                            const char *prefix,
+                                            const struct aikido_storage *storage);
+
+/*
+ A storage that lets through only what the `rules_len` rules allow: for
+ each kind of access, a path must match no deny rule and, if there are
+ allow rules of that kind, one of them. Checked on every symlink passed,
+ too. Refused accesses fail with `AIKIDO_ERR_STORAGE` ("Permission denied").
+ */
+aikido_status aikido_storage_policy_new(const struct aikido_storage *inner,
+                                        const struct aikido_path_rule *rules,
+                                        size_t rules_len,
+                                        struct aikido_storage **storage_out,
+                                        char **error_out);
+
+/*
+ Frees a storage handle. Storages composed from it keep what they share.
+ NULL does nothing.
+ */
+void aikido_storage_free(struct aikido_storage *storage);
+
+/*
+ Reads a whole file (symlinks followed) into `*data_out`, `*len_out`
+ bytes, freed with `aikido_bytes_free`. Files may hold any bytes.
+ */
+aikido_status aikido_storage_read(const struct aikido_storage *storage,
+                                  const char *path,
+                                  uint8_t **data_out,
+                                  size_t *len_out,
+                                  char **error_out);
+
+/*
+ Frees bytes from `aikido_storage_read`, given their length. NULL does
+ nothing.
+ */
+void aikido_bytes_free(uint8_t *data,
+                       size_t len);
+
+/*
+ Creates or replaces the file at `path` with `len` bytes at `data`.
+ */
+aikido_status aikido_storage_write(const struct aikido_storage *storage,
+                                   const char *path,
+                                   const uint8_t *data,
+                                   size_t len,
+                                   char **error_out);
+
+/*
+ Appends `len` bytes at `data` to the file at `path`, creating it.
+ */
+aikido_status aikido_storage_append(const struct aikido_storage *storage,
+                                    const char *path,
+                                    const uint8_t *data,
+                                    size_t len,
+                                    char **error_out);
+
+/*
+ Creates a directory; with `parents`, missing parents too (and an existing
+ directory is fine).
+ */
+aikido_status aikido_storage_mkdir(const struct aikido_storage *storage,
+                                   const char *path,
+                                   bool parents,
+                                   char **error_out);
+
+/*
+ Removes a file, symlink or empty directory; with `recursive`, a
+ directory and everything in it.
+ */
+aikido_status aikido_storage_remove(const struct aikido_storage *storage,
+                                    const char *path,
+                                    bool recursive,
+                                    char **error_out);
+
+/*
+ Moves `from` to `to`, replacing a file there.
+ */
+aikido_status aikido_storage_rename(const struct aikido_storage *storage,
+                                    const char *from,
+                                    const char *to,
+                                    char **error_out);
+
+/*
+ Creates a symlink at `link` pointing at `target`, kept as written.
+ */
+aikido_status aikido_storage_symlink(const struct aikido_storage *storage,
+                                     const char *target,
+                                     const char *link,
+                                     char **error_out);
+
+/*
+ Writes the target of the symlink at `path` to `target_out`.
+ */
+aikido_status aikido_storage_readlink(const struct aikido_storage *storage,
+                                      const char *path,
+                                      char **target_out,
+                                      char **error_out);
+
+/*
+ Fills `*stat_out` for `path`, symlinks followed.
+ */
+aikido_status aikido_storage_stat(const struct aikido_storage *storage,
+                                  const char *path,
+                                  struct aikido_file_stat *stat_out,
+                                  char **error_out);
+
+/*
+ Writes the entries of the directory at `path` to `json_out`, sorted by
+ name: `[{"name":"src","kind":"directory"},{"name":"a.txt","kind":"file"}]`
+ (kind is "file", "directory" or "symlink").
+ */
+aikido_status aikido_storage_list(const struct aikido_storage *storage,
+                                  const char *path,
+                                  char **json_out,
+                                  char **error_out);
+
+/*
+ Writes what an overlay or a dry run changed, compared with its lower
+ storage, to `json_out`, sorted by path:
+ `[{"path":"/a","change":"added"}]` (change is "added", "modified" or
+ "deleted"). `AIKIDO_ERR_INVALID_INPUT` for any other storage.
+ */
+aikido_status aikido_storage_diff(const struct aikido_storage *storage,
+                                  char **json_out,
+                                  char **error_out);
+
+/*
+ Applies an overlay's changes to its lower storage and empties it.
+ `AIKIDO_ERR_INVALID_INPUT` for any other storage (a dry run never commits).
+ */
+aikido_status aikido_storage_commit(const struct aikido_storage *storage,
+                                    char **error_out);
+
+/*
+ Drops an overlay's changes. `AIKIDO_ERR_INVALID_INPUT` for any other storage.
+ */
+aikido_status aikido_storage_discard(const struct aikido_storage *storage,
+                                     char **error_out);
+
+/*
+ Registers the file tools `read_file`, `write_file`, `list_directory`,
+ `edit_file` and `delete_path` on `registry`, acting on `storage` (which
+ the tools share: the handle may be freed afterwards).
+ */
+aikido_status aikido_registry_register_file_tools(struct aikido_registry *registry,
+                                                  const struct aikido_storage *storage,
+                                                  char **error_out);
 
 /*
  Writes a new random (version 4) UUID into the 16 bytes at `out`. NULL

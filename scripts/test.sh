@@ -27,7 +27,7 @@ step() { # name command...
 
 step "setup" scripts/setup.sh || true
 step "build" make --no-print-directory build
-step "rust: unit, integration and doc tests" cargo test --release --quiet --features storage
+step "rust: unit, integration and doc tests" cargo test --release --quiet
 step "header: committed copy matches cbindgen, compiles as C99 and C++17" tests/header.sh
 step "demo: one agent turn" tests/demo.sh
 step "readme: the C quick start as written" tests/readme.sh

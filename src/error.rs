@@ -26,11 +26,13 @@ pub enum Status {
     InvalidInput = 6,
     /// The environment's cancellation token had fired.
     Cancelled = 7,
+    /// A storage operation failed (no such file, read-only, ...).
+    Storage = 8,
 }
 
 impl Status {
     /// Every status, in numeric order.
-    pub const ALL: [Status; 8] = [
+    pub const ALL: [Status; 9] = [
         Status::Ok,
         Status::DuplicateTool,
         Status::UnknownTool,
@@ -39,6 +41,7 @@ impl Status {
         Status::ToolFailed,
         Status::InvalidInput,
         Status::Cancelled,
+        Status::Storage,
     ];
 
     /// The status with this number, if there is one.
@@ -110,6 +113,12 @@ pub enum Error {
         /// The tool that was called.
         tool: String,
     },
+
+    /// A storage operation failed; the message is what a shell would print,
+    /// e.g. `/a/b: No such file or directory`.
+    #[cfg(feature = "storage")]
+    #[error("{0}")]
+    Storage(#[from] crate::storage::StorageError),
 }
 
 /// Where a panic was caught.
@@ -141,6 +150,8 @@ impl Error {
             Error::ToolFailed { .. } => Status::ToolFailed,
             Error::InvalidInput(_) => Status::InvalidInput,
             Error::Cancelled { .. } => Status::Cancelled,
+            #[cfg(feature = "storage")]
+            Error::Storage(_) => Status::Storage,
         }
     }
 }

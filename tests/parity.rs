@@ -90,6 +90,7 @@ fn status_name(error: &aikido::Error) -> &'static str {
         ToolFailed => "AIKIDO_ERR_TOOL_FAILED",
         InvalidInput => "AIKIDO_ERR_INVALID_INPUT",
         Cancelled => "AIKIDO_ERR_CANCELLED",
+        Storage => "AIKIDO_ERR_STORAGE",
     }
 }
 

@@ -17,6 +17,8 @@ pub mod handler;
 pub mod registry;
 pub mod schema;
 pub mod status;
+#[cfg(feature = "storage")]
+pub mod storage;
 pub mod uuid;
 
 #[cfg(test)]

@@ -29,6 +29,9 @@ pub const AIKIDO_ERR_TOOL_FAILED: aikido_status = 5;
 pub const AIKIDO_ERR_INVALID_INPUT: aikido_status = 6;
 /// The environment's cancellation token had fired; the handler did not run.
 pub const AIKIDO_ERR_CANCELLED: aikido_status = 7;
+/// A storage operation failed; the message says what and where, as a shell
+/// would (`/a/b: No such file or directory`).
+pub const AIKIDO_ERR_STORAGE: aikido_status = 8;
 
 /// The name of a status, e.g. "AIKIDO_ERR_UNKNOWN_TOOL", or
 /// "AIKIDO_UNKNOWN_STATUS" for a value that is not a status. The string is
@@ -48,6 +51,7 @@ pub(crate) fn status_name(status: aikido_status) -> &'static CStr {
         Some(Status::ToolFailed) => c"AIKIDO_ERR_TOOL_FAILED",
         Some(Status::InvalidInput) => c"AIKIDO_ERR_INVALID_INPUT",
         Some(Status::Cancelled) => c"AIKIDO_ERR_CANCELLED",
+        Some(Status::Storage) => c"AIKIDO_ERR_STORAGE",
         None => c"AIKIDO_UNKNOWN_STATUS",
     }
 }
@@ -86,12 +90,14 @@ mod tests {
             AIKIDO_ERR_TOOL_FAILED,
             AIKIDO_ERR_INVALID_INPUT,
             AIKIDO_ERR_CANCELLED,
+            AIKIDO_ERR_STORAGE,
         ];
         for (status, constant) in Status::ALL.into_iter().zip(constants) {
             assert_eq!(status as i32, constant);
         }
         assert_eq!(status_name(AIKIDO_ERR_CANCELLED), c"AIKIDO_ERR_CANCELLED");
-        assert_eq!(status_name(8), c"AIKIDO_UNKNOWN_STATUS");
+        assert_eq!(status_name(8), c"AIKIDO_ERR_STORAGE");
+        assert_eq!(status_name(9), c"AIKIDO_UNKNOWN_STATUS");
         assert_eq!(status_name(-1), c"AIKIDO_UNKNOWN_STATUS");
     }
 }

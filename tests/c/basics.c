@@ -15,7 +15,8 @@ static void status_names(void) {
     CHECK_STR(aikido_status_name(AIKIDO_ERR_TOOL_FAILED), "AIKIDO_ERR_TOOL_FAILED");
     CHECK_STR(aikido_status_name(AIKIDO_ERR_INVALID_INPUT), "AIKIDO_ERR_INVALID_INPUT");
     CHECK_STR(aikido_status_name(AIKIDO_ERR_CANCELLED), "AIKIDO_ERR_CANCELLED");
-    CHECK_STR(aikido_status_name(8), "AIKIDO_UNKNOWN_STATUS");
+    CHECK_STR(aikido_status_name(AIKIDO_ERR_STORAGE), "AIKIDO_ERR_STORAGE");
+    CHECK_STR(aikido_status_name(9), "AIKIDO_UNKNOWN_STATUS");
     CHECK_STR(aikido_status_name(-1), "AIKIDO_UNKNOWN_STATUS");
     CHECK_STR(aikido_status_name(INT32_MAX), "AIKIDO_UNKNOWN_STATUS");
     CHECK_STR(aikido_status_name(INT32_MIN), "AIKIDO_UNKNOWN_STATUS");
@@ -33,6 +34,7 @@ static void constants_keep_their_values(void) {
     CHECK(AIKIDO_ERR_TOOL_FAILED == 5);
     CHECK(AIKIDO_ERR_INVALID_INPUT == 6);
     CHECK(AIKIDO_ERR_CANCELLED == 7);
+    CHECK(AIKIDO_ERR_STORAGE == 8);
     CHECK(sizeof(aikido_status) == 4);
 }
 

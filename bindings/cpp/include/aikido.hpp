@@ -40,6 +40,7 @@ enum class Status : std::int32_t {
     tool_failed = AIKIDO_ERR_TOOL_FAILED,
     invalid_input = AIKIDO_ERR_INVALID_INPUT,
     cancelled = AIKIDO_ERR_CANCELLED,
+    storage = AIKIDO_ERR_STORAGE,
 };
 
 /// The library's name for a status, e.g. "AIKIDO_ERR_UNKNOWN_TOOL".

@@ -1,0 +1,534 @@
+//! The virtual file storage for C: build storages, compose them, use them,
+//! and register the file tools over one.
+//!
+//! An `aikido_storage` is a shared handle: composing (read-only, overlay,
+//! mount, policy) makes a new handle that shares the inner storage, so
+//! either may be freed first.
+
+use std::ffi::c_char;
+use std::sync::Arc;
+use std::time::UNIX_EPOCH;
+
+use super::registry::aikido_registry;
+use super::status::aikido_status;
+use super::{boundary, invalid, reference, required_str, write_out};
+use crate::error::Error;
+use crate::registry::Registry;
+use crate::storage::{
+    register_file_tools, Access, DryRun, FileKind, HostDir, MemoryLimits, MemoryStorage, Mounts, Overlay, PathPolicy,
+    Policy, ReadOnly, Storage,
+};
+
+/// A virtual file storage. Opaque and thread-safe; made by one of the
+/// `aikido_storage_*_new` functions (or composed from others) and freed with
+/// `aikido_storage_free`.
+pub struct aikido_storage {
+    _private: [u8; 0],
+}
+
+/// A regular file.
+pub const AIKIDO_FILE_KIND_FILE: i32 = 0;
+/// A directory.
+pub const AIKIDO_FILE_KIND_DIRECTORY: i32 = 1;
+/// A symbolic link.
+pub const AIKIDO_FILE_KIND_SYMLINK: i32 = 2;
+
+/// Reading files, metadata and symlinks, in an `aikido_path_rule`.
+pub const AIKIDO_ACCESS_READ: i32 = 0;
+/// Creating, changing, renaming and removing, in an `aikido_path_rule`.
+pub const AIKIDO_ACCESS_WRITE: i32 = 1;
+/// Listing a directory, in an `aikido_path_rule`.
+pub const AIKIDO_ACCESS_LIST: i32 = 2;
+
+/// What `aikido_storage_stat` reports.
+#[repr(C)]
+pub struct aikido_file_stat {
+    /// `AIKIDO_FILE_KIND_FILE`, `_DIRECTORY` or `_SYMLINK`.
+    pub kind: i32,
+    /// Bytes in a file; 0 for a directory.
+    pub size: u64,
+    /// Unix permission bits, e.g. 0644.
+    pub mode: u32,
+    /// Last change, in milliseconds since the Unix epoch.
+    pub modified_unix_ms: i64,
+}
+
+/// One rule of a path policy: allow or deny `access` to the paths matching
+/// the glob `pattern` (`*` within a component, `**` across, `?`, `[a-z]`).
+#[repr(C)]
+pub struct aikido_path_rule {
+    /// `AIKIDO_ACCESS_READ`, `_WRITE` or `_LIST`.
+    pub access: i32,
+    /// true allows, false denies.
+    pub allow: bool,
+    /// NUL-terminated UTF-8 glob.
+    pub pattern: *const c_char,
+}
+
+/// What a handle holds: any storage, or one whose kind adds operations.
+enum Handle {
+    Plain(Arc<dyn Storage>),
+    Overlay(Arc<Overlay<Arc<dyn Storage>>>),
+    DryRun(Arc<DryRun<Arc<dyn Storage>>>),
+    Mounts(Mounts),
+}
+
+impl Handle {
+    fn storage(&self) -> Arc<dyn Storage> {
+        match self {
+            Handle::Plain(storage) => storage.clone(),
+            Handle::Overlay(overlay) => overlay.clone(),
+            Handle::DryRun(dry_run) => dry_run.clone(),
+            Handle::Mounts(mounts) => Arc::new(mounts.clone()),
+        }
+    }
+
+    fn into_raw(self) -> *mut aikido_storage {
+        Box::into_raw(Box::new(self)).cast()
+    }
+}
+
+/// # Safety
+/// `storage` is NULL or a live handle.
+unsafe fn handle<'a>(storage: *const aikido_storage, what: &str) -> Result<&'a Handle, Error> {
+    reference(storage.cast::<Handle>(), what)
+}
+
+/// A new storage from a live inner one, or NULL when `inner` is NULL.
+///
+/// # Safety
+/// As [`handle`].
+unsafe fn compose(inner: *const aikido_storage, make: impl FnOnce(Arc<dyn Storage>) -> Handle) -> *mut aikido_storage {
+    match handle(inner, "inner") {
+        Ok(inner) => make(inner.storage()).into_raw(),
+        Err(_) => std::ptr::null_mut(),
+    }
+}
+
+/// A new, empty storage in memory. A limit of 0 means no limit; a write that
+/// would pass a limit fails with `AIKIDO_ERR_STORAGE` and changes nothing.
+#[no_mangle]
+pub extern "C" fn aikido_storage_memory_new(max_total_bytes: u64, max_file_bytes: u64) -> *mut aikido_storage {
+    boundary::value(|| {
+        let limit = |bytes: u64| if bytes == 0 { u64::MAX } else { bytes };
+        let limits = MemoryLimits { max_total_bytes: limit(max_total_bytes), max_file_bytes: limit(max_file_bytes) };
+        Handle::Plain(Arc::new(MemoryStorage::new(limits))).into_raw()
+    })
+}
+
+/// A storage over the host folder `root`, which must exist. No path, `..` or
+/// symlink can reach outside it: symlinks are read as paths inside the root.
+/// With `read_only`, every change is refused.
+#[no_mangle]
+pub unsafe extern "C" fn aikido_storage_host_new(
+    root: *const c_char,
+    read_only: bool,
+    storage_out: *mut *mut aikido_storage,
+    error_out: *mut *mut c_char,
+) -> aikido_status {
+    boundary::status("aikido_storage_host_new", error_out, || {
+        let out = unsafe { storage_out.as_mut() }.ok_or_else(|| invalid("storage_out is NULL"))?;
+        *out = std::ptr::null_mut();
+        // SAFETY: the caller passes NULL or a NUL-terminated string.
+        let root = unsafe { required_str(root, "root") }?;
+        let host = HostDir::new(root).map_err(|error| invalid(format!("the folder \"{root}\" cannot be used: {error}")))?;
+        *out = Handle::Plain(Arc::new(if read_only { host.read_only() } else { host })).into_raw();
+        Ok(())
+    })
+}
+
+/// A read-only view of `inner`. NULL when `inner` is NULL.
+#[no_mangle]
+pub unsafe extern "C" fn aikido_storage_read_only(inner: *const aikido_storage) -> *mut aikido_storage {
+    // SAFETY: the caller passes NULL or a live handle.
+    boundary::value(|| unsafe { compose(inner, |inner| Handle::Plain(Arc::new(ReadOnly(inner)))) })
+}
+
+/// A writable layer in memory over `lower`, which is untouched until
+/// `aikido_storage_commit`. NULL when `lower` is NULL.
+#[no_mangle]
+pub unsafe extern "C" fn aikido_storage_overlay_new(lower: *const aikido_storage) -> *mut aikido_storage {
+    // SAFETY: the caller passes NULL or a live handle.
+    boundary::value(|| unsafe { compose(lower, |lower| Handle::Overlay(Arc::new(Overlay::new(lower)))) })
+}
+
+/// A dry run over `lower`: changes are recorded, never applied; read them
+/// with `aikido_storage_diff`. NULL when `lower` is NULL.
+#[no_mangle]
+pub unsafe extern "C" fn aikido_storage_dry_run_new(lower: *const aikido_storage) -> *mut aikido_storage {
+    // SAFETY: the caller passes NULL or a live handle.
+    boundary::value(|| unsafe { compose(lower, |lower| Handle::DryRun(Arc::new(DryRun::new(lower)))) })
+}
+
+/// A new storage: `base` with `storage` mounted at `prefix` (the longest
+/// mounted prefix covering a path wins; renames across mounts fail). NULL
+/// when an argument is NULL or `prefix` is not UTF-8.
+#[no_mangle]
+pub unsafe extern "C" fn aikido_storage_mount(
+    base: *const aikido_storage,
+    prefix: *const c_char,
+    storage: *const aikido_storage,
+) -> *mut aikido_storage {
+    boundary::value(|| {
+        // SAFETY: the caller passes NULL or live handles and a string.
+        let mounted = (|| -> Result<*mut aikido_storage, Error> {
+            let base = unsafe { handle(base, "base") }?;
+            let prefix = unsafe { required_str(prefix, "prefix") }?;
+            let storage = unsafe { handle(storage, "storage") }?.storage();
+            let mounts = match base {
+                Handle::Mounts(mounts) => mounts.clone(),
+                other => Mounts::new(other.storage()),
+            };
+            Ok(Handle::Mounts(mounts.mount(prefix, storage)).into_raw())
+        })();
+        mounted.unwrap_or(std::ptr::null_mut())
+    })
+}
+
+/// A storage that lets through only what the `rules_len` rules allow: for
+/// each kind of access, a path must match no deny rule and, if there are
+/// allow rules of that kind, one of them. Checked on every symlink passed,
+/// too. Refused accesses fail with `AIKIDO_ERR_STORAGE` ("Permission denied").
+#[no_mangle]
+pub unsafe extern "C" fn aikido_storage_policy_new(
+    inner: *const aikido_storage,
+    rules: *const aikido_path_rule,
+    rules_len: usize,
+    storage_out: *mut *mut aikido_storage,
+    error_out: *mut *mut c_char,
+) -> aikido_status {
+    boundary::status("aikido_storage_policy_new", error_out, || {
+        let out = unsafe { storage_out.as_mut() }.ok_or_else(|| invalid("storage_out is NULL"))?;
+        *out = std::ptr::null_mut();
+        // SAFETY: the caller passes a live handle and rules_len rules.
+        let inner = unsafe { handle(inner, "inner") }?.storage();
+        let rules = match (rules.is_null(), rules_len) {
+            (true, 0) => &[][..],
+            (true, _) => return Err(invalid(format!("rules is NULL but rules_len is {rules_len}"))),
+            (false, _) => unsafe { std::slice::from_raw_parts(rules, rules_len) },
+        };
+        let mut policy = PathPolicy::new();
+        for (index, rule) in rules.iter().enumerate() {
+            let pattern = unsafe { required_str(rule.pattern, &format!("rules[{index}].pattern")) }?;
+            let access = match rule.access {
+                AIKIDO_ACCESS_READ => Access::Read,
+                AIKIDO_ACCESS_WRITE => Access::Write,
+                AIKIDO_ACCESS_LIST => Access::List,
+                other => return Err(invalid(format!("rules[{index}].access is {other}, not an AIKIDO_ACCESS_* value"))),
+            };
+            policy = if rule.allow { policy.allow(access, pattern) } else { policy.deny(access, pattern) };
+        }
+        *out = Handle::Plain(Arc::new(Policy::new(inner, policy))).into_raw();
+        Ok(())
+    })
+}
+
+/// Frees a storage handle. Storages composed from it keep what they share.
+/// NULL does nothing.
+#[no_mangle]
+pub unsafe extern "C" fn aikido_storage_free(storage: *mut aikido_storage) {
+    boundary::value(|| {
+        if !storage.is_null() {
+            // SAFETY: made by one of the constructors above, freed once.
+            drop(unsafe { Box::from_raw(storage.cast::<Handle>()) });
+        }
+    })
+}
+
+/// Runs a storage operation on a live handle and a path.
+///
+/// # Safety
+/// `storage` is NULL or a live handle; `path` NULL or a NUL-terminated string.
+unsafe fn on_path<T>(
+    storage: *const aikido_storage,
+    path: *const c_char,
+    operation: impl FnOnce(&dyn Storage, &str) -> Result<T, crate::storage::StorageError>,
+) -> Result<T, Error> {
+    let storage = handle(storage, "storage")?.storage();
+    let path = required_str(path, "path")?;
+    Ok(operation(storage.as_ref(), path)?)
+}
+
+/// Reads a whole file (symlinks followed) into `*data_out`, `*len_out`
+/// bytes, freed with `aikido_bytes_free`. Files may hold any bytes.
+#[no_mangle]
+pub unsafe extern "C" fn aikido_storage_read(
+    storage: *const aikido_storage,
+    path: *const c_char,
+    data_out: *mut *mut u8,
+    len_out: *mut usize,
+    error_out: *mut *mut c_char,
+) -> aikido_status {
+    boundary::status("aikido_storage_read", error_out, || {
+        let data_out = unsafe { data_out.as_mut() }.ok_or_else(|| invalid("data_out is NULL"))?;
+        let len_out = unsafe { len_out.as_mut() }.ok_or_else(|| invalid("len_out is NULL"))?;
+        *data_out = std::ptr::null_mut();
+        *len_out = 0;
+        // SAFETY: the caller passes a live handle and a path.
+        let data = unsafe { on_path(storage, path, |storage, path| storage.read(path)) }?.into_boxed_slice();
+        *len_out = data.len();
+        *data_out = Box::into_raw(data).cast::<u8>();
+        Ok(())
+    })
+}
+
+/// Frees bytes from `aikido_storage_read`, given their length. NULL does
+/// nothing.
+#[no_mangle]
+pub unsafe extern "C" fn aikido_bytes_free(data: *mut u8, len: usize) {
+    boundary::value(|| {
+        if !data.is_null() {
+            // SAFETY: made by aikido_storage_read with this length, freed once.
+            drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(data, len)) });
+        }
+    })
+}
+
+/// # Safety
+/// `data` is NULL or valid for reads of `len` bytes.
+unsafe fn bytes<'a>(data: *const u8, len: usize) -> Result<&'a [u8], Error> {
+    super::byte_slice(data.cast(), len, "data")
+}
+
+/// Creates or replaces the file at `path` with `len` bytes at `data`.
+#[no_mangle]
+pub unsafe extern "C" fn aikido_storage_write(
+    storage: *const aikido_storage,
+    path: *const c_char,
+    data: *const u8,
+    len: usize,
+    error_out: *mut *mut c_char,
+) -> aikido_status {
+    boundary::status("aikido_storage_write", error_out, || {
+        // SAFETY: the caller passes a live handle, a path and len bytes.
+        let data = unsafe { bytes(data, len) }?;
+        unsafe { on_path(storage, path, |storage, path| storage.write(path, data)) }
+    })
+}
+
+/// Appends `len` bytes at `data` to the file at `path`, creating it.
+#[no_mangle]
+pub unsafe extern "C" fn aikido_storage_append(
+    storage: *const aikido_storage,
+    path: *const c_char,
+    data: *const u8,
+    len: usize,
+    error_out: *mut *mut c_char,
+) -> aikido_status {
+    boundary::status("aikido_storage_append", error_out, || {
+        // SAFETY: the caller passes a live handle, a path and len bytes.
+        let data = unsafe { bytes(data, len) }?;
+        unsafe { on_path(storage, path, |storage, path| storage.append(path, data)) }
+    })
+}
+
+/// Creates a directory; with `parents`, missing parents too (and an existing
+/// directory is fine).
+#[no_mangle]
+pub unsafe extern "C" fn aikido_storage_mkdir(
+    storage: *const aikido_storage,
+    path: *const c_char,
+    parents: bool,
+    error_out: *mut *mut c_char,
+) -> aikido_status {
+    boundary::status("aikido_storage_mkdir", error_out, || {
+        // SAFETY: the caller passes a live handle and a path.
+        unsafe { on_path(storage, path, |storage, path| storage.mkdir(path, parents)) }
+    })
+}
+
+/// Removes a file, symlink or empty directory; with `recursive`, a
+/// directory and everything in it.
+#[no_mangle]
+pub unsafe extern "C" fn aikido_storage_remove(
+    storage: *const aikido_storage,
+    path: *const c_char,
+    recursive: bool,
+    error_out: *mut *mut c_char,
+) -> aikido_status {
+    boundary::status("aikido_storage_remove", error_out, || {
+        // SAFETY: the caller passes a live handle and a path.
+        unsafe { on_path(storage, path, |storage, path| storage.remove(path, recursive)) }
+    })
+}
+
+/// Moves `from` to `to`, replacing a file there.
+#[no_mangle]
+pub unsafe extern "C" fn aikido_storage_rename(
+    storage: *const aikido_storage,
+    from: *const c_char,
+    to: *const c_char,
+    error_out: *mut *mut c_char,
+) -> aikido_status {
+    boundary::status("aikido_storage_rename", error_out, || {
+        // SAFETY: the caller passes a live handle and two paths.
+        let to = unsafe { required_str(to, "to") }?;
+        unsafe { on_path(storage, from, |storage, from| storage.rename(from, to)) }
+    })
+}
+
+/// Creates a symlink at `link` pointing at `target`, kept as written.
+#[no_mangle]
+pub unsafe extern "C" fn aikido_storage_symlink(
+    storage: *const aikido_storage,
+    target: *const c_char,
+    link: *const c_char,
+    error_out: *mut *mut c_char,
+) -> aikido_status {
+    boundary::status("aikido_storage_symlink", error_out, || {
+        // SAFETY: the caller passes a live handle and two strings.
+        let target = unsafe { required_str(target, "target") }?;
+        unsafe { on_path(storage, link, |storage, link| storage.symlink(target, link)) }
+    })
+}
+
+/// Writes the target of the symlink at `path` to `target_out`.
+#[no_mangle]
+pub unsafe extern "C" fn aikido_storage_readlink(
+    storage: *const aikido_storage,
+    path: *const c_char,
+    target_out: *mut *mut c_char,
+    error_out: *mut *mut c_char,
+) -> aikido_status {
+    boundary::status("aikido_storage_readlink", error_out, || {
+        // SAFETY: the caller passes a live handle, a path and NULL or a writable pointer.
+        unsafe { super::clear_out(target_out) };
+        let target = unsafe { on_path(storage, path, |storage, path| storage.readlink(path)) }?;
+        unsafe { write_out(target_out, target) };
+        Ok(())
+    })
+}
+
+/// Fills `*stat_out` for `path`, symlinks followed.
+#[no_mangle]
+pub unsafe extern "C" fn aikido_storage_stat(
+    storage: *const aikido_storage,
+    path: *const c_char,
+    stat_out: *mut aikido_file_stat,
+    error_out: *mut *mut c_char,
+) -> aikido_status {
+    boundary::status("aikido_storage_stat", error_out, || {
+        let stat_out = unsafe { stat_out.as_mut() }.ok_or_else(|| invalid("stat_out is NULL"))?;
+        // SAFETY: the caller passes a live handle and a path.
+        let metadata = unsafe { on_path(storage, path, |storage, path| storage.stat(path)) }?;
+        *stat_out = aikido_file_stat {
+            kind: kind_code(metadata.kind),
+            size: metadata.size,
+            mode: metadata.mode,
+            modified_unix_ms: metadata.modified.duration_since(UNIX_EPOCH).map_or(0, |since| since.as_millis() as i64),
+        };
+        Ok(())
+    })
+}
+
+fn kind_code(kind: FileKind) -> i32 {
+    match kind {
+        FileKind::File => AIKIDO_FILE_KIND_FILE,
+        FileKind::Directory => AIKIDO_FILE_KIND_DIRECTORY,
+        FileKind::Symlink => AIKIDO_FILE_KIND_SYMLINK,
+    }
+}
+
+fn kind_name(kind: FileKind) -> &'static str {
+    match kind {
+        FileKind::File => "file",
+        FileKind::Directory => "directory",
+        FileKind::Symlink => "symlink",
+    }
+}
+
+/// Writes the entries of the directory at `path` to `json_out`, sorted by
+/// name: `[{"name":"src","kind":"directory"},{"name":"a.txt","kind":"file"}]`
+/// (kind is "file", "directory" or "symlink").
+#[no_mangle]
+pub unsafe extern "C" fn aikido_storage_list(
+    storage: *const aikido_storage,
+    path: *const c_char,
+    json_out: *mut *mut c_char,
+    error_out: *mut *mut c_char,
+) -> aikido_status {
+    boundary::status("aikido_storage_list", error_out, || {
+        // SAFETY: the caller passes a live handle, a path and NULL or a writable pointer.
+        unsafe { super::clear_out(json_out) };
+        let entries = unsafe { on_path(storage, path, |storage, path| storage.list(path)) }?;
+        let entries: Vec<serde_json::Value> = entries
+            .into_iter()
+            .map(|entry| serde_json::json!({"name": entry.name, "kind": kind_name(entry.kind)}))
+            .collect();
+        unsafe { write_out(json_out, serde_json::Value::Array(entries).to_string()) };
+        Ok(())
+    })
+}
+
+/// Writes what an overlay or a dry run changed, compared with its lower
+/// storage, to `json_out`, sorted by path:
+/// `[{"path":"/a","change":"added"}]` (change is "added", "modified" or
+/// "deleted"). `AIKIDO_ERR_INVALID_INPUT` for any other storage.
+#[no_mangle]
+pub unsafe extern "C" fn aikido_storage_diff(
+    storage: *const aikido_storage,
+    json_out: *mut *mut c_char,
+    error_out: *mut *mut c_char,
+) -> aikido_status {
+    boundary::status("aikido_storage_diff", error_out, || {
+        // SAFETY: the caller passes a live handle and NULL or a writable pointer.
+        unsafe { super::clear_out(json_out) };
+        let changes = match unsafe { handle(storage, "storage") }? {
+            Handle::Overlay(overlay) => overlay.diff()?,
+            Handle::DryRun(dry_run) => dry_run.write_set()?,
+            _ => return Err(invalid("only an overlay or a dry run has a diff")),
+        };
+        let changes: Vec<serde_json::Value> = changes
+            .into_iter()
+            .map(|change| {
+                let kind = match change.kind {
+                    crate::storage::ChangeKind::Added => "added",
+                    crate::storage::ChangeKind::Modified => "modified",
+                    crate::storage::ChangeKind::Deleted => "deleted",
+                };
+                serde_json::json!({"path": change.path, "change": kind})
+            })
+            .collect();
+        unsafe { write_out(json_out, serde_json::Value::Array(changes).to_string()) };
+        Ok(())
+    })
+}
+
+/// Applies an overlay's changes to its lower storage and empties it.
+/// `AIKIDO_ERR_INVALID_INPUT` for any other storage (a dry run never commits).
+#[no_mangle]
+pub unsafe extern "C" fn aikido_storage_commit(storage: *const aikido_storage, error_out: *mut *mut c_char) -> aikido_status {
+    boundary::status("aikido_storage_commit", error_out, || match unsafe { handle(storage, "storage") }? {
+        Handle::Overlay(overlay) => Ok(overlay.commit()?),
+        _ => Err(invalid("only an overlay can commit")),
+    })
+}
+
+/// Drops an overlay's changes. `AIKIDO_ERR_INVALID_INPUT` for any other storage.
+#[no_mangle]
+pub unsafe extern "C" fn aikido_storage_discard(storage: *const aikido_storage, error_out: *mut *mut c_char) -> aikido_status {
+    boundary::status("aikido_storage_discard", error_out, || match unsafe { handle(storage, "storage") }? {
+        Handle::Overlay(overlay) => {
+            overlay.discard();
+            Ok(())
+        }
+        _ => Err(invalid("only an overlay can discard")),
+    })
+}
+
+/// Registers the file tools `read_file`, `write_file`, `list_directory`,
+/// `edit_file` and `delete_path` on `registry`, acting on `storage` (which
+/// the tools share: the handle may be freed afterwards).
+#[no_mangle]
+pub unsafe extern "C" fn aikido_registry_register_file_tools(
+    registry: *mut aikido_registry,
+    storage: *const aikido_storage,
+    error_out: *mut *mut c_char,
+) -> aikido_status {
+    boundary::status("aikido_registry_register_file_tools", error_out, || {
+        // SAFETY: the caller passes a live registry and a live handle.
+        let registry = unsafe { reference(registry.cast::<Registry>().cast_const(), "registry") }?;
+        let storage = unsafe { handle(storage, "storage") }?.storage();
+        register_file_tools(registry, storage)
+    })
+}
