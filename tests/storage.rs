@@ -145,3 +145,34 @@ fn memory_host_directory_and_overlay_agree_on_random_operations() {
     fs::remove_dir_all(&host_root).unwrap();
     fs::remove_dir_all(&lower_root).unwrap();
 }
+
+#[test]
+fn a_policy_over_a_host_directory_refuses_and_leaves_the_disk_as_it_was() {
+    use aikido::storage::{Access, PathPolicy, Policy};
+    let root = scratch("policy");
+    fs::create_dir_all(root.join("work/secrets")).unwrap();
+    fs::write(root.join("work/secrets/key"), "hunter2").unwrap();
+    fs::write(root.join("work/notes.txt"), "notes").unwrap();
+    std::os::unix::fs::symlink("/work/secrets/key", root.join("work/shortcut")).unwrap();
+    let policy = PathPolicy::new().allow(Access::Write, "/work/*.txt").deny(Access::Read, "/work/secrets/**");
+    let storage = Policy::new(HostDir::new(&root).unwrap(), policy);
+    let before = tree(&HostDir::new(&root).unwrap());
+
+    let refusals: Vec<Result<(), StorageError>> = vec![
+        storage.read("/work/secrets/key").map(drop),
+        storage.read("/work/shortcut").map(drop),
+        storage.write("/work/shortcut", b"x"),
+        storage.write("/work/new.md", b"x"),
+        storage.remove("/work/secrets", true),
+        storage.rename("/work/notes.txt", "/work/secrets/notes.txt"),
+        storage.mkdir("/work/sub", true),
+        storage.symlink("/etc", "/work/link"),
+    ];
+    for refusal in refusals {
+        assert!(matches!(refusal, Err(StorageError::PermissionDenied(_))), "{refusal:?}");
+    }
+    assert_eq!(tree(&HostDir::new(&root).unwrap()), before, "a refused access changed the disk");
+    storage.write("/work/notes.txt", b"allowed").unwrap();
+    assert_eq!(fs::read_to_string(root.join("work/notes.txt")).unwrap(), "allowed");
+    fs::remove_dir_all(&root).unwrap();
+}
