@@ -15,6 +15,7 @@ setup_c() {
     need_command make make
     need_command valgrind valgrind
     need_command pkg-config pkg-config
+    need_command python3 python3
     if ((${#apt_packages[@]})); then
         echo "setup: installing ${apt_packages[*]} from Debian's packages"
         apt-get update -qq

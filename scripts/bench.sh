@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# The benchmark table: each measure, its figure, its target, and whether it
+# hits. Builds the library, runs the C-ABI benchmark (bench/dispatch.c), the
+# Rust criterion benches (benches/) and the Go binding's BenchmarkDispatch.
+# Timed figures are medians of several rounds; on a shared machine repeat
+# the run before reading much into one miss. Exits non-zero only when a
+# step breaks, not when a target is missed.
+set -euo pipefail
+source "$(dirname "$0")/env.sh"
+cd "$AIKIDO_ROOT"
+
+scripts/setup.sh c >/dev/null
+make --no-print-directory build
+mkdir -p build
+# Every allocator entry point is wrapped so the bench can count allocations.
+cc -std=c11 -O2 -Wall -Wextra -Werror -pedantic -Iinclude bench/dispatch.c "$AIKIDO_LIB/libaikido.a" \
+    -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=posix_memalign \
+    -lpthread -ldl -lm -o build/bench_dispatch
+
+echo "running the C benchmark (about a minute)" >&2
+c_figures=$(build/bench_dispatch all)
+figure() { awk -F'\t' -v name="$1" '$1 == name { print $2 }' <<<"$c_figures"; }
+
+# Instructions per small dispatch: repeatable where timings are not. Two
+# runs of different lengths, so that setup cancels out.
+echo "counting instructions with callgrind (about 20 seconds)" >&2
+instructions() { # iterations
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null build/bench_dispatch small "$1" 2>&1 >/dev/null |
+        awk '/Collected/ { print $NF }'
+}
+short_run=$(instructions 2000)
+long_run=$(instructions 12000)
+# measure_small makes 7.1 calls per iteration (warm-up and 7 rounds).
+instructions_per_call=$(awk -v a="$short_run" -v b="$long_run" 'BEGIN { printf "%.0f", (b - a) / (7.1 * 10000) }')
+
+echo "running the criterion benches (about a minute)" >&2
+cargo bench --quiet --bench dispatch -- --warm-up-time 1 --measurement-time 3 >build/criterion.txt 2>&1
+# criterion's median estimate, in ns, for one benchmark id.
+criterion_ns() {
+    python3 -c 'import json, sys; print("%.1f" % json.load(open(sys.argv[1]))["median"]["point_estimate"])' \
+        "target/criterion/$1/new/estimates.json"
+}
+
+echo "running the Go benchmark" >&2
+go_ns=""
+if [ -d bindings/go/tools ] && scripts/setup.sh go >/dev/null 2>&1; then
+    go_output=$(cd bindings/go && go test -run '^$' -bench BenchmarkDispatch -benchmem ./tools 2>&1 || true)
+    echo "$go_output" >build/go-bench.txt
+    go_ns=$(awk '$1 ~ /^BenchmarkDispatch(-[0-9]+)?$/ { print $3; exit }' <<<"$go_output")
+fi
+
+hits=0
+misses=0
+line() { printf '| %-62s | %16s | %-12s | %-4s |\n' "$@"; }
+row() { # measure figure unit target verdict(hit|miss)
+    if [ "$5" = hit ]; then hits=$((hits + 1)); else misses=$((misses + 1)); fi
+    line "$1" "$2 $3" "$4" "$5"
+}
+info() { line "$1" "$2 $3" "-" ""; } # a figure without a target
+verdict() { # value operator limit
+    if awk -v v="$1" -v l="$3" "BEGIN { exit !(v $2 l) }"; then echo hit; else echo miss; fi
+}
+
+small=$(figure small_dispatch_ns)
+allocations=$(figure small_dispatch_allocations)
+gbps=$(figure large_dispatch_gbps)
+scaling=$(figure two_thread_scaling)
+machine_scaling=$(figure machine_scaling)
+definitions=$(figure definitions_100_ns)
+rss=$(figure rss_growth_kib)
+
+echo
+echo "CPU: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(nproc) cores; $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo
+line measure figure target hit
+printf '|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..64})" "$(printf -- '-%.0s' {1..18})" "$(printf -- '-%.0s' {1..14})" "------"
+row "1. small dispatch through the C ABI" "$small" ns "<= 150 ns" "$(verdict "$small" '<=' 150)"
+info "   instructions per small dispatch (callgrind)" "$instructions_per_call" ""
+row "2. allocations per small dispatch (C ABI)" "$allocations" "" "1" "$(verdict "$allocations" '==' 1)"
+row "3. 1 MiB of arguments through dispatch ($(figure large_records) records)" "$gbps" GB/s ">= 1 GB/s" "$(verdict "$gbps" '>=' 1)"
+row "4. two threads vs one, same registry" "$scaling" x ">= 1.8x" "$(verdict "$scaling" '>=' 1.8)"
+info "   (control: two threads of plain arithmetic)" "$machine_scaling" x
+row "5. definitions() of 100 tools ($(figure definitions_bytes) bytes)" "$definitions" ns "<= 2000 ns" \
+    "$(verdict "$definitions" '<=' 2000)"
+if [ -n "$go_ns" ]; then
+    row "6. Go dispatch, cgo and callback included" "$go_ns" ns "<= 400 ns" "$(verdict "$go_ns" '<=' 400)"
+else
+    row "6. Go dispatch, cgo and callback included" missing "" "<= 400 ns" miss
+fi
+row "7. RSS growth over $(figure rss_dispatches) dispatches" "$rss" KiB "within 1 MiB" \
+    "$(verdict "${rss#-}" '<=' 1024)"
+info "Rust API: small dispatch (criterion)" "$(criterion_ns dispatch/small)" ns
+info "Rust API: 1 MiB argument check (criterion)" \
+    "$(awk -v ns="$(criterion_ns check/1MiB)" 'BEGIN { printf "%.2f", 1048576 / ns }')" GB/s
+info "Rust API: definitions of 100 tools, cached (criterion)" "$(criterion_ns definitions/100_tools_cached)" ns
+info "Rust API: definitions of 100 tools, rebuilt (criterion)" "$(criterion_ns definitions/100_tools_rebuilt)" ns
+echo
+echo "targets: $hits hit, $misses missed (criterion's report: build/criterion.txt)"
