@@ -101,7 +101,7 @@ fn userdata_is_freed_once_on_unregister_and_never_for_a_failed_registration() {
 
 #[test]
 fn outputs_are_cleared_on_entry_and_null_pointers_are_refused() {
-    let mut content = 1 as *mut c_char; // garbage the caller left there
+    let mut content = ptr::NonNull::<c_char>::dangling().as_ptr(); // garbage the caller left there
     let mut error = ptr::null_mut();
     let status = unsafe { aikido_registry_dispatch(ptr::null(), ptr::null(), ptr::null(), &mut content, &mut error) };
     assert_eq!(status, AIKIDO_ERR_INVALID_INPUT);
