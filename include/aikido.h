@@ -503,7 +503,9 @@ void aikido_storage_free(struct aikido_storage *storage);
 
 /*
  Reads a whole file (symlinks followed) into `*data_out`, `*len_out`
- bytes, freed with `aikido_bytes_free`. Files may hold any bytes.
+ bytes, freed with `aikido_bytes_free`. Files may hold any bytes. Unlike
+ other outputs, `data_out` and `len_out` are required: the bytes and their
+ length come as a pair, and freeing needs both.
  */
 aikido_status aikido_storage_read(const struct aikido_storage *storage,
                                   const char *path,
@@ -579,7 +581,7 @@ aikido_status aikido_storage_readlink(const struct aikido_storage *storage,
                                       char **error_out);
 
 /*
- Fills `*stat_out` for `path`, symlinks followed.
+ Fills `*stat_out` for `path`, symlinks followed. `stat_out` is required.
  */
 aikido_status aikido_storage_stat(const struct aikido_storage *storage,
                                   const char *path,

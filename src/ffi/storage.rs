@@ -250,7 +250,9 @@ unsafe fn on_path<T>(
 }
 
 /// Reads a whole file (symlinks followed) into `*data_out`, `*len_out`
-/// bytes, freed with `aikido_bytes_free`. Files may hold any bytes.
+/// bytes, freed with `aikido_bytes_free`. Files may hold any bytes. Unlike
+/// other outputs, `data_out` and `len_out` are required: the bytes and their
+/// length come as a pair, and freeing needs both.
 #[no_mangle]
 pub unsafe extern "C" fn aikido_storage_read(
     storage: *const aikido_storage,
@@ -399,7 +401,7 @@ pub unsafe extern "C" fn aikido_storage_readlink(
     })
 }
 
-/// Fills `*stat_out` for `path`, symlinks followed.
+/// Fills `*stat_out` for `path`, symlinks followed. `stat_out` is required.
 #[no_mangle]
 pub unsafe extern "C" fn aikido_storage_stat(
     storage: *const aikido_storage,
