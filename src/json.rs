@@ -257,8 +257,14 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// Scans the arguments object, recording which required fields it holds.
-    fn top_level_object(&mut self, required: &[Box<str>], presence: &mut Presence) -> Result<(), String> {
+    /// Scans an object from its `{`. For each member, `member` gets the span
+    /// of the raw field name and whether it holds escapes, with the position
+    /// at the value, which it must scan.
+    #[inline(always)]
+    fn members(
+        &mut self,
+        mut member: impl FnMut(&mut Self, usize, usize, bool) -> Result<(), String>,
+    ) -> Result<(), String> {
         self.pos += 1; // '{'
         if self.next_byte() == Some(b'}') {
             self.pos += 1;
@@ -267,11 +273,9 @@ impl<'a> Scanner<'a> {
         loop {
             let key_start = self.pos + 1;
             let escaped = self.field_name()?;
-            let key = &self.bytes[key_start..self.field_name_end];
+            let key_end = self.field_name_end;
             self.skip_whitespace();
-            let is_null = self.bytes[self.pos..].starts_with(b"null");
-            self.value(1)?;
-            presence.record(required, key, escaped, is_null);
+            member(self, key_start, key_end, escaped)?;
             match self.next_byte() {
                 Some(b',') => {
                     self.pos += 1;
@@ -286,40 +290,31 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// Scans the arguments object, recording which required fields it holds.
+    fn top_level_object(&mut self, required: &[Box<str>], presence: &mut Presence) -> Result<(), String> {
+        self.members(|scanner, key_start, key_end, escaped| {
+            let is_null = scanner.bytes[scanner.pos..].starts_with(b"null");
+            scanner.value(1)?;
+            presence.record(required, &scanner.bytes[key_start..key_end], escaped, is_null);
+            Ok(())
+        })
+    }
+
     /// Scans a schema's top-level object, collecting its `required` names. A
     /// repeated `required` key replaces the earlier one, as duplicates do in
     /// arguments.
     fn schema_object(&mut self, required: &mut Vec<Box<str>>) -> Result<(), String> {
-        self.pos += 1; // '{'
-        if self.next_byte() == Some(b'}') {
-            self.pos += 1;
-            return Ok(());
-        }
-        loop {
-            let key_start = self.pos + 1;
-            let escaped = self.field_name()?;
-            let key = self.text_of(key_start, self.field_name_end, escaped);
-            self.skip_whitespace();
-            if key == "required" {
-                required.clear();
+        self.members(|scanner, key_start, key_end, escaped| {
+            if scanner.text_of(key_start, key_end, escaped) != "required" {
+                return scanner.value(1);
             }
-            if key == "required" && self.peek() == Some(b'[') {
-                self.required_array(required)?;
+            required.clear();
+            if scanner.peek() == Some(b'[') {
+                scanner.required_array(required)
             } else {
-                self.value(1)?;
+                scanner.value(1)
             }
-            match self.next_byte() {
-                Some(b',') => {
-                    self.pos += 1;
-                    self.skip_whitespace();
-                }
-                Some(b'}') => {
-                    self.pos += 1;
-                    return Ok(());
-                }
-                _ => return Err(self.unexpected("',' or '}'")),
-            }
-        }
+        })
     }
 
     fn required_array(&mut self, required: &mut Vec<Box<str>>) -> Result<(), String> {
