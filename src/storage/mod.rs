@@ -112,10 +112,11 @@ pub enum StorageError {
     },
 }
 
-impl StorageError {
-    /// The path the error is about.
-    pub fn path(&self) -> &str {
-        match self {
+/// The path inside any storage error, borrowed as the error is (shared or
+/// mutable): one list of the variants for both accessors below.
+macro_rules! path_of {
+    ($error:expr) => {
+        match $error {
             StorageError::NotFound(path)
             | StorageError::IsADirectory(path)
             | StorageError::NotADirectory(path)
@@ -129,26 +130,20 @@ impl StorageError {
             | StorageError::TooLarge { path, .. }
             | StorageError::Io { path, .. } => path,
         }
+    };
+}
+
+impl StorageError {
+    /// The path the error is about.
+    pub fn path(&self) -> &str {
+        path_of!(self)
     }
 
     /// The same error about another path: a mounted storage's paths are
     /// shown to the caller under the mount point.
     pub(crate) fn with_path(mut self, rewrite: impl FnOnce(&str) -> String) -> Self {
         let new = rewrite(self.path());
-        match &mut self {
-            StorageError::NotFound(path)
-            | StorageError::IsADirectory(path)
-            | StorageError::NotADirectory(path)
-            | StorageError::NotEmpty(path)
-            | StorageError::AlreadyExists(path)
-            | StorageError::PermissionDenied(path)
-            | StorageError::ReadOnly(path)
-            | StorageError::SymlinkLoop(path)
-            | StorageError::InvalidArgument(path)
-            | StorageError::CrossDevice(path)
-            | StorageError::TooLarge { path, .. }
-            | StorageError::Io { path, .. } => *path = new,
-        }
+        *path_of!(&mut self) = new;
         self
     }
 }
