@@ -178,40 +178,60 @@ pub trait Storage: Send + Sync {
     fn readlink(&self, path: &str) -> Result<String, StorageError>;
 }
 
+/// Implements every [`Storage`] method by calling it on `$inner`, an
+/// expression of `$this` (the wrapper): for wrappers that change nothing.
+macro_rules! forward_storage {
+    (|$this:ident| $inner:expr) => {
+        fn read(&self, path: &str) -> Result<Vec<u8>, $crate::storage::StorageError> {
+            let $this = self;
+            $inner.read(path)
+        }
+        fn write(&self, path: &str, data: &[u8]) -> Result<(), $crate::storage::StorageError> {
+            let $this = self;
+            $inner.write(path, data)
+        }
+        fn append(&self, path: &str, data: &[u8]) -> Result<(), $crate::storage::StorageError> {
+            let $this = self;
+            $inner.append(path, data)
+        }
+        fn stat(&self, path: &str) -> Result<$crate::storage::Metadata, $crate::storage::StorageError> {
+            let $this = self;
+            $inner.stat(path)
+        }
+        fn lstat(&self, path: &str) -> Result<$crate::storage::Metadata, $crate::storage::StorageError> {
+            let $this = self;
+            $inner.lstat(path)
+        }
+        fn list(&self, path: &str) -> Result<Vec<$crate::storage::DirEntry>, $crate::storage::StorageError> {
+            let $this = self;
+            $inner.list(path)
+        }
+        fn mkdir(&self, path: &str, parents: bool) -> Result<(), $crate::storage::StorageError> {
+            let $this = self;
+            $inner.mkdir(path, parents)
+        }
+        fn remove(&self, path: &str, recursive: bool) -> Result<(), $crate::storage::StorageError> {
+            let $this = self;
+            $inner.remove(path, recursive)
+        }
+        fn rename(&self, from: &str, to: &str) -> Result<(), $crate::storage::StorageError> {
+            let $this = self;
+            $inner.rename(from, to)
+        }
+        fn symlink(&self, target: &str, link: &str) -> Result<(), $crate::storage::StorageError> {
+            let $this = self;
+            $inner.symlink(target, link)
+        }
+        fn readlink(&self, path: &str) -> Result<String, $crate::storage::StorageError> {
+            let $this = self;
+            $inner.readlink(path)
+        }
+    };
+}
+pub(crate) use forward_storage;
+
 /// A shared storage is a storage: wrappers and mounts hold their inner
 /// storages as `Arc<dyn Storage>`.
 impl<T: Storage + ?Sized> Storage for std::sync::Arc<T> {
-    fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
-        (**self).read(path)
-    }
-    fn write(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
-        (**self).write(path, data)
-    }
-    fn append(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
-        (**self).append(path, data)
-    }
-    fn stat(&self, path: &str) -> Result<Metadata, StorageError> {
-        (**self).stat(path)
-    }
-    fn lstat(&self, path: &str) -> Result<Metadata, StorageError> {
-        (**self).lstat(path)
-    }
-    fn list(&self, path: &str) -> Result<Vec<DirEntry>, StorageError> {
-        (**self).list(path)
-    }
-    fn mkdir(&self, path: &str, parents: bool) -> Result<(), StorageError> {
-        (**self).mkdir(path, parents)
-    }
-    fn remove(&self, path: &str, recursive: bool) -> Result<(), StorageError> {
-        (**self).remove(path, recursive)
-    }
-    fn rename(&self, from: &str, to: &str) -> Result<(), StorageError> {
-        (**self).rename(from, to)
-    }
-    fn symlink(&self, target: &str, link: &str) -> Result<(), StorageError> {
-        (**self).symlink(target, link)
-    }
-    fn readlink(&self, path: &str) -> Result<String, StorageError> {
-        (**self).readlink(path)
-    }
+    forward_storage!(|this| (**this));
 }

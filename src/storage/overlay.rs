@@ -458,39 +458,7 @@ impl<L: Storage> DryRun<L> {
 }
 
 impl<L: Storage> Storage for DryRun<L> {
-    fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
-        self.0.read(path)
-    }
-    fn write(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
-        self.0.write(path, data)
-    }
-    fn append(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
-        self.0.append(path, data)
-    }
-    fn stat(&self, path: &str) -> Result<Metadata, StorageError> {
-        self.0.stat(path)
-    }
-    fn lstat(&self, path: &str) -> Result<Metadata, StorageError> {
-        self.0.lstat(path)
-    }
-    fn list(&self, path: &str) -> Result<Vec<DirEntry>, StorageError> {
-        self.0.list(path)
-    }
-    fn mkdir(&self, path: &str, parents: bool) -> Result<(), StorageError> {
-        self.0.mkdir(path, parents)
-    }
-    fn remove(&self, path: &str, recursive: bool) -> Result<(), StorageError> {
-        self.0.remove(path, recursive)
-    }
-    fn rename(&self, from: &str, to: &str) -> Result<(), StorageError> {
-        self.0.rename(from, to)
-    }
-    fn symlink(&self, target: &str, link: &str) -> Result<(), StorageError> {
-        self.0.symlink(target, link)
-    }
-    fn readlink(&self, path: &str) -> Result<String, StorageError> {
-        self.0.readlink(path)
-    }
+    super::forward_storage!(|this| this.0);
 }
 
 #[cfg(test)]
