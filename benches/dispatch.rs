@@ -91,9 +91,10 @@ fn definitions(c: &mut Criterion) {
         b.iter_batched(
             || {
                 registry.unregister("tool_000").unwrap();
-                registry.register(ToolDefinition::new("tool_000", "").with_parameters(SCHEMA), |_: &str, _: &Environment| {
-                    Ok(ToolResult::default())
-                })
+                registry.register(
+                    ToolDefinition::new("tool_000", "").with_parameters(SCHEMA),
+                    |_: &str, _: &Environment| Ok(ToolResult::default()),
+                )
             },
             |_| registry.definitions_json(),
             BatchSize::SmallInput,

@@ -590,8 +590,14 @@ impl<'a> Scanner<'a> {
 /// The last occurrence of a duplicate key wins, as in most JSON parsers.
 enum Presence {
     /// Up to 64 required fields, one bit each: no allocation.
-    Small { present: u64, null: u64 },
-    Large { present: Vec<bool>, null: Vec<bool> },
+    Small {
+        present: u64,
+        null: u64,
+    },
+    Large {
+        present: Vec<bool>,
+        null: Vec<bool>,
+    },
 }
 
 impl Presence {
@@ -778,15 +784,17 @@ mod tests {
     #[test]
     fn invalid_utf8_is_reported_first_wherever_the_scan_stops() {
         let message = |raw: &[u8]| check(raw, &[]).unwrap_err();
-        let utf8 = |offset: usize| {
-            format!("the arguments are not valid UTF-8 (the first invalid byte is at offset {offset})")
-        };
+        let utf8 =
+            |offset: usize| format!("the arguments are not valid UTF-8 (the first invalid byte is at offset {offset})");
         assert_eq!(message(b"{\"a\":1} \xff"), utf8(8));
         assert_eq!(message(b"[1, \xff"), utf8(4));
         assert_eq!(message(b"{\"a\":\xe2\x82}"), utf8(5));
         assert_eq!(message(b"{\"a\":\"\xed\xa0\x80\"}"), utf8(6)); // a surrogate
         assert_eq!(message(b"{\"key-of-many-bytes\":\"x\xc0\xaf\"}"), utf8(23)); // overlong '/'
-        assert_eq!(message(b"{\"a\":\xc3\xa9}"), "the arguments are not valid JSON: unexpected 'é' at byte 5; expected a JSON value");
+        assert_eq!(
+            message(b"{\"a\":\xc3\xa9}"),
+            "the arguments are not valid JSON: unexpected 'é' at byte 5; expected a JSON value"
+        );
         assert_eq!(check("{\"café\":\"naïve ☕ 𝄞\"}".as_bytes(), &[]), Ok("{\"café\":\"naïve ☕ 𝄞\"}"));
     }
 }

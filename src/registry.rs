@@ -16,9 +16,9 @@ use arc_swap::ArcSwap;
 use indexmap::IndexMap;
 use rustc_hash::FxBuildHasher;
 
-use crate::json;
 use crate::environment::Environment;
 use crate::error::{panic_message, Error, PanicOrigin};
+use crate::json;
 use crate::tool::{Handler, HandlerResult, ToolCall, ToolDefinition, ToolError, ToolResult};
 
 /// A registered tool: its definition, the `required` list read from its

@@ -174,9 +174,10 @@ fn definitions_through_the_c_abi_allocate_only_the_copy() {
 fn a_dispatch_through_the_rust_api_allocates_only_the_result() {
     let registry = Registry::new();
     registry
-        .register(ToolDefinition::new("read_file", "Read lines of a file.").with_parameters(SCHEMA), |_: &str, _: &Environment| {
-            Ok(ToolResult::new("ok"))
-        })
+        .register(
+            ToolDefinition::new("read_file", "Read lines of a file.").with_parameters(SCHEMA),
+            |_: &str, _: &Environment| Ok(ToolResult::new("ok")),
+        )
         .unwrap();
     let call = ToolCall::new("read_file", ARGUMENTS);
     let environment = Environment::new("session-1");

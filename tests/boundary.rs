@@ -20,11 +20,8 @@ fn exported_functions(source: &str) -> Vec<(String, bool)> {
         let name: String = after.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
         let body = &after[after.find('{').expect("a function body")..];
         // The first statement of the body, comments skipped.
-        let first = body[1..]
-            .lines()
-            .map(str::trim)
-            .find(|line| !line.is_empty() && !line.starts_with("//"))
-            .unwrap_or("");
+        let first =
+            body[1..].lines().map(str::trim).find(|line| !line.is_empty() && !line.starts_with("//")).unwrap_or("");
         let wrapped = first.starts_with("boundary::status(") || first.starts_with("boundary::value(");
         found.push((name, wrapped));
     }
@@ -78,8 +75,5 @@ fn every_exported_function_is_wrapped_and_declared_in_the_header() {
 fn the_checker_notices_an_unwrapped_function() {
     let source = "#[no_mangle]\npub extern \"C\" fn aikido_bad() -> usize {\n    // a comment\n    42\n}\n\
                   #[no_mangle]\npub unsafe extern \"C\" fn aikido_good() {\n    boundary::value(|| ())\n}\n";
-    assert_eq!(
-        exported_functions(source),
-        vec![("aikido_bad".to_owned(), false), ("aikido_good".to_owned(), true)]
-    );
+    assert_eq!(exported_functions(source), vec![("aikido_bad".to_owned(), false), ("aikido_good".to_owned(), true)]);
 }

@@ -102,7 +102,8 @@ fn every_case_of_the_shared_table_holds() {
     for case in &cases {
         let registry = Registry::new();
         let handler = case.handler.clone();
-        let definition = ToolDefinition { name: "probe".into(), description: String::new(), parameters: case.schema.clone() };
+        let definition =
+            ToolDefinition { name: "probe".into(), description: String::new(), parameters: case.schema.clone() };
         registry
             .register(definition, move |arguments: &str, _: &Environment| {
                 if handler == "echo" {
@@ -130,7 +131,8 @@ fn every_case_of_the_shared_table_holds() {
         };
         let fragment = String::from_utf8_lossy(&case.fragment);
         if status != case.status || !text.contains(&*fragment) {
-            failures.push(format!("{}: got {status} {text:?}; want {} containing {fragment:?}", case.name, case.status));
+            failures
+                .push(format!("{}: got {status} {text:?}; want {} containing {fragment:?}", case.name, case.status));
         }
     }
     assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));

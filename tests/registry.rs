@@ -5,9 +5,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Barrier};
 use std::thread;
 
-use aikido::{
-    schema, CancelToken, Environment, Error, Registry, ToolCall, ToolDefinition, ToolError, ToolResult,
-};
+use aikido::{schema, CancelToken, Environment, Error, Registry, ToolCall, ToolDefinition, ToolError, ToolResult};
 
 /// Counts its drops, so a test can see when the registry let go of a handler.
 struct DropCounter(Arc<AtomicUsize>);
@@ -79,7 +77,9 @@ fn registration_refuses_empty_names_and_parameters_that_are_not_json() {
     assert_eq!(error.to_string(), "aikido/tools: invalid input: a tool needs a non-empty name");
     let error = registry.register(ToolDefinition::new("t", "").with_parameters("{\"required\":"), echo).unwrap_err();
     assert!(matches!(error, Error::InvalidInput(_)));
-    assert!(error.to_string().starts_with("aikido/tools: invalid input: the parameters of tool \"t\" are not valid JSON"));
+    assert!(error
+        .to_string()
+        .starts_with("aikido/tools: invalid input: the parameters of tool \"t\" are not valid JSON"));
     // Valid JSON that is not an object schema enforces nothing.
     registry.register(ToolDefinition::new("t", "").with_parameters("\"anything\""), echo).unwrap();
     assert_eq!(registry.dispatch(&ToolCall::new("t", ""), &Environment::default()).unwrap().content, "{}");
@@ -94,7 +94,8 @@ fn handlers_may_dispatch_register_and_unregister_on_their_own_registry() {
     registry
         .register(ToolDefinition::new("outer", ""), move |_: &str, environment: &Environment| {
             let registry = weak.upgrade().expect("registry alive");
-            let inner = registry.dispatch(&ToolCall::new("inner", r#"{"x":1}"#), environment).map_err(ToolError::from)?;
+            let inner =
+                registry.dispatch(&ToolCall::new("inner", r#"{"x":1}"#), environment).map_err(ToolError::from)?;
             registry.register(ToolDefinition::new("made-inside", ""), echo).map_err(ToolError::from)?;
             registry.unregister("outer").map_err(ToolError::from)?;
             Ok(ToolResult::new(format!("inner said {}", inner.content)))
@@ -111,10 +112,7 @@ fn definitions_keep_registration_order_and_leave_out_what_is_empty() {
     let registry = Registry::new();
     registry.register(ToolDefinition::new("b", "Second letter."), echo).unwrap();
     registry
-        .register(
-            ToolDefinition::new("a", "").with_parameters("{ \"type\" : \"object\",\n \"x\": \"a b\" }"),
-            echo,
-        )
+        .register(ToolDefinition::new("a", "").with_parameters("{ \"type\" : \"object\",\n \"x\": \"a b\" }"), echo)
         .unwrap();
     assert_eq!(
         registry.definitions_json(),
@@ -143,7 +141,10 @@ fn cancellation_stops_a_call_before_the_handler_and_handlers_can_poll_it() {
     ran.store(false, Ordering::SeqCst);
     token.fire();
     let error = registry.dispatch(&ToolCall::new("poll", ""), &environment).unwrap_err();
-    assert_eq!(error.to_string(), "aikido/tools: call cancelled: tool \"poll\" was not run because the call was cancelled");
+    assert_eq!(
+        error.to_string(),
+        "aikido/tools: call cancelled: tool \"poll\" was not run because the call was cancelled"
+    );
     assert!(!ran.load(Ordering::SeqCst));
 }
 
@@ -156,7 +157,9 @@ fn handler_errors_pass_through_and_panics_name_the_tool() {
             Ok(ToolResult::new(parsed?.to_string()))
         })
         .unwrap();
-    registry.register(ToolDefinition::new("silent", ""), |_: &str, _: &Environment| Err(ToolError::failed(""))).unwrap();
+    registry
+        .register(ToolDefinition::new("silent", ""), |_: &str, _: &Environment| Err(ToolError::failed("")))
+        .unwrap();
     registry
         .register(ToolDefinition::new("panics", ""), |_: &str, _: &Environment| -> aikido::HandlerResult {
             std::panic::panic_any(42_u32)
@@ -188,7 +191,12 @@ fn unknown_tool_messages_list_the_registered_tools_up_to_a_limit() {
 fn many_threads_dispatch_while_others_register_unregister_and_list() {
     let registry = Arc::new(Registry::new());
     let drops = Arc::new(AtomicUsize::new(0));
-    registry.register(ToolDefinition::new("stable", "").with_parameters(schema::object([("n", schema::integer(""))], &["n"])), echo).unwrap();
+    registry
+        .register(
+            ToolDefinition::new("stable", "").with_parameters(schema::object([("n", schema::integer(""))], &["n"])),
+            echo,
+        )
+        .unwrap();
     let barrier = Arc::new(Barrier::new(7));
     let mut workers = Vec::new();
     for _ in 0..4 {

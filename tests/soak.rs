@@ -27,7 +27,13 @@ unsafe extern "C" fn echo(
     aikido_reply_set_content(reply, arguments, arguments_len)
 }
 
-unsafe extern "C" fn fail(_: *mut c_void, _: *const c_char, _: usize, _: *const aikido_environment, reply: *mut aikido_reply) -> aikido_status {
+unsafe extern "C" fn fail(
+    _: *mut c_void,
+    _: *const c_char,
+    _: usize,
+    _: *const aikido_environment,
+    reply: *mut aikido_reply,
+) -> aikido_status {
     let text = "the disk is full";
     aikido_reply_set_error(reply, text.as_ptr().cast(), text.len());
     AIKIDO_ERR_TOOL_FAILED
@@ -48,7 +54,16 @@ unsafe extern "C" fn report_panic(
 fn register(registry: *mut aikido_registry, name: &CStr, handler: aikido::ffi::handler::aikido_handler) {
     let schema = cr#"{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}"#;
     let status = unsafe {
-        aikido_registry_register(registry, name.as_ptr(), c"".as_ptr(), schema.as_ptr(), handler, ptr::null_mut(), None, ptr::null_mut())
+        aikido_registry_register(
+            registry,
+            name.as_ptr(),
+            c"".as_ptr(),
+            schema.as_ptr(),
+            handler,
+            ptr::null_mut(),
+            None,
+            ptr::null_mut(),
+        )
     };
     assert_eq!(status, AIKIDO_OK);
 }
@@ -89,9 +104,10 @@ fn millions_of_mixed_dispatches_keep_the_resident_set_flat() {
     register(c_registry, c"crash", Some(report_panic));
     let native = Registry::new();
     native
-        .register(ToolDefinition::new("divide", ""), |_: &str, _: &Environment| -> Result<ToolResult, aikido::ToolError> {
-            panic!("division by zero")
-        })
+        .register(
+            ToolDefinition::new("divide", ""),
+            |_: &str, _: &Environment| -> Result<ToolResult, aikido::ToolError> { panic!("division by zero") },
+        )
         .unwrap();
 
     let good = br#"{"path":"notes.txt"}"#;

@@ -71,9 +71,12 @@ fn operate(storage: &dyn Storage, random: &mut Random) -> (String, Outcome) {
                 Outcome::Names(entries.into_iter().map(|entry| (entry.name, entry.kind)).collect())
             }),
         ),
-        _ => (format!("lstat {path}"), outcome(storage.lstat(path), |meta| {
-            Outcome::Kind(meta.kind, if meta.kind == FileKind::Directory { 0 } else { meta.size })
-        })),
+        _ => (
+            format!("lstat {path}"),
+            outcome(storage.lstat(path), |meta| {
+                Outcome::Kind(meta.kind, if meta.kind == FileKind::Directory { 0 } else { meta.size })
+            }),
+        ),
     }
 }
 
@@ -83,7 +86,8 @@ fn tree(storage: &dyn Storage) -> Vec<(String, FileKind, Vec<u8>)> {
     let mut pending = vec!["/".to_owned()];
     while let Some(directory) = pending.pop() {
         for entry in storage.list(&directory).unwrap() {
-            let path = if directory == "/" { format!("/{}", entry.name) } else { format!("{directory}/{}", entry.name) };
+            let path =
+                if directory == "/" { format!("/{}", entry.name) } else { format!("{directory}/{}", entry.name) };
             let content = match entry.kind {
                 FileKind::File => storage.read(&path).unwrap(),
                 FileKind::Symlink => storage.readlink(&path).unwrap().into_bytes(),

@@ -169,7 +169,8 @@ fn worker(registry: usize, seed: u64, deadline: Instant) -> Work {
 
 #[test]
 fn concurrent_register_unregister_dispatch_free_each_userdata_once_and_never_mid_call() {
-    let seconds: f64 = std::env::var("AIKIDO_STRESS_SECONDS").map_or(1.0, |text| text.parse().expect("a number of seconds"));
+    let seconds: f64 =
+        std::env::var("AIKIDO_STRESS_SECONDS").map_or(1.0, |text| text.parse().expect("a number of seconds"));
     let deadline = Instant::now() + Duration::from_secs_f64(seconds);
     let registry = aikido_registry_new() as usize;
     let workers: Vec<_> = (0..THREADS)

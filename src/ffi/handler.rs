@@ -164,7 +164,11 @@ fn with_nul_terminated<R>(bytes: &[u8], visit: impl FnOnce(*const c_char) -> R) 
 /// NUL; a handler that then fails without text, or returns that status, gets
 /// a message saying its reply text was refused.
 #[no_mangle]
-pub unsafe extern "C" fn aikido_reply_set_content(reply: *mut aikido_reply, text: *const c_char, len: usize) -> aikido_status {
+pub unsafe extern "C" fn aikido_reply_set_content(
+    reply: *mut aikido_reply,
+    text: *const c_char,
+    len: usize,
+) -> aikido_status {
     // SAFETY: the caller passes the reply it was given and len readable bytes.
     boundary::status("aikido_reply_set_content", std::ptr::null_mut(), || unsafe {
         set_reply_text(reply, text, len, |reply, text| reply.content = Some(text))
@@ -174,7 +178,11 @@ pub unsafe extern "C" fn aikido_reply_set_content(reply: *mut aikido_reply, text
 /// Sets the handler's error text (the failure shown to the model, or the
 /// panic value); as `aikido_reply_set_content` otherwise.
 #[no_mangle]
-pub unsafe extern "C" fn aikido_reply_set_error(reply: *mut aikido_reply, text: *const c_char, len: usize) -> aikido_status {
+pub unsafe extern "C" fn aikido_reply_set_error(
+    reply: *mut aikido_reply,
+    text: *const c_char,
+    len: usize,
+) -> aikido_status {
     // SAFETY: as above.
     boundary::status("aikido_reply_set_error", std::ptr::null_mut(), || unsafe {
         set_reply_text(reply, text, len, |reply, text| reply.error = Some(text))

@@ -131,7 +131,8 @@ pub unsafe extern "C" fn aikido_storage_host_new(
         *out = std::ptr::null_mut();
         // SAFETY: the caller passes NULL or a NUL-terminated string.
         let root = unsafe { required_str(root, "root") }?;
-        let host = HostDir::new(root).map_err(|error| invalid(format!("the folder \"{root}\" cannot be used: {error}")))?;
+        let host =
+            HostDir::new(root).map_err(|error| invalid(format!("the folder \"{root}\" cannot be used: {error}")))?;
         *out = Handle::Plain(Arc::new(if read_only { host.read_only() } else { host })).into_raw();
         Ok(())
     })
@@ -214,7 +215,9 @@ pub unsafe extern "C" fn aikido_storage_policy_new(
                 AIKIDO_ACCESS_READ => Access::Read,
                 AIKIDO_ACCESS_WRITE => Access::Write,
                 AIKIDO_ACCESS_LIST => Access::List,
-                other => return Err(invalid(format!("rules[{index}].access is {other}, not an AIKIDO_ACCESS_* value"))),
+                other => {
+                    return Err(invalid(format!("rules[{index}].access is {other}, not an AIKIDO_ACCESS_* value")))
+                }
             };
             policy = if rule.allow { policy.allow(access, pattern) } else { policy.deny(access, pattern) };
         }
@@ -499,7 +502,10 @@ pub unsafe extern "C" fn aikido_storage_diff(
 /// Applies an overlay's changes to its lower storage and empties it.
 /// `AIKIDO_ERR_INVALID_INPUT` for any other storage (a dry run never commits).
 #[no_mangle]
-pub unsafe extern "C" fn aikido_storage_commit(storage: *const aikido_storage, error_out: *mut *mut c_char) -> aikido_status {
+pub unsafe extern "C" fn aikido_storage_commit(
+    storage: *const aikido_storage,
+    error_out: *mut *mut c_char,
+) -> aikido_status {
     boundary::status("aikido_storage_commit", error_out, || match unsafe { handle(storage, "storage") }? {
         Handle::Overlay(overlay) => Ok(overlay.commit()?),
         _ => Err(invalid("only an overlay can commit")),
@@ -508,7 +514,10 @@ pub unsafe extern "C" fn aikido_storage_commit(storage: *const aikido_storage, e
 
 /// Drops an overlay's changes. `AIKIDO_ERR_INVALID_INPUT` for any other storage.
 #[no_mangle]
-pub unsafe extern "C" fn aikido_storage_discard(storage: *const aikido_storage, error_out: *mut *mut c_char) -> aikido_status {
+pub unsafe extern "C" fn aikido_storage_discard(
+    storage: *const aikido_storage,
+    error_out: *mut *mut c_char,
+) -> aikido_status {
     boundary::status("aikido_storage_discard", error_out, || match unsafe { handle(storage, "storage") }? {
         Handle::Overlay(overlay) => {
             overlay.discard();

@@ -52,9 +52,7 @@ fn a_rust_handler_that_panics_through_the_c_api_gives_tool_panicked() {
     // A registry made through C is a Registry underneath: give it a native
     // Rust handler that panics, and call it through the C ABI.
     let native = unsafe { &*registry.cast::<Registry>() };
-    native
-        .register(ToolDefinition::new("divide", ""), |_: &str, _: &Environment| panic!("division by zero"))
-        .unwrap();
+    native.register(ToolDefinition::new("divide", ""), |_: &str, _: &Environment| panic!("division by zero")).unwrap();
     let (status, message) = dispatch(registry, c"divide", "{}");
     assert_eq!(status, AIKIDO_ERR_TOOL_PANICKED);
     assert_eq!(message, "aikido/tools: tool panicked: tool \"divide\": division by zero");
@@ -78,7 +76,16 @@ fn userdata_is_freed_once_on_unregister_and_never_for_a_failed_registration() {
     let userdata = (&frees as *const AtomicUsize).cast_mut().cast::<c_void>();
     let registry = aikido_registry_new();
     let register = |name: &CStr, error: &mut *mut c_char| unsafe {
-        aikido_registry_register(registry, name.as_ptr(), ptr::null(), ptr::null(), Some(echo), userdata, Some(count_free), error)
+        aikido_registry_register(
+            registry,
+            name.as_ptr(),
+            ptr::null(),
+            ptr::null(),
+            Some(echo),
+            userdata,
+            Some(count_free),
+            error,
+        )
     };
     let mut error = ptr::null_mut();
     assert_eq!(register(c"echo", &mut error), AIKIDO_OK);
@@ -92,7 +99,10 @@ fn userdata_is_freed_once_on_unregister_and_never_for_a_failed_registration() {
     assert_eq!(dispatch(registry, c"echo", r#"{"a":1}"#), (AIKIDO_OK, r#"{"a":1}"#.to_owned()));
     assert_eq!(unsafe { aikido_registry_unregister(registry, c"echo".as_ptr(), ptr::null_mut()) }, AIKIDO_OK);
     assert_eq!(frees.load(Ordering::SeqCst), 1);
-    assert_eq!(unsafe { aikido_registry_unregister(registry, c"echo".as_ptr(), ptr::null_mut()) }, AIKIDO_ERR_UNKNOWN_TOOL);
+    assert_eq!(
+        unsafe { aikido_registry_unregister(registry, c"echo".as_ptr(), ptr::null_mut()) },
+        AIKIDO_ERR_UNKNOWN_TOOL
+    );
 
     assert_eq!(register(c"again", &mut error), AIKIDO_OK);
     unsafe { aikido_registry_free(registry) };
@@ -256,7 +266,12 @@ fn arguments_are_read_only_within_their_length_and_reach_the_handler_nul_termina
     // not an object.
     let (status, message) = {
         let text = r#"{"a":1}"#;
-        let call = aikido_tool_call { id: ptr::null(), name: c"echo".as_ptr(), arguments: text.as_ptr().cast(), arguments_len: 4 };
+        let call = aikido_tool_call {
+            id: ptr::null(),
+            name: c"echo".as_ptr(),
+            arguments: text.as_ptr().cast(),
+            arguments_len: 4,
+        };
         let mut error = ptr::null_mut();
         let status = unsafe { aikido_registry_dispatch(registry, &call, ptr::null(), ptr::null_mut(), &mut error) };
         (status, take(error))
@@ -340,7 +355,10 @@ fn schema_helpers_hand_over_owned_strings_and_refuse_bad_pointers() {
     assert!(unsafe { schema::aikido_schema_integer(c"\xff".as_ptr()) }.is_null());
     let values = [c"a".as_ptr(), ptr::null()];
     assert!(unsafe { schema::aikido_schema_enum(ptr::null(), values.as_ptr(), 2) }.is_null());
-    assert_eq!(take(unsafe { schema::aikido_schema_enum(ptr::null(), values.as_ptr(), 1) }), r#"{"enum":["a"],"type":"string"}"#);
+    assert_eq!(
+        take(unsafe { schema::aikido_schema_enum(ptr::null(), values.as_ptr(), 1) }),
+        r#"{"enum":["a"],"type":"string"}"#
+    );
     assert!(unsafe { schema::aikido_schema_array(ptr::null(), ptr::null()) }.is_null());
     let items = unsafe { schema::aikido_schema_number(ptr::null()) };
     let array = unsafe { schema::aikido_schema_array(items, c"".as_ptr()) };
@@ -349,11 +367,15 @@ fn schema_helpers_hand_over_owned_strings_and_refuse_bad_pointers() {
     let (names, schemas) = ([c"b".as_ptr(), c"a".as_ptr()], [c"{}".as_ptr(), c"[]".as_ptr()]);
     // Garbage the caller left in json_out.
     let (mut json, mut error) = (ptr::NonNull::<c_char>::dangling().as_ptr(), ptr::null_mut());
-    let status = unsafe { schema::aikido_schema_object(names.as_ptr(), schemas.as_ptr(), 2, names.as_ptr(), 2, &mut json, &mut error) };
+    let status = unsafe {
+        schema::aikido_schema_object(names.as_ptr(), schemas.as_ptr(), 2, names.as_ptr(), 2, &mut json, &mut error)
+    };
     assert_eq!(status, AIKIDO_OK);
     assert!(error.is_null());
     assert_eq!(take(json), r#"{"properties":{"a":[],"b":{}},"required":["b","a"],"type":"object"}"#);
-    let status = unsafe { schema::aikido_schema_object(ptr::null(), schemas.as_ptr(), 2, ptr::null(), 0, &mut json, &mut error) };
+    let status = unsafe {
+        schema::aikido_schema_object(ptr::null(), schemas.as_ptr(), 2, ptr::null(), 0, &mut json, &mut error)
+    };
     assert_eq!(status, AIKIDO_ERR_INVALID_INPUT);
     assert!(json.is_null());
     assert_eq!(take(error), "aikido/tools: invalid input: names is NULL but its length is 2");
@@ -370,7 +392,10 @@ fn uuids_are_written_to_exactly_the_bytes_given() {
     let mut parsed = Box::new([0u8; 16]);
     assert_eq!(unsafe { uuid::aikido_uuid_parse(text.as_ptr(), parsed.as_mut_ptr()) }, AIKIDO_OK);
     assert_eq!(parsed, id);
-    assert_eq!(unsafe { uuid::aikido_uuid_parse(c"not a uuid".as_ptr(), parsed.as_mut_ptr()) }, AIKIDO_ERR_INVALID_INPUT);
+    assert_eq!(
+        unsafe { uuid::aikido_uuid_parse(c"not a uuid".as_ptr(), parsed.as_mut_ptr()) },
+        AIKIDO_ERR_INVALID_INPUT
+    );
     assert_eq!(parsed, id, "a failed parse leaves the bytes as they were");
     unsafe {
         uuid::aikido_uuid_new_v4(ptr::null_mut());
@@ -394,7 +419,16 @@ unsafe extern "C" fn bad_error_text(
 fn a_refused_reply_text_is_reported_as_such_not_as_an_invalid_status() {
     let registry = aikido_registry_new();
     let status = unsafe {
-        aikido_registry_register(registry, c"bad".as_ptr(), ptr::null(), ptr::null(), Some(bad_error_text), ptr::null_mut(), None, ptr::null_mut())
+        aikido_registry_register(
+            registry,
+            c"bad".as_ptr(),
+            ptr::null(),
+            ptr::null(),
+            Some(bad_error_text),
+            ptr::null_mut(),
+            None,
+            ptr::null_mut(),
+        )
     };
     assert_eq!(status, AIKIDO_OK);
     let (status, message) = dispatch(registry, c"bad", "{}");

@@ -294,10 +294,7 @@ mod tests {
     #[test]
     fn dot_dot_cannot_climb_out_of_the_root() {
         let (scratch, storage) = sandbox("dotdot");
-        assert_eq!(
-            storage.read("/../outside/secret").unwrap_err(),
-            StorageError::NotFound("/outside".to_owned())
-        );
+        assert_eq!(storage.read("/../outside/secret").unwrap_err(), StorageError::NotFound("/outside".to_owned()));
         storage.mkdir("../../outside", true).unwrap();
         storage.write("../../outside/secret", b"overwritten?").unwrap();
         assert_eq!(fs::read_to_string(scratch.0.join("outside/secret")).unwrap(), "top secret");

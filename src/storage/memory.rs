@@ -277,7 +277,9 @@ impl Storage for MemoryStorage {
             return Err(StorageError::NotEmpty(destination));
         }
         match tree.nodes.get(&destination) {
-            Some(Node::Directory { .. }) if !source_is_directory => return Err(StorageError::IsADirectory(destination)),
+            Some(Node::Directory { .. }) if !source_is_directory => {
+                return Err(StorageError::IsADirectory(destination))
+            }
             Some(Node::Directory { .. }) if tree.has_children(&destination) => {
                 return Err(StorageError::NotEmpty(destination))
             }

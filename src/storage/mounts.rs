@@ -55,7 +55,11 @@ impl Mounts {
 
     /// Runs `operation` on the storage covering `path`, with errors about
     /// paths under the mount point.
-    fn on<T>(&self, path: &str, operation: impl FnOnce(&dyn Storage, &str) -> Result<T, StorageError>) -> Result<T, StorageError> {
+    fn on<T>(
+        &self,
+        path: &str,
+        operation: impl FnOnce(&dyn Storage, &str) -> Result<T, StorageError>,
+    ) -> Result<T, StorageError> {
         let (prefix, storage, inner) = self.route(path);
         operation(storage, &inner).map_err(|error| error.with_path(|inner| outer(prefix, inner)))
     }
@@ -211,7 +215,8 @@ mod tests {
     #[test]
     fn mount_points_are_listed_and_renames_across_mounts_are_refused() {
         let (_, _, mounts) = mounts();
-        let names = |path: &str| -> Vec<String> { mounts.list(path).unwrap().into_iter().map(|entry| entry.name).collect() };
+        let names =
+            |path: &str| -> Vec<String> { mounts.list(path).unwrap().into_iter().map(|entry| entry.name).collect() };
         assert_eq!(names("/"), ["mnt", "top.txt"]);
         assert_eq!(names("/mnt"), ["data"]);
         assert_eq!(names("/mnt/data"), ["docs", "inside.txt"]);

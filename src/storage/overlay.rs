@@ -17,11 +17,21 @@ use super::{DirEntry, FileKind, Metadata, Storage, StorageError};
 
 #[derive(Debug, Clone)]
 enum Upper {
-    File { data: Vec<u8>, mode: u32, modified: SystemTime },
+    File {
+        data: Vec<u8>,
+        mode: u32,
+        modified: SystemTime,
+    },
     /// `opaque`: made where a deleted lower entry stood, so the lower
     /// directory's contents stay hidden.
-    Directory { opaque: bool, modified: SystemTime },
-    Symlink { target: String, modified: SystemTime },
+    Directory {
+        opaque: bool,
+        modified: SystemTime,
+    },
+    Symlink {
+        target: String,
+        modified: SystemTime,
+    },
     Whiteout,
 }
 
@@ -220,7 +230,13 @@ impl<L: Storage> Overlay<L> {
         Self::place(upper, to, entry);
         if is_directory {
             for child in self.list_real(upper, from)? {
-                let join = |base: &str| if base == "/" { format!("/{}", child.name) } else { format!("{base}/{}", child.name) };
+                let join = |base: &str| {
+                    if base == "/" {
+                        format!("/{}", child.name)
+                    } else {
+                        format!("{base}/{}", child.name)
+                    }
+                };
                 self.copy(upper, &join(from), &join(to))?;
             }
         }
@@ -243,7 +259,8 @@ impl<L: Storage> Overlay<L> {
                         // Lower entries the opaque directory hides, and the
                         // upper layer does not replace, are deleted.
                         for child in self.lower.list(path)? {
-                            let child_path = if path == "/" { format!("/{}", child.name) } else { format!("{path}/{}", child.name) };
+                            let child_path =
+                                if path == "/" { format!("/{}", child.name) } else { format!("{path}/{}", child.name) };
                             if !upper.contains_key(&child_path) {
                                 changes.push(Change { path: child_path, kind: ChangeKind::Deleted });
                             }
@@ -479,7 +496,8 @@ mod tests {
     fn snapshot(storage: &impl Storage) -> Vec<(String, Option<Vec<u8>>)> {
         fn walk(storage: &impl Storage, directory: &str, out: &mut Vec<(String, Option<Vec<u8>>)>) {
             for entry in storage.list(directory).unwrap() {
-                let path = if directory == "/" { format!("/{}", entry.name) } else { format!("{directory}/{}", entry.name) };
+                let path =
+                    if directory == "/" { format!("/{}", entry.name) } else { format!("{directory}/{}", entry.name) };
                 match entry.kind {
                     FileKind::Directory => {
                         out.push((path.clone(), None));

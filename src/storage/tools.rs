@@ -130,8 +130,9 @@ fn storage_failure(error: StorageError) -> ToolError {
 
 fn read_text(storage: &dyn Storage, path: &str) -> Result<String, ToolError> {
     let data = storage.read(path).map_err(storage_failure)?;
-    String::from_utf8(data)
-        .map_err(|error| ToolError::failed(format!("{path} is not a text file ({} bytes of binary data)", error.as_bytes().len())))
+    String::from_utf8(data).map_err(|error| {
+        ToolError::failed(format!("{path} is not a text file ({} bytes of binary data)", error.as_bytes().len()))
+    })
 }
 
 fn read_file(storage: &dyn Storage, arguments: &Value) -> HandlerResult {
@@ -244,8 +245,14 @@ mod tests {
     #[test]
     fn files_are_read_written_listed_edited_and_deleted() {
         let (registry, storage) = setup();
-        assert_eq!(call(&registry, "read_file", r#"{"path":"/src/lib.rs","offset":2,"limit":1}"#).unwrap(), "fn b() {}\n\n[1 more lines; read on with offset 3]");
-        assert_eq!(call(&registry, "write_file", r#"{"path":"/docs/new/readme.md","content":"hi"}"#).unwrap(), "wrote 2 bytes to /docs/new/readme.md");
+        assert_eq!(
+            call(&registry, "read_file", r#"{"path":"/src/lib.rs","offset":2,"limit":1}"#).unwrap(),
+            "fn b() {}\n\n[1 more lines; read on with offset 3]"
+        );
+        assert_eq!(
+            call(&registry, "write_file", r#"{"path":"/docs/new/readme.md","content":"hi"}"#).unwrap(),
+            "wrote 2 bytes to /docs/new/readme.md"
+        );
         assert_eq!(storage.read("/docs/new/readme.md").unwrap(), b"hi");
         assert_eq!(call(&registry, "list_directory", r#"{"path":"/"}"#).unwrap(), "docs/\nsrc/");
         assert_eq!(
