@@ -135,21 +135,21 @@ impl MemoryStorage {
         self.tree.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Writes `data` as the whole content of the file at `path`, keeping an
-    /// existing file's mode.
-    fn put(&self, path: &str, data: impl FnOnce(Option<&[u8]>) -> Vec<u8>) -> Result<(), StorageError> {
+    /// Writes `data` as the content of the file at `path` (after what it
+    /// holds, with `append`), keeping an existing file's mode. Limits are
+    /// checked before anything is copied; an append extends the file in
+    /// place, so appending in a loop stays linear.
+    fn put(&self, path: &str, data: &[u8], append: bool) -> Result<(), StorageError> {
         let mut tree = self.lock();
         let real = tree.resolve(path, true)?;
-        let (old, mode) = match tree.nodes.get(&real) {
-            Some(Node::File { data, mode, .. }) => (Some(data.as_slice()), *mode),
+        let old_len = match tree.nodes.get(&real) {
+            Some(Node::File { data, .. }) => data.len() as u64,
             Some(Node::Directory { .. }) => return Err(StorageError::IsADirectory(real)),
             Some(Node::Symlink { .. }) => unreachable!("resolve follows a final symlink"),
             None if real == "/" => return Err(StorageError::IsADirectory(real)),
-            None => (None, 0o644),
+            None => 0,
         };
-        let old_len = old.map_or(0, |old| old.len() as u64);
-        let data = data(old);
-        let new_len = data.len() as u64;
+        let new_len = if append { old_len + data.len() as u64 } else { data.len() as u64 };
         if new_len > self.limits.max_file_bytes {
             return Err(StorageError::TooLarge { path: real, limit: self.limits.max_file_bytes });
         }
@@ -158,7 +158,21 @@ impl MemoryStorage {
             return Err(StorageError::TooLarge { path: real, limit: self.limits.max_total_bytes });
         }
         tree.total_bytes = total;
-        tree.nodes.insert(real, Node::File { data, mode, modified: SystemTime::now() });
+        let now = SystemTime::now();
+        match tree.nodes.get_mut(&real) {
+            Some(Node::File { data: existing, modified, .. }) => {
+                if append {
+                    existing.extend_from_slice(data);
+                } else {
+                    // A fresh buffer, so that a shrinking file gives memory back.
+                    *existing = data.to_vec();
+                }
+                *modified = now;
+            }
+            _ => {
+                tree.nodes.insert(real, Node::File { data: data.to_vec(), mode: 0o644, modified: now });
+            }
+        }
         Ok(())
     }
 }
@@ -174,11 +188,11 @@ impl Storage for MemoryStorage {
     }
 
     fn write(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
-        self.put(path, |_| data.to_vec())
+        self.put(path, data, false)
     }
 
     fn append(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
-        self.put(path, |old| [old.unwrap_or_default(), data].concat())
+        self.put(path, data, true)
     }
 
     fn stat(&self, path: &str) -> Result<Metadata, StorageError> {
