@@ -88,6 +88,8 @@ pub mod ffi;
 mod json;
 mod registry;
 pub mod schema;
+#[cfg(feature = "shell")]
+pub mod shell;
 #[cfg(feature = "storage")]
 pub mod storage;
 mod tool;

@@ -1,0 +1,184 @@
+//! What a command (`cat`, `grep`, `awk`…) sees: its arguments, its standard
+//! streams as byte buffers, the storage, the working directory, and a way to
+//! run other commands (for `xargs` and `find -exec`). Commands never touch
+//! the host: every file goes through [`Storage`].
+
+use crate::storage::{join, normalize, Storage, StorageError};
+
+use super::LimitHit;
+
+/// A command's entry point: its arguments (without the command name, which
+/// is `ctx.name`) and its context. Returns the exit status (0–255), or the
+/// limit that stopped the script.
+pub type CommandFn = fn(&mut Context<'_>, &[String]) -> Result<i32, LimitHit>;
+
+/// Bytes a command writes. Every stream has the same cap, the run's output
+/// limit; a write past it keeps what fits and ends the script with
+/// [`LimitHit::Output`].
+#[derive(Debug)]
+pub struct Output {
+    buf: Vec<u8>,
+    cap: usize,
+    truncated: bool,
+}
+
+impl Output {
+    /// An empty stream that holds at most `cap` bytes.
+    pub fn new(cap: usize) -> Self {
+        Output { buf: Vec::new(), cap, truncated: false }
+    }
+
+    /// Appends bytes; past the cap keeps what fits and reports the limit.
+    pub fn write(&mut self, bytes: &[u8]) -> Result<(), LimitHit> {
+        let room = self.cap.saturating_sub(self.buf.len());
+        if bytes.len() <= room {
+            self.buf.extend_from_slice(bytes);
+            Ok(())
+        } else {
+            self.buf.extend_from_slice(&bytes[..room]);
+            self.truncated = true;
+            Err(LimitHit::Output)
+        }
+    }
+
+    /// Appends a string.
+    pub fn write_str(&mut self, text: &str) -> Result<(), LimitHit> {
+        self.write(text.as_bytes())
+    }
+
+    /// What was written so far.
+    pub fn bytes(&self) -> &[u8] {
+        &self.buf
+    }
+
+    /// Takes the bytes out, leaving the stream empty (cap and flag kept).
+    pub fn take(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.buf)
+    }
+
+    /// Whether a write was cut at the cap.
+    pub fn truncated(&self) -> bool {
+        self.truncated
+    }
+
+    /// The cap this stream was made with.
+    pub fn cap(&self) -> usize {
+        self.cap
+    }
+}
+
+/// Runs another command line from inside a command (`xargs`, `find -exec`):
+/// argv (argv[0] is the command name: a builtin, a function or a command),
+/// the bytes for its stdin, and the streams it writes to. Returns its status.
+pub trait Runner {
+    /// Runs `argv` with `stdin`, writing into `stdout` and `stderr`.
+    fn run(&mut self, argv: &[String], stdin: &[u8], stdout: &mut Output, stderr: &mut Output)
+        -> Result<i32, LimitHit>;
+}
+
+/// A command's view of the shell for one invocation.
+pub struct Context<'a> {
+    /// The name the command was called by (for messages: `cat: x: …`).
+    pub name: &'a str,
+    /// Where every file lives.
+    pub storage: &'a dyn Storage,
+    /// The working directory, an absolute normalised virtual path.
+    pub cwd: &'a str,
+    /// The whole standard input (pipelines are buffered).
+    pub stdin: &'a [u8],
+    /// Standard output.
+    pub stdout: &'a mut Output,
+    /// Standard error.
+    pub stderr: &'a mut Output,
+    /// Looks up a shell variable (for commands that read `HOME` and the like).
+    pub var: &'a dyn Fn(&str) -> Option<String>,
+    /// Runs other commands (`xargs`, `find -exec`).
+    pub runner: &'a mut dyn Runner,
+    /// Called in long loops: an error means the script must stop (the wall
+    /// clock ran out or the caller cancelled).
+    pub check: &'a dyn Fn() -> Result<(), LimitHit>,
+}
+
+impl Context<'_> {
+    /// The absolute virtual path of a path as the user wrote it.
+    pub fn path(&self, user_path: &str) -> String {
+        normalize(&join(self.cwd, user_path))
+    }
+
+    /// Writes `name: message` and a newline to stderr.
+    pub fn error(&mut self, message: impl std::fmt::Display) -> Result<(), LimitHit> {
+        let line = format!("{}: {}\n", self.name, message);
+        self.stderr.write_str(&line)
+    }
+
+    /// Writes `name: user_path: reason` for a storage error, as GNU tools
+    /// do: the path as the user wrote it, not the absolute one.
+    pub fn storage_error(&mut self, user_path: &str, error: &StorageError) -> Result<(), LimitHit> {
+        let line = format!("{}: {}: {}\n", self.name, user_path, error_reason(error));
+        self.stderr.write_str(&line)
+    }
+
+    /// Reads a file by the path the user wrote; `-` is stdin.
+    pub fn read(&self, user_path: &str) -> Result<Vec<u8>, StorageError> {
+        if user_path == "-" {
+            return Ok(self.stdin.to_vec());
+        }
+        self.storage.read(&self.path(user_path))
+    }
+}
+
+/// The reason part of a storage error, without its path:
+/// `No such file or directory`.
+pub fn error_reason(error: &StorageError) -> String {
+    let full = error.to_string();
+    let prefix_len = error.path().len() + 2;
+    if full.len() >= prefix_len && full.starts_with(error.path()) {
+        full[prefix_len..].to_string()
+    } else {
+        full
+    }
+}
+
+/// Runs one command the way a test wants it: by name, with arguments and
+/// stdin, over `storage` with the working directory at `/`; other commands
+/// it runs (xargs) come from the same table. Returns (status, stdout, stderr).
+#[cfg(test)]
+pub(crate) fn run_for_test(storage: &dyn Storage, name: &str, args: &[&str], stdin: &str) -> (i32, String, String) {
+    struct TableRunner<'s> {
+        storage: &'s dyn Storage,
+    }
+    impl Runner for TableRunner<'_> {
+        fn run(
+            &mut self,
+            argv: &[String],
+            stdin: &[u8],
+            stdout: &mut Output,
+            stderr: &mut Output,
+        ) -> Result<i32, LimitHit> {
+            let Some(function) = super::commands::lookup(&argv[0]) else {
+                stderr.write_str(&format!("{}: command not found\n", argv[0]))?;
+                return Ok(127);
+            };
+            let mut inner = TableRunner { storage: self.storage };
+            let mut ctx = Context {
+                name: &argv[0],
+                storage: self.storage,
+                cwd: "/",
+                stdin,
+                stdout,
+                stderr,
+                var: &|_| None,
+                runner: &mut inner,
+                check: &|| Ok(()),
+            };
+            function(&mut ctx, &argv[1..])
+        }
+    }
+    let mut stdout = Output::new(1 << 24);
+    let mut stderr = Output::new(1 << 24);
+    let argv: Vec<String> = std::iter::once(name).chain(args.iter().copied()).map(String::from).collect();
+    let status = TableRunner { storage }
+        .run(&argv, stdin.as_bytes(), &mut stdout, &mut stderr)
+        .unwrap_or_else(|hit| hit.exit_code());
+    (status, String::from_utf8_lossy(stdout.bytes()).into_owned(), String::from_utf8_lossy(stderr.bytes()).into_owned())
+}

@@ -1,0 +1,34 @@
+//! The commands a script can run, all in-process over the storage. Each
+//! group file lists its commands in `COMMANDS`; [`lookup`] searches them.
+//! Builtins that change the shell's own state (`cd`, `export`, `read`…)
+//! live in the interpreter, not here.
+
+use super::command::CommandFn;
+
+mod awk;
+mod files;
+mod grep;
+mod jq;
+mod sed;
+mod text;
+
+/// The command called `name`, if the shell has it.
+pub fn lookup(name: &str) -> Option<CommandFn> {
+    [files::COMMANDS, text::COMMANDS, grep::COMMANDS, sed::COMMANDS, awk::COMMANDS, jq::COMMANDS]
+        .into_iter()
+        .flatten()
+        .find(|(command, _)| *command == name)
+        .map(|(_, function)| *function)
+}
+
+/// Every command name, sorted (for `type`, `command -v` and the docs).
+pub fn names() -> Vec<&'static str> {
+    let mut all: Vec<&'static str> =
+        [files::COMMANDS, text::COMMANDS, grep::COMMANDS, sed::COMMANDS, awk::COMMANDS, jq::COMMANDS]
+            .into_iter()
+            .flatten()
+            .map(|(command, _)| *command)
+            .collect();
+    all.sort_unstable();
+    all
+}
