@@ -1,0 +1,8 @@
+file="src/lib/helpers.py"
+echo "${file#*/}"
+echo "${file##*/}"
+echo "${file%/*}"
+echo "${file%%/*}"
+echo "${file%.py}.txt"
+archive="backup.tar.gz"
+echo "${archive%.*}" "${archive%%.*}" "${archive#*.}" "${archive##*.}"

@@ -1,0 +1,6 @@
+v="inventory-service"
+echo "${v:0:9}"
+echo "${v:10}"
+echo "${v: -7}"
+echo "${v:3:4}"
+echo "${v: -7:3}"

@@ -1,0 +1,5 @@
+f="report (final).txt"
+echo "${f%.txt}"
+echo "${f// /_}"
+p="a.b.c.d"
+echo "${p//./\/}"

@@ -1,0 +1,4 @@
+set -- red green blue
+for color; do
+  echo "color=$color"
+done

@@ -1,0 +1,3 @@
+while IFS=, read -r id name email role; do
+  [ "$role" = "dev" ] && echo "$id $name"
+done < data/users.csv

@@ -1,0 +1,5 @@
+log() { echo "[log] $*" >> build.log; }
+log starting
+log step two
+log done
+cat build.log

@@ -1,0 +1,6 @@
+	if true; then
+		cat <<-EOT
+		indented with tabs
+			deeper
+		EOT
+	fi

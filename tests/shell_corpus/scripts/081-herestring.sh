@@ -1,0 +1,5 @@
+read -r first rest <<< "one two three"
+echo "$first | $rest"
+tr a-z A-Z <<< "shout this"
+wc -w <<< "count these four words"
+cut -d: -f2 <<< "a:b:c"

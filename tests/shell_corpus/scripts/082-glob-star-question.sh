@@ -1,0 +1,4 @@
+ls src/*.py
+ls notes/*.txt
+echo data/*.?sv
+echo docs/guide/*.md

@@ -1,0 +1,3 @@
+echo *
+echo .[!.]*
+ls -a | head -n 4

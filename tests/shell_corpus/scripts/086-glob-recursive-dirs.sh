@@ -1,0 +1,3 @@
+echo */
+echo */*/
+for d in */; do echo "dir ${d%/}"; done

@@ -1,0 +1,4 @@
+echo "src/*.py"
+pattern="*.md"
+echo $pattern
+echo "$pattern"

@@ -1,0 +1,6 @@
+set -e
+step() { echo "step $1"; [ "$1" != 3 ]; }
+step 1
+step 2
+step 3
+step 4

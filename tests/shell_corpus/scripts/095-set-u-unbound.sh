@@ -1,0 +1,6 @@
+set -u
+name=ok
+echo "$name"
+echo "${missing:-default works}"
+echo "$missing"
+echo "not reached"

@@ -1,0 +1,5 @@
+[ ! -f nosuch ] && echo "no such file"
+test -d src; echo "src dir: $?"
+test -d README.md; echo "readme dir: $?"
+[ abc = abd ]; echo "string eq: $?"
+[ 5 -lt 3 ]; echo "numeric lt: $?"

@@ -1,0 +1,3 @@
+trap 'echo "cleanup ran"' EXIT
+echo "working"
+exit 3

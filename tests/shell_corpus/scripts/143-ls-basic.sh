@@ -1,0 +1,3 @@
+ls
+ls src
+ls -a src | head -n 3

@@ -1,0 +1,3 @@
+ls -d */
+ls -1 data
+ls -R docs

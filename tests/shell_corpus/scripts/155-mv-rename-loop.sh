@@ -1,0 +1,4 @@
+for f in notes/*.txt; do
+  mv "$f" "${f%.txt}.md"
+done
+ls notes

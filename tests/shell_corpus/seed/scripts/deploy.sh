@@ -1,0 +1,4 @@
+#!/bin/bash
+set -e
+echo "deploying $1"
+make install
