@@ -1,0 +1,2 @@
+grep -h "^def " src/*.py | sort
+grep -H "stock" src/models.py

@@ -1,0 +1,3 @@
+sed -n '/^\[server\]/,/^\[/p' config.ini
+sed '/^\[logging\]/,$d' config.ini | tail -n 3
+sed -n '/def /=' src/utils.py

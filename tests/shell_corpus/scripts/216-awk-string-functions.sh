@@ -1,0 +1,5 @@
+echo "Hello World" | awk '{print toupper($1), tolower($2)}'
+echo "a-b-c-d" | awk '{n = split($0, parts, "-"); print n, parts[2], parts[n]}'
+echo "foo bar foo" | awk '{gsub(/foo/, "baz"); print}'
+echo "foo bar foo" | awk '{sub(/foo/, "baz"); print}'
+echo "key=value" | awk '{ if (match($0, /=/)) print RSTART, substr($0, RSTART+1) }'

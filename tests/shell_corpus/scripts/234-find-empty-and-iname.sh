@@ -1,0 +1,3 @@
+find . -empty | sort
+find . -iname "readme*" | sort
+find . -type f -name "*.sh" | sort

@@ -1,0 +1,3 @@
+find nosuchdir -name "*.py"
+echo "status $?"
+find src -name "*.nothing" | wc -l

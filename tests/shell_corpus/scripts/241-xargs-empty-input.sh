@@ -1,0 +1,3 @@
+true | xargs echo "ran with:"
+printf '' | xargs -r echo "not printed" 2>/dev/null
+echo "status $?"

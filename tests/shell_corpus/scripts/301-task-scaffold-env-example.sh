@@ -1,0 +1,3 @@
+sed 's/=.*/=/' .env > .env.example
+cat .env.example
+ls -a | grep env

@@ -1,0 +1,4 @@
+for d in */; do
+  n=$(find "$d" -type f | wc -l)
+  echo "${d%/} $n"
+done

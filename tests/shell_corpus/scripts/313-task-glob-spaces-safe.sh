@@ -1,0 +1,3 @@
+for f in notes/*; do
+  echo "[$f] $(wc -l < "$f")"
+done

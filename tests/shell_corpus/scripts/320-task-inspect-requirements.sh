@@ -1,0 +1,3 @@
+while IFS='==' read -r pkg ver; do
+  echo "$pkg -> ${ver#=}"
+done < requirements.txt

@@ -1,0 +1,2 @@
+grep -E '^[a-z]+:' Makefile | cut -d: -f1
+grep -c $'^\t' Makefile

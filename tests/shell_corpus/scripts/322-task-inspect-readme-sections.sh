@@ -1,0 +1,2 @@
+grep '^#' README.md
+grep -c '^- ' README.md

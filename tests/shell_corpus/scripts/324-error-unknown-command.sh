@@ -1,0 +1,2 @@
+nosuchcommand --flag
+echo "status $?"

@@ -1,0 +1,2 @@
+echo before
+frobnicate data/sales.csv

@@ -1,0 +1,4 @@
+set -e
+echo "start"
+missing_helper
+echo "never"

@@ -1,0 +1,3 @@
+wc -l < nosuch.txt
+echo "status $?"
+echo "still running"

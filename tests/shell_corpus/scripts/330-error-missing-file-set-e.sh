@@ -1,0 +1,4 @@
+set -e
+cat config.ini > /dev/null
+cat nosuch.ini
+echo "not reached"

@@ -1,0 +1,3 @@
+echo data > nodir/out.txt
+echo "status $?"
+ls nodir 2>/dev/null || echo "no dir created"

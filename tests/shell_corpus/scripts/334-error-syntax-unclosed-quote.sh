@@ -1,0 +1,2 @@
+echo "ok"
+echo "unterminated

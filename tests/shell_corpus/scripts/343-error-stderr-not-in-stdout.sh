@@ -1,0 +1,4 @@
+ls nosuch
+cat nosuch
+grep x nosuch
+echo "only this line and the exit code are compared"

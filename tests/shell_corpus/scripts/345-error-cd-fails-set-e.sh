@@ -1,0 +1,3 @@
+set -e
+cd nosuchdir
+echo "not reached"

@@ -1,0 +1,4 @@
+return 2>/dev/null
+echo "status $?"
+break 2>/dev/null
+echo "after break"
