@@ -316,3 +316,18 @@ fn the_seed_manifest_matches_the_recorder() {
     let text = fs::read(root.join("expected/001-quoting-single-double.out")).expect("recording");
     assert_eq!(tree::manifest(&storage).expect("manifest"), parse_expectation(&text).expect("parses").tree);
 }
+
+#[test]
+fn seed_then_dump_gives_the_same_tree() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/shell_corpus/seed");
+    let storage = MemoryStorage::new(Default::default());
+    tree::seed(&storage, &root).expect("seed");
+    let out = std::env::temp_dir().join(format!("aikido-shell-corpus-dump-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&out);
+    tree::dump(&storage, &out).expect("dump");
+    assert!(tree::dump(&storage, &out).is_err(), "a non-empty target is refused");
+    let again = MemoryStorage::new(Default::default());
+    tree::seed(&again, &out).expect("seed from the dump");
+    let _ = fs::remove_dir_all(&out);
+    assert_eq!(tree::manifest(&storage).expect("manifest"), tree::manifest(&again).expect("manifest"));
+}

@@ -1,0 +1,80 @@
+//! Runs a script in the virtual bash, over an in-memory copy of a folder.
+//!
+//! ```text
+//! cargo run --release --example shell -- [--seed DIR] [--dump OUT] --script FILE
+//! ```
+//!
+//! FILE runs as `bash -c` would, with the working directory at the root of
+//! an in-memory storage holding a copy of DIR's tree (empty without
+//! `--seed`). The script's stdout and stderr go to this process's stdout and
+//! stderr, and the process exits with the script's exit code. With `--dump`,
+//! the final tree is written into OUT, which must be absent or empty. The
+//! host folder DIR is never changed.
+
+#[cfg(feature = "shell")]
+#[allow(dead_code)]
+#[path = "../tests/shell_corpus/tree.rs"]
+mod tree;
+
+const USAGE: &str = "usage: shell [--seed DIR] [--dump OUT] --script FILE";
+
+#[cfg(feature = "shell")]
+fn main() {
+    use std::io::Write;
+    use std::path::PathBuf;
+    use std::sync::Arc;
+
+    use aikido::shell::{Shell, ShellOptions};
+    use aikido::storage::{MemoryStorage, Storage};
+
+    let fail = |message: String| -> ! {
+        eprintln!("shell: {message}");
+        std::process::exit(2)
+    };
+
+    let (mut seed, mut dump, mut script) = (None, None, None);
+    let mut args = std::env::args_os().skip(1);
+    while let Some(arg) = args.next() {
+        let slot = match arg.to_str() {
+            Some("--seed") => &mut seed,
+            Some("--dump") => &mut dump,
+            Some("--script") => &mut script,
+            Some("-h" | "--help") => {
+                println!("{USAGE}");
+                return;
+            }
+            _ => fail(format!("unexpected argument {arg:?}\n{USAGE}")),
+        };
+        let value = args.next().unwrap_or_else(|| fail(format!("{} needs a value\n{USAGE}", arg.to_string_lossy())));
+        *slot = Some(PathBuf::from(value));
+    }
+    let script = script.unwrap_or_else(|| fail(format!("--script is required\n{USAGE}")));
+    let text = std::fs::read_to_string(&script).unwrap_or_else(|e| fail(format!("{}: {e}", script.display())));
+    // Refuse a bad --dump before running anything.
+    if let Some(out) = &dump {
+        if out.exists() && std::fs::read_dir(out).map_or(true, |mut d| d.next().is_some()) {
+            fail(format!("{}: refusing to dump into a non-empty directory (or a file)", out.display()));
+        }
+    }
+
+    let storage = Arc::new(MemoryStorage::new(Default::default()));
+    if let Some(dir) = &seed {
+        tree::seed(storage.as_ref(), dir).unwrap_or_else(|e| fail(format!("{}: {e}", dir.display())));
+    }
+    let shared: Arc<dyn Storage> = storage.clone();
+    let result = Shell::new(shared, ShellOptions::default()).run(&text, None);
+
+    let _ = std::io::stdout().write_all(&result.stdout);
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().write_all(&result.stderr);
+    if let Some(out) = &dump {
+        tree::dump(storage.as_ref(), out).unwrap_or_else(|e| fail(format!("dump: {e}")));
+    }
+    std::process::exit(result.exit_code & 0xff);
+}
+
+#[cfg(not(feature = "shell"))]
+fn main() {
+    eprintln!("shell: this example needs the `shell` feature\n{USAGE}");
+    std::process::exit(2);
+}
