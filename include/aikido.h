@@ -16,6 +16,41 @@
 
 
 /*
+ No limit stopped the script.
+ */
+#define AIKIDO_SHELL_LIMIT_NONE 0
+
+/*
+ `max_commands` stopped the script (exit code 125).
+ */
+#define AIKIDO_SHELL_LIMIT_COMMANDS 1
+
+/*
+ `max_loop_iterations` stopped the script (exit code 125).
+ */
+#define AIKIDO_SHELL_LIMIT_LOOP_ITERATIONS 2
+
+/*
+ `max_function_depth` stopped the script (exit code 125).
+ */
+#define AIKIDO_SHELL_LIMIT_FUNCTION_DEPTH 3
+
+/*
+ `max_output_bytes` stopped the script; its output is truncated (exit code 125).
+ */
+#define AIKIDO_SHELL_LIMIT_OUTPUT 4
+
+/*
+ `max_milliseconds` stopped the script (exit code 124).
+ */
+#define AIKIDO_SHELL_LIMIT_TIME 5
+
+/*
+ The cancellation token fired (exit code 130).
+ */
+#define AIKIDO_SHELL_LIMIT_CANCELLED 6
+
+/*
  A regular file.
  */
 #define AIKIDO_FILE_KIND_FILE 0
@@ -68,6 +103,14 @@ typedef struct aikido_registry aikido_registry;
  handler call that received it.
  */
 typedef struct aikido_reply aikido_reply;
+
+/*
+ A shell session: its working directory, variables and functions persist
+ from one `aikido_shell_run` to the next. Opaque and thread-safe (runs on
+ one shell take turns); made by `aikido_shell_new`, freed with
+ `aikido_shell_free`.
+ */
+typedef struct aikido_shell aikido_shell;
 
 /*
  A virtual file storage. Opaque and thread-safe; made by one of the
@@ -148,6 +191,72 @@ typedef struct aikido_tool_call {
      */
     size_t arguments_len;
 } aikido_tool_call;
+
+/*
+ Bounds on each run of a script. A field of 0 takes the default, given in
+ brackets. A script that reaches a limit stops, writes a message to its
+ stderr, and ends with exit code 125 (124 for the time limit).
+ */
+typedef struct aikido_shell_limits {
+    /*
+     Simple commands run: builtins, functions and commands alike [100000].
+     */
+    uint64_t max_commands;
+    /*
+     Iterations of all loops together [100000].
+     */
+    uint64_t max_loop_iterations;
+    /*
+     Nested function calls, and `source`/`eval` levels [100].
+     */
+    uint32_t max_function_depth;
+    /*
+     Bytes in any one stream: stdout, stderr, a pipe, a substitution
+     [1048576]. Output past it is cut.
+     */
+    size_t max_output_bytes;
+    /*
+     Wall-clock time, in milliseconds [10000].
+     */
+    uint64_t max_milliseconds;
+} aikido_shell_limits;
+
+/*
+ What one `aikido_shell_run` produced. Free its buffers with
+ `aikido_shell_result_free`.
+ */
+typedef struct aikido_shell_result {
+    /*
+     Everything the script wrote to standard output: `stdout_len` bytes,
+     not necessarily UTF-8 and possibly holding NUL bytes, followed by one
+     more NUL byte (so that text output can be used as a C string).
+     */
+    char *stdout_data;
+    /*
+     How many bytes `stdout_data` holds, the final NUL not counted.
+     */
+    size_t stdout_len;
+    /*
+     Everything the script wrote to standard error, as `stdout_data`.
+     */
+    char *stderr_data;
+    /*
+     How many bytes `stderr_data` holds, the final NUL not counted.
+     */
+    size_t stderr_len;
+    /*
+     The exit status, as `$?` would show it.
+     */
+    int32_t exit_code;
+    /*
+     Whether stdout or stderr was cut at `max_output_bytes`.
+     */
+    bool truncated;
+    /*
+     The limit that stopped the script: an `AIKIDO_SHELL_LIMIT_*` value.
+     */
+    int32_t limit;
+} aikido_shell_result;
 
 /*
  One rule of a path policy: allow or deny `access` to the paths matching
@@ -420,6 +529,64 @@ aikido_status aikido_schema_object(const char *const *names,
                                    size_t required_len,
                                    char **json_out,
                                    char **error_out);
+
+/*
+ Registers the `bash` tool on `registry`: an in-process bash whose files
+ are those of `storage` (shared: the handle may be freed afterwards), one
+ shell per `environment->session_id` (at most 1024 kept: past that, the
+ least recently used idle session starts afresh), each run bounded by
+ `limits` (NULL for the defaults). Nothing runs on the host. The tool's result text is
+ stdout, then a `[stderr]` section when there is error output, then
+ `[exit code: N]`; a nonzero exit is still `AIKIDO_OK`. Returns
+ `AIKIDO_ERR_DUPLICATE_TOOL` when `bash` is taken, and
+ `AIKIDO_ERR_INVALID_INPUT` for a NULL registry or storage.
+ */
+aikido_status aikido_registry_register_shell_tool(struct aikido_registry *registry,
+                                                  const struct aikido_storage *storage,
+                                                  const struct aikido_shell_limits *limits,
+                                                  char **error_out);
+
+/*
+ A new shell over `storage` (shared: the handle may be freed afterwards),
+ starting in `/`, each run bounded by `limits` (NULL for the defaults).
+ NULL when `storage` is NULL.
+ */
+struct aikido_shell *aikido_shell_new(const struct aikido_storage *storage,
+                                      const struct aikido_shell_limits *limits);
+
+/*
+ Runs a script (`script_len` bytes of UTF-8 at `script`, no NUL) as
+ `bash -c` would, in the shell's state, and fills `*result_out` (required;
+ zeroed on entry, so it is always safe to pass to
+ `aikido_shell_result_free`). `cancel` (NULL: never) stops the script when
+ fired. A script that fails, or is stopped by a limit, is still
+ `AIKIDO_OK`: its exit code, stderr and `limit` say how it ended.
+ `AIKIDO_ERR_INVALID_INPUT` for a NULL shell or result_out, or a script
+ that is not UTF-8 or holds a NUL byte. Runs on one shell take turns.
+ */
+aikido_status aikido_shell_run(struct aikido_shell *shell,
+                               const char *script,
+                               size_t script_len,
+                               const struct aikido_cancel *cancel,
+                               struct aikido_shell_result *result_out,
+                               char **error_out);
+
+/*
+ Forgets the shell's state (working directory, variables, functions):
+ back to how `aikido_shell_new` made it. Files stay. NULL does nothing.
+ */
+void aikido_shell_reset(struct aikido_shell *shell);
+
+/*
+ Frees the buffers of a result and zeroes it. A zeroed result, or NULL,
+ does nothing; freeing the same buffers twice is undefined behaviour.
+ */
+void aikido_shell_result_free(struct aikido_shell_result *result);
+
+/*
+ Frees a shell. No run on it may be in progress. NULL does nothing.
+ */
+void aikido_shell_free(struct aikido_shell *shell);
 
 /*
  The name of a status, e.g. "AIKIDO_ERR_UNKNOWN_TOOL", or

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The benchmark table: each measure, its figure, its target, and whether it
 # hits. Builds the library, runs the C-ABI benchmark (bench/dispatch.c), the
-# Rust criterion benches (benches/) and the Go binding's BenchmarkDispatch.
+# Rust criterion benches (benches/: the shell's against host bash and GNU
+# grep, spawned) and the Go binding's BenchmarkDispatch.
 # Timed figures are medians of several rounds; on a shared machine repeat
 # the run before reading much into one miss. Exits non-zero only when a
 # step breaks, not when a target is missed.
@@ -40,6 +41,15 @@ criterion_ns() {
     python3 -c 'import json, sys; print("%.1f" % json.load(open(sys.argv[1]))["median"]["point_estimate"])' \
         "target/criterion/$1/new/estimates.json"
 }
+
+echo "running the shell benches (about 30 seconds)" >&2
+cargo bench --quiet --bench shell -- --warm-up-time 1 --measurement-time 3 >build/criterion-shell.txt 2>&1
+# Crates the shell adds: unique "name vX" lines of the normal dependency tree,
+# default features against the registry-only build.
+crates() { cargo tree -e normal --prefix none "$@" | awk '{ print $1, $2 }' | sort -u | wc -l; }
+crates_default=$(crates)
+crates_registry=$(crates --no-default-features --features exact-numbers)
+crates_storage=$(crates --no-default-features --features exact-numbers,storage)
 
 echo "running the Go benchmark" >&2
 go_ns=""
@@ -94,5 +104,23 @@ info "Rust API: 1 MiB argument check (criterion)" \
     "$(awk -v ns="$(criterion_ns check/1MiB)" 'BEGIN { printf "%.2f", 1048576 / ns }')" GB/s
 info "Rust API: definitions of 100 tools, cached (criterion)" "$(criterion_ns definitions/100_tools_cached)" ns
 info "Rust API: definitions of 100 tools, rebuilt (criterion)" "$(criterion_ns definitions/100_tools_rebuilt)" ns
+echo_ns=$(criterion_ns shell/echo_hi_dispatch)
+grep_ns=$(criterion_ns shell/grep_count_10MiB)
+gnu_grep_ns=$(criterion_ns shell/gnu_grep_count_10MiB)
+us() { awk -v ns="$1" 'BEGIN { printf "%.2f", ns / 1000 }'; }
+ms() { awk -v ns="$1" 'BEGIN { printf "%.2f", ns / 1000000 }'; }
+grep_ratio=$(awk -v a="$grep_ns" -v b="$gnu_grep_ns" 'BEGIN { printf "%.2f", a / b }')
+shell_crates=$((crates_default - crates_registry))
+row "8. \`echo hi\` through the bash tool's dispatch (Rust)" "$(us "$echo_ns")" us "<= 5 us" \
+    "$(verdict "$echo_ns" '<=' 5000)"
+info "   (spawning bash -c 'echo hi')" "$(ms "$(criterion_ns shell/bash_spawn_echo_hi)")" ms
+row "9. grep -c ERROR over 10 MiB in memory, vs GNU grep spawned" "$grep_ratio" x "<= 2x" \
+    "$(verdict "$grep_ratio" '<=' 2)"
+info "   the shell's grep, through the tool" "$(ms "$grep_ns")" ms
+info "   GNU grep on the same file on disk, spawned" "$(ms "$gnu_grep_ns")" ms
+info "   GNU grep on an empty file, spawned (its spawn cost)" "$(ms "$(criterion_ns shell/gnu_grep_empty)")" ms
+row "10. crates the shell adds to the registry-only build" "$shell_crates" "" "< 88 (bashkit)" \
+    "$(verdict "$shell_crates" '<' 88)"
+info "   (registry-only $crates_registry, with storage $crates_storage, default $crates_default)" "" ""
 echo
-echo "targets: $hits hit, $misses missed (criterion's report: build/criterion.txt)"
+echo "targets: $hits hit, $misses missed (criterion's reports: build/criterion.txt, build/criterion-shell.txt)"

@@ -68,7 +68,8 @@ fn every_exported_function_is_wrapped_and_declared_in_the_header() {
         })
         .collect();
     assert_eq!(declared, exported, "the header's functions and the exported functions differ");
-    assert!(exported.len() >= 27, "the C surface lost functions: {}", exported.len());
+    // The sources are read whatever the features: every function counts.
+    assert!(exported.len() >= 56, "the C surface lost functions: {}", exported.len());
 }
 
 #[test]

@@ -16,6 +16,8 @@ pub mod cancel;
 pub mod handler;
 pub mod registry;
 pub mod schema;
+#[cfg(feature = "shell")]
+pub mod shell;
 pub mod status;
 #[cfg(feature = "storage")]
 pub mod storage;

@@ -94,6 +94,15 @@ unsafe fn handle<'a>(storage: *const aikido_storage, what: &str) -> Result<&'a H
     reference(storage.cast::<Handle>(), what)
 }
 
+/// The storage behind a live handle, shared (for the shell's functions).
+///
+/// # Safety
+/// As [`handle`].
+#[cfg(feature = "shell")]
+pub(super) unsafe fn shared(storage: *const aikido_storage, what: &str) -> Result<Arc<dyn Storage>, Error> {
+    handle(storage, what).map(Handle::storage)
+}
+
 /// A new storage from a live inner one, or NULL when `inner` is NULL.
 ///
 /// # Safety

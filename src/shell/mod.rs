@@ -7,6 +7,9 @@
 
 pub mod command;
 mod commands;
+pub mod tool;
+
+pub use tool::register_shell_tool;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -1,0 +1,628 @@
+//! The `bash` tool: the shell as a tool a model calls, one [`Shell`] per
+//! agent session.
+//!
+//! # What the model reads
+//!
+//! A call's result is plain text in this shape, each part only when it
+//! applies except the last line:
+//!
+//! ```text
+//! <stdout, as the script wrote it>
+//! [stderr]
+//! <stderr, as the script wrote it>
+//! [output truncated]
+//! [stopped: time limit reached]
+//! [exit code: 124]
+//! ```
+//!
+//! - stdout comes first and unlabelled, since it is what the model asked for;
+//!   `[stderr]` opens the error output only when there is some; each part
+//!   starts on a line of its own (a newline is added after output that does
+//!   not end with one).
+//! - `[output truncated]` when a stream was cut at the output limit but the
+//!   script went on; `[stopped: …]` names the limit that ended the script
+//!   (commands, loop iterations, function depth, output, time, cancelled).
+//! - `[exit code: N]` always, last. A nonzero exit is still a successful
+//!   tool result, not a tool error: the model needs the output to act on it.
+//! - Bytes that are not UTF-8 become U+FFFD.
+//!
+//! Only a call the tool cannot run at all (arguments of the wrong type) is a
+//! tool error.
+
+use std::borrow::Cow;
+use std::fmt::Write;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use rustc_hash::FxHashMap;
+
+use super::{LimitHit, RunResult, Shell, ShellOptions};
+use crate::schema;
+use crate::storage::Storage;
+use crate::tool::{HandlerResult, ToolDefinition, ToolError, ToolResult};
+use crate::{Environment, Error, Registry};
+
+/// The name the tool is registered under.
+pub const TOOL_NAME: &str = "bash";
+
+/// How many sessions keep a shell at once. Past this, registering a new
+/// session drops the shell of the session used least recently (one with no
+/// call running); that session starts afresh on its next call. Its files
+/// are in the storage and stay.
+pub const MAX_SESSIONS: usize = 1024;
+
+/// Registers the `bash` tool on `registry`: an in-process bash whose files
+/// are the files of `storage`, one shell per [`Environment::session_id`]
+/// (created on first use, from `options`). Calls of one session run one at a
+/// time, in order; calls of different sessions run in parallel. The call's
+/// cancellation token stops a running script.
+///
+/// Arguments: `command` (the script, required) and `restart` (true: reset
+/// the session's shell first; with an empty command, only reset). The
+/// result text is described in the [module docs](self). Fails like
+/// [`Registry::register`], e.g. when the name `bash` is taken.
+pub fn register_shell_tool(registry: &Registry, storage: Arc<dyn Storage>, options: ShellOptions) -> Result<(), Error> {
+    let definition = ToolDefinition::new(TOOL_NAME, description(&options)).with_parameters(schema::object(
+        [
+            ("command", schema::string("The bash script to run: one command, a pipeline, or many lines.")),
+            (
+                "restart",
+                schema::boolean(
+                    "Start a fresh shell before running the command: variables, functions and the working \
+                     directory are reset; files are kept. With an empty command, only restart. Default false.",
+                ),
+            ),
+        ],
+        &["command"],
+    ));
+    let sessions = Sessions { storage, options, shells: Mutex::new(Table::default()) };
+    registry
+        .register(definition, move |arguments: &str, environment: &Environment| sessions.call(arguments, environment))
+}
+
+/// The tool's description, written for the model.
+fn description(options: &ShellOptions) -> String {
+    let limits = &options.limits;
+    format!(
+        "Run a bash script in a sandboxed shell. It is an in-process bash interpreter over a virtual file \
+         system (the same files the other file tools see): there is no network and no host program can run; \
+         only these commands exist, as well as the shell's builtins (cd, export, read, set, source, test…): {}. \
+         They behave as GNU bash and coreutils do in the C locale. The shell keeps its state from one call to \
+         the next: working directory, variables, functions; files persist too. The result is stdout, then \
+         stderr under a [stderr] line, then [exit code: N]. Each call may run at most {} commands and {} loop \
+         iterations, write {} bytes per stream, and take {} seconds; a script stopped by a limit ends with a \
+         [stopped: …] line.",
+        super::commands::names().join(", "),
+        limits.max_commands,
+        limits.max_loop_iterations,
+        limits.max_output_bytes,
+        limits.max_duration.as_secs_f64(),
+    )
+}
+
+/// The shells of the sessions, created on first use.
+struct Sessions {
+    storage: Arc<dyn Storage>,
+    options: ShellOptions,
+    shells: Mutex<Table>,
+}
+
+#[derive(Default)]
+struct Table {
+    by_session: FxHashMap<Box<str>, Entry>,
+    /// Counts calls: an entry's `last_used` is the count at its last call.
+    clock: u64,
+}
+
+struct Entry {
+    shell: Arc<Mutex<Shell>>,
+    last_used: u64,
+}
+
+impl Sessions {
+    fn call(&self, arguments: &str, environment: &Environment<'_>) -> HandlerResult {
+        let arguments =
+            Arguments::parse(arguments).map_err(|message| ToolError::failed(format!("{TOOL_NAME}: {message}")))?;
+        let shell = self.shell(environment.session_id);
+        let mut shell = self.lock(&shell);
+        if arguments.restart {
+            shell.reset();
+            if arguments.command.trim().is_empty() {
+                return Ok(ToolResult::new("[shell restarted]\n[exit code: 0]"));
+            }
+        }
+        let result = shell.run(&arguments.command, environment.cancel);
+        drop(shell);
+        Ok(ToolResult::new(format_result(&result)))
+    }
+
+    /// The session's shell, made on first use.
+    fn shell(&self, session_id: &str) -> Arc<Mutex<Shell>> {
+        // The table only maps names to shells; nothing in it can panic
+        // half-way through a change, so a poisoned lock is still consistent.
+        let mut table = self.shells.lock().unwrap_or_else(PoisonError::into_inner);
+        table.clock += 1;
+        let now = table.clock;
+        if let Some(entry) = table.by_session.get_mut(session_id) {
+            entry.last_used = now;
+            return entry.shell.clone();
+        }
+        if table.by_session.len() >= MAX_SESSIONS {
+            evict_least_recent(&mut table.by_session);
+        }
+        let shell = Arc::new(Mutex::new(Shell::new(self.storage.clone(), self.options.clone())));
+        table.by_session.insert(session_id.into(), Entry { shell: shell.clone(), last_used: now });
+        shell
+    }
+
+    /// Locks a session's shell. A script that panicked leaves its shell in
+    /// an unknown state: the session gets a fresh one.
+    fn lock<'a>(&self, shell: &'a Mutex<Shell>) -> MutexGuard<'a, Shell> {
+        shell.lock().unwrap_or_else(|poisoned| {
+            shell.clear_poison();
+            let mut guard = poisoned.into_inner();
+            *guard = Shell::new(self.storage.clone(), self.options.clone());
+            guard
+        })
+    }
+}
+
+/// Drops the least recently used shell that no call holds.
+fn evict_least_recent(by_session: &mut FxHashMap<Box<str>, Entry>) {
+    let idle = by_session
+        .iter()
+        .filter(|(_, entry)| Arc::strong_count(&entry.shell) == 1)
+        .min_by_key(|(_, entry)| entry.last_used)
+        .map(|(session, _)| session.clone());
+    if let Some(session) = idle {
+        by_session.remove(&session);
+    }
+}
+
+/// The text the model reads for one run (see the module docs).
+pub fn format_result(result: &RunResult) -> String {
+    let mut text = String::with_capacity(result.stdout.len() + result.stderr.len() + 48);
+    push_section(&mut text, &result.stdout);
+    if !result.stderr.is_empty() {
+        text.push_str("[stderr]\n");
+        push_section(&mut text, &result.stderr);
+    }
+    if result.truncated && result.limit != Some(LimitHit::Output) {
+        text.push_str("[output truncated]\n");
+    }
+    if let Some(limit) = result.limit {
+        let message = limit.message();
+        text.push_str("[stopped: ");
+        text.push_str(message.strip_prefix("aikido-shell: ").unwrap_or(message));
+        text.push_str("]\n");
+    }
+    // Writing to a String cannot fail.
+    let _ = write!(text, "[exit code: {}]", result.exit_code);
+    text
+}
+
+/// Output as text, bytes that are not UTF-8 replaced, ending with a newline.
+fn push_section(text: &mut String, bytes: &[u8]) {
+    if bytes.is_empty() {
+        return;
+    }
+    text.push_str(&String::from_utf8_lossy(bytes));
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+}
+
+/// The call's arguments: the registry has already checked that they are one
+/// JSON object holding `command`, so this reads the two fields directly,
+/// without building a JSON tree.
+#[derive(Debug, PartialEq, Eq)]
+struct Arguments<'a> {
+    command: Cow<'a, str>,
+    restart: bool,
+}
+
+impl<'a> Arguments<'a> {
+    /// Reads `command` (a string, or null or absent for "") and `restart`
+    /// (true, false, null or absent). Other fields are ignored; of repeated
+    /// fields the last wins, as in the registry's check.
+    fn parse(text: &'a str) -> Result<Self, String> {
+        let mut scanner = Scanner { text, pos: 0 };
+        let mut arguments = Arguments { command: Cow::Borrowed(""), restart: false };
+        scanner.expect(b'{')?;
+        if scanner.peek() == Some(b'}') {
+            return Ok(arguments);
+        }
+        loop {
+            let key = scanner.string()?;
+            scanner.expect(b':')?;
+            match &*key {
+                "command" => match scanner.peek() {
+                    Some(b'"') => arguments.command = scanner.string()?,
+                    Some(b'n') => {
+                        scanner.literal("null")?;
+                        arguments.command = Cow::Borrowed("");
+                    }
+                    _ => return Err("\"command\" must be a string".to_owned()),
+                },
+                "restart" => {
+                    arguments.restart = match scanner.peek() {
+                        Some(b't') => scanner.literal("true").map(|()| true)?,
+                        Some(b'f') => scanner.literal("false").map(|()| false)?,
+                        Some(b'n') => scanner.literal("null").map(|()| false)?,
+                        _ => return Err("\"restart\" must be true or false".to_owned()),
+                    }
+                }
+                _ => scanner.skip_value()?,
+            }
+            match scanner.next() {
+                Some(b',') => continue,
+                Some(b'}') => return Ok(arguments),
+                _ => return Err(scanner.malformed()),
+            }
+        }
+    }
+}
+
+/// A reader of JSON text already known to be valid; it still reports
+/// anything unexpected rather than trusting that.
+struct Scanner<'a> {
+    text: &'a str,
+    pos: usize,
+}
+
+impl<'a> Scanner<'a> {
+    fn malformed(&self) -> String {
+        format!("the arguments are not a JSON object (at byte {})", self.pos)
+    }
+
+    /// The next byte that is not whitespace, left unread.
+    fn peek(&mut self) -> Option<u8> {
+        let bytes = self.text.as_bytes();
+        while let Some(&byte) = bytes.get(self.pos) {
+            if !matches!(byte, b' ' | b'\t' | b'\n' | b'\r') {
+                return Some(byte);
+            }
+            self.pos += 1;
+        }
+        None
+    }
+
+    /// The next byte that is not whitespace, read.
+    fn next(&mut self) -> Option<u8> {
+        let byte = self.peek()?;
+        self.pos += 1;
+        Some(byte)
+    }
+
+    fn expect(&mut self, wanted: u8) -> Result<(), String> {
+        if self.next() == Some(wanted) {
+            Ok(())
+        } else {
+            Err(self.malformed())
+        }
+    }
+
+    fn literal(&mut self, word: &str) -> Result<(), String> {
+        self.peek();
+        if self.text.as_bytes()[self.pos..].starts_with(word.as_bytes()) {
+            self.pos += word.len();
+            Ok(())
+        } else {
+            Err(self.malformed())
+        }
+    }
+
+    /// A string, decoded; borrowed when it holds no escape.
+    fn string(&mut self) -> Result<Cow<'a, str>, String> {
+        self.expect(b'"')?;
+        let bytes = self.text.as_bytes();
+        let start = self.pos;
+        let end = memchr::memchr2(b'"', b'\\', &bytes[start..])
+            .map(|offset| start + offset)
+            .ok_or_else(|| self.malformed())?;
+        if bytes[end] == b'"' {
+            self.pos = end + 1;
+            return Ok(Cow::Borrowed(&self.text[start..end]));
+        }
+        let mut decoded = String::with_capacity(end - start + 16);
+        decoded.push_str(&self.text[start..end]);
+        self.pos = end;
+        loop {
+            let rest = &bytes[self.pos..];
+            let run = memchr::memchr2(b'"', b'\\', rest).ok_or_else(|| self.malformed())?;
+            decoded.push_str(&self.text[self.pos..self.pos + run]);
+            self.pos += run + 1;
+            if rest[run] == b'"' {
+                return Ok(Cow::Owned(decoded));
+            }
+            let escape = *bytes.get(self.pos).ok_or_else(|| self.malformed())?;
+            self.pos += 1;
+            match escape {
+                b'"' => decoded.push('"'),
+                b'\\' => decoded.push('\\'),
+                b'/' => decoded.push('/'),
+                b'b' => decoded.push('\u{8}'),
+                b'f' => decoded.push('\u{c}'),
+                b'n' => decoded.push('\n'),
+                b'r' => decoded.push('\r'),
+                b't' => decoded.push('\t'),
+                b'u' => {
+                    let unit = self.hex4()?;
+                    decoded.push(self.code_point(unit)?);
+                }
+                _ => return Err(self.malformed()),
+            }
+        }
+    }
+
+    /// The character a `\uXXXX` escape stands for, reading the second half
+    /// of a surrogate pair when one follows; a lone surrogate is U+FFFD.
+    fn code_point(&mut self, unit: u32) -> Result<char, String> {
+        if (0xD800..0xDC00).contains(&unit) && self.text.as_bytes()[self.pos..].starts_with(b"\\u") {
+            let saved = self.pos;
+            self.pos += 2;
+            let low = self.hex4()?;
+            if (0xDC00..0xE000).contains(&low) {
+                return Ok(char::from_u32(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)).unwrap_or('\u{FFFD}'));
+            }
+            self.pos = saved;
+        }
+        Ok(char::from_u32(unit).unwrap_or('\u{FFFD}'))
+    }
+
+    fn hex4(&mut self) -> Result<u32, String> {
+        let digits = self.text.get(self.pos..self.pos + 4).ok_or_else(|| self.malformed())?;
+        let unit = u32::from_str_radix(digits, 16).map_err(|_| self.malformed())?;
+        self.pos += 4;
+        Ok(unit)
+    }
+
+    /// Skips one value of any type, nested ones included, without recursion.
+    fn skip_value(&mut self) -> Result<(), String> {
+        let mut depth = 0usize;
+        loop {
+            match self.peek() {
+                Some(b'"') => {
+                    self.string()?;
+                }
+                Some(b'{' | b'[') => {
+                    self.pos += 1;
+                    depth += 1;
+                    continue;
+                }
+                Some(b'}' | b']') if depth > 0 => {
+                    self.pos += 1;
+                    depth -= 1;
+                }
+                Some(b',' | b':') if depth > 0 => {
+                    self.pos += 1;
+                    continue;
+                }
+                Some(_) => {
+                    // A number or a literal: up to the next delimiter.
+                    let bytes = self.text.as_bytes();
+                    let start = self.pos;
+                    while bytes.get(self.pos).is_some_and(|byte| !b",:]} \t\r\n\"{[".contains(byte)) {
+                        self.pos += 1;
+                    }
+                    if self.pos == start {
+                        return Err(self.malformed());
+                    }
+                }
+                None => return Err(self.malformed()),
+            }
+            if depth == 0 {
+                return Ok(());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::MemoryStorage;
+    use crate::{CancelToken, ToolCall};
+
+    #[test]
+    fn arguments_are_read_without_a_json_tree() {
+        let parse = |text| Arguments::parse(text);
+        assert_eq!(parse(r#"{"command":"echo hi"}"#), Ok(Arguments { command: "echo hi".into(), restart: false }));
+        assert!(matches!(parse(r#"{"command":"echo hi"}"#).unwrap().command, Cow::Borrowed(_)));
+        assert_eq!(
+            parse(" {\n \"restart\" : true , \"command\" : \"a\\\"b\\\\c\\n\\u00e9\\ud83d\\ude00\\ud800x\\/\" } "),
+            Ok(Arguments { command: "a\"b\\c\né😀\u{FFFD}x/".into(), restart: true })
+        );
+        assert_eq!(
+            parse(r#"{"x":[1,{"y":"}"},[],-2.5e3,null],"command":"ls","z":{"a":{"b":[true]}},"restart":false}"#),
+            Ok(Arguments { command: "ls".into(), restart: false })
+        );
+        assert_eq!(
+            parse(r#"{"command":"a","command":"b","restart":null}"#),
+            Ok(Arguments { command: "b".into(), restart: false })
+        );
+        assert_eq!(parse("{}"), Ok(Arguments { command: "".into(), restart: false }));
+        assert_eq!(parse(r#"{"command":null}"#), Ok(Arguments { command: "".into(), restart: false }));
+        assert_eq!(parse(r#"{"command":["ls"]}"#), Err("\"command\" must be a string".to_owned()));
+        assert_eq!(parse(r#"{"command":"ls","restart":"yes"}"#), Err("\"restart\" must be true or false".to_owned()));
+        assert_eq!(parse(r#"{"command":"ls","restart":1}"#), Err("\"restart\" must be true or false".to_owned()));
+        // Never trusted blindly: broken text is an error, not a panic.
+        for broken in
+            ["", "[", "{", "{\"command\"", "{\"command\":\"a", "{\"command\":\"\\u12\"}", "{\"a\":}", "{\"a\":[1,"]
+        {
+            assert!(parse(broken).is_err(), "{broken:?}");
+        }
+    }
+
+    fn run(stdout: &str, stderr: &str, exit_code: i32) -> RunResult {
+        RunResult { stdout: stdout.into(), stderr: stderr.into(), exit_code, ..RunResult::default() }
+    }
+
+    #[test]
+    fn results_read_as_stdout_then_stderr_then_the_exit_code() {
+        assert_eq!(format_result(&run("", "", 0)), "[exit code: 0]");
+        assert_eq!(format_result(&run("hi\n", "", 0)), "hi\n[exit code: 0]");
+        assert_eq!(format_result(&run("no newline", "", 1)), "no newline\n[exit code: 1]");
+        assert_eq!(
+            format_result(&run("", "cat: /x: No such file or directory\n", 1)),
+            "[stderr]\ncat: /x: No such file or directory\n[exit code: 1]"
+        );
+        assert_eq!(format_result(&run("a\n", "b", 2)), "a\n[stderr]\nb\n[exit code: 2]");
+        let binary = RunResult { stdout: b"\xff\xfeok\n".to_vec(), ..RunResult::default() };
+        assert_eq!(format_result(&binary), "\u{FFFD}\u{FFFD}ok\n[exit code: 0]");
+        let stopped = RunResult {
+            stdout: b"y\ny\n".to_vec(),
+            stderr: LimitHit::Output.message().into(),
+            exit_code: 125,
+            truncated: true,
+            limit: Some(LimitHit::Output),
+            ..RunResult::default()
+        };
+        assert_eq!(
+            format_result(&stopped),
+            "y\ny\n[stderr]\naikido-shell: output limit reached, output truncated\n\
+             [stopped: output limit reached, output truncated]\n[exit code: 125]"
+        );
+        let timed_out =
+            RunResult { exit_code: 124, truncated: true, limit: Some(LimitHit::WallTime), ..run("", "", 0) };
+        assert_eq!(format_result(&timed_out), "[output truncated]\n[stopped: time limit reached]\n[exit code: 124]");
+    }
+
+    fn setup(options: ShellOptions) -> (Registry, Arc<MemoryStorage>) {
+        let storage = Arc::new(MemoryStorage::default());
+        let registry = Registry::new();
+        register_shell_tool(&registry, storage.clone(), options).unwrap();
+        (registry, storage)
+    }
+
+    fn call(registry: &Registry, session: &str, arguments: &str) -> Result<String, String> {
+        registry
+            .dispatch(&ToolCall::new(TOOL_NAME, arguments), &Environment::new(session))
+            .map(|result| result.content)
+            .map_err(|error| error.to_string())
+    }
+
+    #[test]
+    fn the_tool_is_described_for_the_model() {
+        let (registry, _) = setup(ShellOptions::default());
+        let definitions = registry.definitions();
+        assert_eq!(definitions.len(), 1);
+        let definition = &definitions[0];
+        assert_eq!(definition.name, "bash");
+        let names = super::super::commands::names();
+        let fixed = ["virtual file system", "no network", "[exit code: N]", "100000 commands"];
+        for fragment in fixed.into_iter().chain(names) {
+            assert!(definition.description.contains(fragment), "{fragment}: {}", definition.description);
+        }
+        assert_eq!(
+            definition.parameters.as_deref().unwrap(),
+            r#"{"properties":{"command":{"description":"The bash script to run: one command, a pipeline, or many lines.","type":"string"},"restart":{"description":"Start a fresh shell before running the command: variables, functions and the working directory are reset; files are kept. With an empty command, only restart. Default false.","type":"boolean"}},"required":["command"],"type":"object"}"#
+        );
+        assert!(call(&registry, "s", "{}").unwrap_err().contains("missing required field \"command\""));
+        assert_eq!(call(&registry, "s", r#"{"command":1}"#).unwrap_err(), "bash: \"command\" must be a string");
+        let taken = register_shell_tool(&registry, Arc::new(MemoryStorage::default()), ShellOptions::default());
+        assert!(matches!(taken, Err(Error::DuplicateTool { .. })), "{taken:?}");
+    }
+
+    #[test]
+    #[ignore = "needs the interpreter (Shell::run)"]
+    fn scripts_run_over_the_storage_and_state_persists_per_session() {
+        let (registry, storage) = setup(ShellOptions::default());
+        assert_eq!(call(&registry, "a", r#"{"command":"echo hi > f; cat f"}"#).unwrap(), "hi\n[exit code: 0]");
+        assert_eq!(storage.read("/f").unwrap(), b"hi\n");
+        assert_eq!(
+            call(&registry, "a", r#"{"command":"mkdir /d; cd /d; X=1; f() { echo f$X; }"}"#).unwrap(),
+            "[exit code: 0]"
+        );
+        assert_eq!(call(&registry, "a", r#"{"command":"pwd; f"}"#).unwrap(), "/d\nf1\n[exit code: 0]");
+        // Another session shares the files, not the shell.
+        assert_eq!(
+            call(&registry, "b", r#"{"command":"pwd; echo ${X:-unset}; cat /f"}"#).unwrap(),
+            "/\nunset\nhi\n[exit code: 0]"
+        );
+        // A failing command is a result the model reads, not a tool error.
+        assert_eq!(
+            call(&registry, "a", r#"{"command":"cat /missing; echo after >&2; exit 3"}"#).unwrap(),
+            "[stderr]\ncat: /missing: No such file or directory\nafter\n[exit code: 3]"
+        );
+        // Restart: the session's state goes, the files stay.
+        assert_eq!(
+            call(&registry, "a", r#"{"command":"","restart":true}"#).unwrap(),
+            "[shell restarted]\n[exit code: 0]"
+        );
+        assert_eq!(call(&registry, "a", r#"{"command":"pwd; echo ${X:-unset}"}"#).unwrap(), "/\nunset\n[exit code: 0]");
+        call(&registry, "a", r#"{"command":"cd /d"}"#).unwrap();
+        assert_eq!(
+            call(&registry, "a", r#"{"command":"pwd; cat /f","restart":true}"#).unwrap(),
+            "/\nhi\n[exit code: 0]"
+        );
+    }
+
+    #[test]
+    #[ignore = "needs the interpreter (Shell::run)"]
+    fn limits_and_cancellation_stop_a_script_with_a_named_line() {
+        let mut options = ShellOptions::default();
+        options.limits.max_loop_iterations = 50;
+        options.limits.max_output_bytes = 64;
+        let (registry, _) = setup(options);
+        let looped = call(&registry, "a", r#"{"command":"while true; do :; done"}"#).unwrap();
+        assert!(looped.ends_with("[stopped: loop iteration limit reached]\n[exit code: 125]"), "{looped}");
+        let flooded =
+            call(&registry, "a", r#"{"command":"for i in 1 2 3 4 5 6 7 8 9; do echo 0123456789; done"}"#).unwrap();
+        assert!(flooded.starts_with("0123456789\n"), "{flooded}");
+        assert!(flooded.ends_with("[stopped: output limit reached, output truncated]\n[exit code: 125]"), "{flooded}");
+
+        let cancel = CancelToken::new();
+        let environment = Environment { cancel: Some(&cancel), ..Environment::new("a") };
+        let (registry, _) = setup(ShellOptions::default());
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                cancel.fire();
+            });
+            let result =
+                registry.dispatch(&ToolCall::new(TOOL_NAME, r#"{"command":"while true; do :; done"}"#), &environment);
+            let text = result.unwrap().content;
+            assert!(text.ends_with("[stopped: cancelled]\n[exit code: 130]"), "{text}");
+        });
+    }
+
+    #[test]
+    #[ignore = "needs the interpreter (Shell::run)"]
+    fn sessions_past_the_cap_drop_the_least_recently_used_shell() {
+        let (registry, _) = setup(ShellOptions::default());
+        call(&registry, "first", r#"{"command":"X=kept"}"#).unwrap();
+        call(&registry, "second", r#"{"command":"X=dropped"}"#).unwrap();
+        for index in 0..MAX_SESSIONS - 2 {
+            call(&registry, &format!("s{index}"), r#"{"command":":"}"#).unwrap();
+        }
+        // "first" is used again, so "second" is the oldest when one more comes.
+        call(&registry, "first", r#"{"command":":"}"#).unwrap();
+        call(&registry, "one-more", r#"{"command":":"}"#).unwrap();
+        assert_eq!(call(&registry, "first", r#"{"command":"echo $X"}"#).unwrap(), "kept\n[exit code: 0]");
+        assert_eq!(call(&registry, "second", r#"{"command":"echo ${X:-fresh}"}"#).unwrap(), "fresh\n[exit code: 0]");
+    }
+
+    #[test]
+    fn shells_are_kept_per_session_and_evicted_least_recent_first() {
+        let sessions = Sessions {
+            storage: Arc::new(MemoryStorage::default()),
+            options: ShellOptions::default(),
+            shells: Mutex::new(Table::default()),
+        };
+        let held = sessions.shell("b");
+        let a = sessions.shell("a");
+        assert!(Arc::ptr_eq(&a, &sessions.shell("a")));
+        assert!(!Arc::ptr_eq(&a, &held));
+        drop(a);
+        for index in 0..MAX_SESSIONS - 2 {
+            sessions.shell(&format!("s{index}"));
+        }
+        sessions.shell("new");
+        let table = sessions.shells.lock().unwrap();
+        assert_eq!(table.by_session.len(), MAX_SESSIONS);
+        // "a" was the oldest; "b" is older still but a call holds it.
+        assert!(!table.by_session.contains_key("a"));
+        assert!(table.by_session.contains_key("b"));
+        drop(held);
+    }
+}
