@@ -1,5 +1,12 @@
-//! (to be written)
+//! Text commands: head, tail, wc, sort, uniq, cut, tr, rev, nl, paste,
+//! fold and printf, with GNU coreutils semantics in the C locale. They work
+//! on bytes, never assuming UTF-8.
 
 use crate::shell::command::CommandFn;
 
-pub(super) const COMMANDS: &[(&str, CommandFn)] = &[];
+mod common;
+mod head_tail;
+mod wc;
+
+pub(super) const COMMANDS: &[(&str, CommandFn)] =
+    &[("head", head_tail::head), ("tail", head_tail::tail), ("wc", wc::wc)];
