@@ -6,7 +6,9 @@ use crate::shell::command::CommandFn;
 
 mod common;
 mod head_tail;
+mod sort;
+mod version;
 mod wc;
 
 pub(super) const COMMANDS: &[(&str, CommandFn)] =
-    &[("head", head_tail::head), ("tail", head_tail::tail), ("wc", wc::wc)];
+    &[("head", head_tail::head), ("tail", head_tail::tail), ("wc", wc::wc), ("sort", sort::sort)];
