@@ -5,10 +5,18 @@
 use crate::shell::command::CommandFn;
 
 mod common;
+mod cut;
 mod head_tail;
 mod sort;
+mod uniq;
 mod version;
 mod wc;
 
-pub(super) const COMMANDS: &[(&str, CommandFn)] =
-    &[("head", head_tail::head), ("tail", head_tail::tail), ("wc", wc::wc), ("sort", sort::sort)];
+pub(super) const COMMANDS: &[(&str, CommandFn)] = &[
+    ("head", head_tail::head),
+    ("tail", head_tail::tail),
+    ("wc", wc::wc),
+    ("sort", sort::sort),
+    ("uniq", uniq::uniq),
+    ("cut", cut::cut),
+];
