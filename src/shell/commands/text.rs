@@ -8,6 +8,7 @@ mod common;
 mod cut;
 mod head_tail;
 mod sort;
+mod tr;
 mod uniq;
 mod version;
 mod wc;
@@ -19,4 +20,5 @@ pub(super) const COMMANDS: &[(&str, CommandFn)] = &[
     ("sort", sort::sort),
     ("uniq", uniq::uniq),
     ("cut", cut::cut),
+    ("tr", tr::tr),
 ];
