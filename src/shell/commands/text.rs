@@ -7,6 +7,7 @@ use crate::shell::command::CommandFn;
 mod common;
 mod cut;
 mod head_tail;
+mod printf;
 mod sort;
 mod tr;
 mod uniq;
@@ -21,4 +22,5 @@ pub(super) const COMMANDS: &[(&str, CommandFn)] = &[
     ("uniq", uniq::uniq),
     ("cut", cut::cut),
     ("tr", tr::tr),
+    ("printf", printf::printf),
 ];
