@@ -7,6 +7,7 @@ use crate::shell::command::CommandFn;
 mod common;
 mod cut;
 mod head_tail;
+mod misc;
 mod printf;
 mod sort;
 mod tr;
@@ -23,4 +24,8 @@ pub(super) const COMMANDS: &[(&str, CommandFn)] = &[
     ("cut", cut::cut),
     ("tr", tr::tr),
     ("printf", printf::printf),
+    ("rev", misc::rev),
+    ("nl", misc::nl),
+    ("paste", misc::paste),
+    ("fold", misc::fold),
 ];
