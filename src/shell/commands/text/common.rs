@@ -234,7 +234,7 @@ pub(super) fn lines(data: &[u8], delim: u8) -> impl Iterator<Item = &[u8]> {
 /// Calls `ctx.check()` every 4096 iterations of a loop.
 pub(super) fn tick(ctx: &Context<'_>, counter: &mut usize) -> Result<(), LimitHit> {
     *counter += 1;
-    if *counter % 4096 == 0 {
+    if counter.is_multiple_of(4096) {
         (ctx.check)()?;
     }
     Ok(())

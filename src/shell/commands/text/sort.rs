@@ -216,13 +216,29 @@ pub(super) fn sort(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
         all.extend(lines(data, delim));
     }
     (ctx.check)()?;
-    all.sort_by(|a, b| compare(&config, a, b));
+    // Keys are cut once per line, into one flat vector, not per comparison.
+    let width = config.keys.len();
+    let mut texts: Vec<&[u8]> = Vec::with_capacity(all.len() * width);
+    for (index, line) in all.iter().enumerate() {
+        if index % 4096 == 4095 {
+            (ctx.check)()?;
+        }
+        texts.extend(config.keys.iter().map(|key| key_text(line, key, config.tab)));
+    }
+    let mut entries: Vec<(&[u8], &[&[u8]])> = if width == 0 {
+        all.iter().map(|line| (*line, &[][..])).collect()
+    } else {
+        all.iter().copied().zip(texts.chunks(width)).collect()
+    };
+    entries.sort_by(|a, b| compare_decorated(&config, a.0, a.1, b.0, b.1));
     (ctx.check)()?;
     if config.unique {
-        all.dedup_by(|later, earlier| compare(&config, earlier, later) == Ordering::Equal);
+        entries.dedup_by(|later, earlier| {
+            compare_decorated(&config, earlier.0, earlier.1, later.0, later.1) == Ordering::Equal
+        });
     }
     let mut out = Vec::with_capacity(inputs.iter().map(|data| data.len() + 1).sum());
-    for line in &all {
+    for (line, _) in &entries {
         out.extend_from_slice(line);
         out.push(delim);
     }
@@ -384,9 +400,14 @@ fn key_text<'l>(line: &'l [u8], key: &Key, tab: Option<u8>) -> &'l [u8] {
 }
 
 fn compare(config: &Config, a: &[u8], b: &[u8]) -> Ordering {
-    for key in &config.keys {
-        let text_a = key_text(a, key, config.tab);
-        let text_b = key_text(b, key, config.tab);
+    let keys_a: Vec<&[u8]> = config.keys.iter().map(|key| key_text(a, key, config.tab)).collect();
+    let keys_b: Vec<&[u8]> = config.keys.iter().map(|key| key_text(b, key, config.tab)).collect();
+    compare_decorated(config, a, &keys_a, b, &keys_b)
+}
+
+/// Compares two lines whose key texts were already cut.
+fn compare_decorated(config: &Config, a: &[u8], keys_a: &[&[u8]], b: &[u8], keys_b: &[&[u8]]) -> Ordering {
+    for ((key, text_a), text_b) in config.keys.iter().zip(keys_a).zip(keys_b) {
         let order = compare_key(config, &key.options, text_a, text_b);
         if order != Ordering::Equal {
             return if key.options.reverse { order.reverse() } else { order };

@@ -160,10 +160,10 @@ fn expand(items: &[Item], fill: usize) -> Vec<u8> {
             Item::Byte(byte) => out.push(*byte),
             Item::Range(lo, hi) => out.extend(*lo..=*hi),
             Item::Class(class) => out.extend((0..=255u8).filter(|&b| in_class(class, b))),
-            Item::Repeat(byte, Some(count)) => out.extend(std::iter::repeat(*byte).take((*count).min(fill.max(256)))),
+            Item::Repeat(byte, Some(count)) => out.extend(std::iter::repeat_n(*byte, (*count).min(fill.max(256)))),
             Item::Repeat(byte, None) if !filled => {
                 filled = true;
-                out.extend(std::iter::repeat(*byte).take(fill.saturating_sub(fixed)));
+                out.extend(std::iter::repeat_n(*byte, fill.saturating_sub(fixed)));
             }
             Item::Repeat(..) => {}
         }
