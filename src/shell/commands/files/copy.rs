@@ -139,7 +139,10 @@ fn copy_top(ctx: &mut Context<'_>, source: &str, destination: &str, options: &Co
             return Ok(false);
         }
     }
-    copy_tree(ctx, source, &source_abs, destination, options)
+    // The real directories being copied, and the copy itself: a symlink
+    // followed (`-L`) back into either would copy forever.
+    let mut ancestors = vec![canonicalize(ctx, destination, Canon::Missing).unwrap_or_default()];
+    copy_tree(ctx, source, &source_abs, destination, options, &mut ancestors)
 }
 
 /// Copies a file, symlink or (recursively) directory; false when something failed.
@@ -149,6 +152,7 @@ fn copy_tree(
     source_abs: &str,
     destination: &str,
     options: &CopyOptions,
+    ancestors: &mut Vec<String>,
 ) -> Result<bool, LimitHit> {
     (ctx.check)()?;
     let destination_abs = ctx.path(destination);
@@ -194,6 +198,11 @@ fn copy_tree(
                     verbose(ctx)?;
                 }
             }
+            let real = canonicalize(ctx, source, Canon::Missing).unwrap_or_default();
+            if ancestors.contains(&real) {
+                ctx.error(format_args!("{}: directory causes a cycle", quote(source)))?;
+                return Ok(false);
+            }
             let entries = match ctx.storage.list(source_abs) {
                 Ok(entries) => entries,
                 Err(error) => {
@@ -202,6 +211,7 @@ fn copy_tree(
                 }
             };
             let mut ok = true;
+            ancestors.push(real);
             for entry in entries {
                 ok &= copy_tree(
                     ctx,
@@ -209,8 +219,10 @@ fn copy_tree(
                     &child(source_abs, &entry.name),
                     &child(destination, &entry.name),
                     options,
+                    ancestors,
                 )?;
             }
+            ancestors.pop();
             Ok(ok)
         }
         FileKind::Symlink => {
@@ -345,7 +357,7 @@ fn move_one(ctx: &mut Context<'_>, source: &str, destination: &str, parsed: &Par
         Err(StorageError::CrossDevice(_)) => {
             let options = CopyOptions { recursive: true, no_clobber: false, verbose: false, keep_links: true };
             // copy_tree reports its own failures; the source stays then.
-            if !copy_tree(ctx, source, &source_abs, destination, &options)? {
+            if !copy_tree(ctx, source, &source_abs, destination, &options, &mut Vec::new())? {
                 return Ok(false);
             }
             ctx.storage.remove(&source_abs, true)
@@ -429,6 +441,10 @@ mod tests {
         assert_eq!(run(&fs, "cp", &["d/l", "copy"]).0, 0);
         assert_eq!(fs.read("/copy").unwrap(), b"1");
         assert!(fs.readlink("/copy").is_err());
+        fs.symlink("..", "/d/up").unwrap();
+        let (status, _, stderr) = run(&fs, "cp", &["-rL", "d", "loop"]);
+        assert_eq!(status, 1);
+        assert!(stderr.contains("directory causes a cycle"), "{stderr}");
     }
 
     #[test]

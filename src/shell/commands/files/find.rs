@@ -480,6 +480,9 @@ struct Walk {
     batches: Vec<(Vec<String>, Vec<String>, usize)>,
     now: i64,
     follow: bool,
+    /// With `-L`: the real path and shown path of each directory being
+    /// walked, to stop at a symlink loop.
+    ancestors: Vec<(String, String)>,
 }
 
 /// How many bytes of paths one `-exec … +` run takes.
@@ -540,6 +543,7 @@ pub(super) fn find(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
         batches: Vec::new(),
         now: epoch_seconds(SystemTime::now()),
         follow,
+        ancestors: Vec::new(),
     };
     collect_batches(&expression, &mut walk.batches);
     for root in &roots {
@@ -603,6 +607,22 @@ fn visit(
         && !pruned
         && !walk.quit
         && walk.globals.max_depth.is_none_or(|max| depth < max);
+    let mut real = None;
+    if descend && walk.follow {
+        let path = super::canonicalize(ctx, absolute, super::Canon::Missing).unwrap_or_default();
+        if let Some((_, earlier)) = walk.ancestors.iter().find(|(seen, _)| *seen == path) {
+            let message = format!(
+                "File system loop detected; {} is part of the same file system loop as {}.",
+                super::quote(shown),
+                super::quote(earlier)
+            );
+            ctx.error(message)?;
+            walk.status = 1;
+            return Ok(());
+        }
+        walk.ancestors.push((path, shown.to_string()));
+        real = Some(());
+    }
     if descend {
         match ctx.storage.list(absolute) {
             Ok(entries) => {
@@ -617,11 +637,6 @@ fn visit(
                         Ok(child_meta) => child_meta,
                         Err(_) => continue,
                     };
-                    if walk.follow && child_meta.kind == FileKind::Directory && depth > 40 {
-                        ctx.error(format_args!("{}: Too many levels of symbolic links", super::quote(shown)))?;
-                        walk.status = 1;
-                        continue;
-                    }
                     visit(ctx, expression, walk, &child(shown, &item.name), &child_abs, child_meta, depth + 1, root)?;
                 }
             }
@@ -630,6 +645,9 @@ fn visit(
                 walk.status = 1;
             }
         }
+    }
+    if real.is_some() {
+        walk.ancestors.pop();
     }
     if walk.globals.depth_first && in_range && !walk.quit {
         evaluate(ctx, expression, walk, &entry)?;
@@ -858,6 +876,16 @@ mod tests {
         assert_eq!(out(&fs, &["d", "-name", "s", "-prune", "-o", "-print"]), "d\nd/f.txt\n");
         assert_eq!(out(&fs, &[".", "-type", "l"]), "./ld\n");
         assert_eq!(out(&fs, &["-L", "ld", "-type", "f"]), "ld/f.txt\nld/s/G.TXT\n");
+        fs.symlink("..", "/d/s/up").unwrap();
+        assert_eq!(
+            find(&fs, &["-L", "d", "-name", "G*"]),
+            (
+                1,
+                "d/s/G.TXT\n".into(),
+                "find: File system loop detected; 'd/s/up' is part of the same file system loop as 'd'.\n".into()
+            )
+        );
+        fs.remove("/d/s/up", false).unwrap();
         assert_eq!(out(&fs, &["d", "-regex", r".*\.\(txt\|TXT\)"]), "d/f.txt\nd/s/G.TXT\n");
         assert_eq!(out(&fs, &["d", "-type", "f", "-printf", "%f %P %s %d\\n"]), "f.txt f.txt 2 1\nG.TXT s/G.TXT 2 2\n");
         assert_eq!(out(&fs, &["d", "-name", "*.txt", "-quit", "-o", "-print"]), "d\n");

@@ -362,7 +362,7 @@ pub(super) fn canonicalize(ctx: &Context<'_>, user_path: &str, mode: Canon) -> R
 /// Calls `ctx.check` every 256 steps of a loop.
 pub(super) fn tick(ctx: &Context<'_>, step: &mut u32) -> Result<(), LimitHit> {
     *step = step.wrapping_add(1);
-    if *step % 256 == 0 {
+    if step.is_multiple_of(256) {
         (ctx.check)()?;
     }
     Ok(())
