@@ -767,6 +767,10 @@ impl<'r> Interp<'r> {
         if let Some(command) = commands::lookup(name) {
             return self.run_table(command, argv);
         }
+        #[cfg(test)]
+        if let Some(command) = tests::fake_command(name) {
+            return self.run_table(command, argv);
+        }
         if name.contains('/') {
             return builtins::run_script_file(self, name, &argv[1..]);
         }
@@ -1041,5 +1045,127 @@ impl Runner for Interp<'_> {
             Err(Flow::Break(_)) | Err(Flow::Continue(_)) => Ok(0),
             Err(Flow::Limit(hit)) => Err(hit),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::super::command::{CommandFn, Context};
+    use super::super::{LimitHit, Limits, Shell, ShellOptions};
+    use crate::storage::{MemoryStorage, Storage};
+
+    /// Commands only these tests have (the table may not hold them yet).
+    pub(super) fn fake_command(name: &str) -> Option<CommandFn> {
+        Some(match name {
+            "t_cat" => |ctx: &mut Context<'_>, args: &[String]| {
+                if args.is_empty() {
+                    let data = ctx.stdin.to_vec();
+                    ctx.stdout.write(&data)?;
+                }
+                for arg in args {
+                    match ctx.read(arg) {
+                        Ok(data) => ctx.stdout.write(&data)?,
+                        Err(error) => {
+                            ctx.storage_error(arg, &error)?;
+                            return Ok(1);
+                        }
+                    }
+                }
+                Ok(0)
+            },
+            "t_both" => |ctx: &mut Context<'_>, _: &[String]| {
+                ctx.stdout.write_str("out\n")?;
+                ctx.stderr.write_str("err\n")?;
+                Ok(3)
+            },
+            "t_env" => |ctx: &mut Context<'_>, args: &[String]| {
+                let line = format!("{}:{}\n", ctx.cwd, (ctx.var)(&args[0]).unwrap_or_default());
+                ctx.stdout.write_str(&line)?;
+                Ok(0)
+            },
+            "t_xargs" => |ctx: &mut Context<'_>, args: &[String]| {
+                let input = String::from_utf8_lossy(ctx.stdin).into_owned();
+                let mut status = 0;
+                for line in input.lines() {
+                    let mut argv = args.to_vec();
+                    argv.push(line.to_string());
+                    status = ctx.runner.run(&argv, b"", ctx.stdout, ctx.stderr)?;
+                }
+                Ok(status)
+            },
+            "t_yes" => |ctx: &mut Context<'_>, _: &[String]| loop {
+                (ctx.check)()?;
+                ctx.stdout.write_str("y\n")?;
+            },
+            _ => return None,
+        })
+    }
+
+    fn run_with(limits: Limits, script: &str) -> (String, String, i32, Option<LimitHit>, Arc<MemoryStorage>) {
+        let storage = Arc::new(MemoryStorage::new(Default::default()));
+        storage.write("/f", b"one\ntwo\n").unwrap();
+        let mut shell = Shell::new(storage.clone(), ShellOptions { limits, ..ShellOptions::default() });
+        let r = shell.run(script, None);
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        (text(&r.stdout), text(&r.stderr), r.exit_code, r.limit, storage)
+    }
+
+    fn run(script: &str) -> (String, String, i32) {
+        let (out, err, code, _, _) = run_with(Limits::default(), script);
+        (out, err, code)
+    }
+
+    #[test]
+    fn table_commands_get_streams_and_state() {
+        assert_eq!(run("echo hi | t_cat"), ("hi\n".into(), "".into(), 0));
+        assert_eq!(run("t_cat f nope"), ("one\ntwo\n".into(), "t_cat: nope: No such file or directory\n".into(), 1));
+        assert_eq!(run("t_both 2>/dev/null"), ("out\n".into(), "".into(), 3));
+        // 2>&1: the stderr follows the stdout in the shared stream.
+        assert_eq!(run("t_both 2>&1 | t_cat"), ("out\nerr\n".into(), "".into(), 0));
+        assert_eq!(
+            run("X=1; X=2 t_env X; t_env X; cd /tmp 2>/dev/null; t_env HOME"),
+            ("/:2\n/:1\n/:/\n".into(), "".into(), 0)
+        );
+    }
+
+    #[test]
+    fn read_consumes_but_commands_see_the_rest() {
+        assert_eq!(run("{ read header; t_cat; } < f"), ("two\n".into(), "".into(), 0));
+        assert_eq!(run("while read l; do echo \"[$l]\"; done < f"), ("[one]\n[two]\n".into(), "".into(), 0));
+    }
+
+    #[test]
+    fn runner_runs_functions_and_builtins() {
+        let script =
+            "f() { echo \"f:$1\"; }; printf_missing=1; { echo a; echo b; } | t_xargs f; echo x | t_xargs echo got";
+        assert_eq!(run(script), ("f:a\nf:b\ngot x\n".into(), "".into(), 0));
+        assert_eq!(
+            run("echo a | t_xargs nosuch"),
+            ("".into(), "bash: line 1: nosuch: command not found\n".into(), 127)
+        );
+    }
+
+    #[test]
+    fn commands_hit_output_and_time_limits() {
+        let limits = Limits { max_output_bytes: 100, ..Limits::default() };
+        let (out, _, code, limit, _) = run_with(limits, "t_yes");
+        assert_eq!((out.len(), code, limit), (100, 125, Some(LimitHit::Output)));
+        let limits = Limits {
+            max_duration: std::time::Duration::from_millis(20),
+            max_output_bytes: usize::MAX,
+            ..Limits::default()
+        };
+        let (_, _, code, limit, _) = run_with(limits, "t_yes > /dev/null");
+        assert_eq!((code, limit), (124, Some(LimitHit::WallTime)));
+    }
+
+    #[test]
+    fn redirected_files_are_written_when_the_command_ends() {
+        let (_, _, code, _, storage) = run_with(Limits::default(), "t_cat f > g; t_cat f f >> g; t_both > h 2>&1");
+        assert_eq!(code, 3);
+        assert_eq!(storage.read("/g").unwrap(), b"one\ntwo\none\ntwo\none\ntwo\n");
+        assert_eq!(storage.read("/h").unwrap(), b"out\nerr\n");
     }
 }

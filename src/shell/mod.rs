@@ -143,14 +143,15 @@ impl Default for ShellOptions {
 pub struct Shell {
     storage: Arc<dyn Storage>,
     options: ShellOptions,
-    state: state::State,
+    /// `None` only while a run holds it.
+    state: Option<state::State>,
 }
 
 impl Shell {
     /// A fresh session over `storage`.
     pub fn new(storage: Arc<dyn Storage>, options: ShellOptions) -> Self {
         let state = state::State::new(&options.cwd, &options.env);
-        Shell { storage, options, state }
+        Shell { storage, options, state: Some(state) }
     }
 
     /// Runs a script as `bash -c` would, in this session's state.
@@ -159,7 +160,10 @@ impl Shell {
         let recorder = Recorder { inner: &*self.storage, writes: Mutex::new(Vec::new()) };
         let limits = &self.options.limits;
         let runtime = exec::Runtime::new(&recorder, limits, cancel);
-        let state = std::mem::replace(&mut self.state, state::State::new("/", &[]));
+        let state = match self.state.take() {
+            Some(state) => state,
+            None => state::State::new(&self.options.cwd, &self.options.env),
+        };
         let mut interp = exec::Interp::new(&runtime, state);
         let mut limit = runtime.check().err();
         let mut exit_code = 0;
@@ -203,7 +207,7 @@ impl Shell {
             stderr_bytes.push(b'\n');
         }
         state.last_status = exit_code;
-        self.state = state;
+        self.state = Some(state);
         let mut write_set = recorder.writes.into_inner().unwrap_or_else(|e| e.into_inner());
         write_set.sort_unstable();
         write_set.dedup();
@@ -212,7 +216,7 @@ impl Shell {
 
     /// Forgets the session's state: back to how [`Shell::new`] made it.
     pub fn reset(&mut self) {
-        self.state = state::State::new(&self.options.cwd, &self.options.env);
+        self.state = Some(state::State::new(&self.options.cwd, &self.options.env));
     }
 }
 
