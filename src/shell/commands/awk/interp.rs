@@ -18,6 +18,13 @@ use crate::shell::LimitHit;
 
 /// Deepest user-function recursion; past it the program stops with an error.
 const MAX_CALL_DEPTH: usize = 64;
+/// Deepest evaluation recursion (expression nesting across function
+/// calls): keeps the interpreter inside a 2 MiB stack.
+const MAX_EVAL_DEPTH: usize = 600;
+/// What one user-function call counts for against MAX_EVAL_DEPTH.
+const CALL_COST: usize = 4;
+/// What one builtin call counts for against MAX_EVAL_DEPTH.
+const BUILTIN_COST: usize = 6;
 /// Most elements one array may hold, and the highest field number.
 const MAX_ELEMENTS: usize = 5_000_000;
 const MAX_FIELD: usize = 1_000_000;
@@ -329,6 +336,7 @@ pub struct Interp<'p, 'c, 'a> {
     rand_state: u64,
     pub exit_code: i32,
     ticks: u32,
+    depth: usize,
     line_buf: Vec<u8>,
     /// An input file could not be read: exit 2 at the end.
     input_error: bool,
@@ -406,6 +414,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             rand_state: seed_state(0.0),
             exit_code: 0,
             ticks: 0,
+            depth: 0,
             line_buf: Vec::new(),
             input_error: false,
         }
@@ -964,6 +973,17 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
     // ---- expressions ----
 
     fn eval_bool(&mut self, e: &Expr) -> R<bool> {
+        self.depth += 1;
+        if self.depth > MAX_EVAL_DEPTH {
+            self.depth -= 1;
+            return fail("expressions or function calls nested too deeply");
+        }
+        let result = self.eval_bool_inner(e);
+        self.depth -= 1;
+        result
+    }
+
+    fn eval_bool_inner(&mut self, e: &Expr) -> R<bool> {
         match e {
             Expr::Regex(i) => {
                 self.rebuild_record();
@@ -983,6 +1003,17 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
     }
 
     fn eval_num(&mut self, e: &Expr) -> R<f64> {
+        self.depth += 1;
+        if self.depth > MAX_EVAL_DEPTH {
+            self.depth -= 1;
+            return fail("expressions or function calls nested too deeply");
+        }
+        let result = self.eval_num_inner(e);
+        self.depth -= 1;
+        result
+    }
+
+    fn eval_num_inner(&mut self, e: &Expr) -> R<f64> {
         match e {
             Expr::Num(n) => Ok(*n),
             Expr::Field(idx) => {
@@ -1008,52 +1039,34 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
     }
 
     fn eval(&mut self, e: &Expr) -> R<Value> {
+        self.depth += 1;
+        if self.depth > MAX_EVAL_DEPTH {
+            self.depth -= 1;
+            return fail("expressions or function calls nested too deeply");
+        }
+        let result = self.eval_inner(e);
+        self.depth -= 1;
+        result
+    }
+
+    // The evaluator recurses through this function: it stays small, and
+    // the arms with many locals live in their own (never inlined)
+    // functions so each level of recursion costs little stack.
+    fn eval_inner(&mut self, e: &Expr) -> R<Value> {
         match e {
             Expr::Num(n) => Ok(Value::Num(*n)),
             Expr::Str(s) => Ok(Value::Str(s.clone())),
             Expr::Group(inner) => self.eval(inner),
             Expr::Var(i) => self.get_global(*i),
             Expr::Local(i) => self.get_local(*i),
-            Expr::Field(idx) => {
-                let n = self.eval_num(idx)?;
-                let i = self.field_index(n)?;
-                Ok(self.get_field(i))
-            }
-            Expr::Index(r, subs) => {
-                let key = self.subscript(subs)?;
-                let arr = self.array(*r)?;
-                let found = arr.borrow().get(&key).cloned();
-                match found {
-                    Some(v) => Ok(v),
-                    None => {
-                        arr.borrow_mut().set(key, Value::Uninit)?;
-                        Ok(Value::Uninit)
-                    }
-                }
-            }
-            Expr::In(subs, r) => {
-                let key = self.subscript(subs)?;
-                let arr = self.array(*r)?;
-                let found = arr.borrow().contains(&key);
-                Ok(bool_value(found))
-            }
+            Expr::Field(idx) => self.eval_field(idx),
+            Expr::Index(r, subs) => self.eval_index(*r, subs),
+            Expr::In(subs, r) => self.eval_in(subs, *r),
             Expr::Regex(_) | Expr::Cmp(..) | Expr::Not(_) | Expr::And(..) | Expr::Or(..) | Expr::Match(..) => {
                 Ok(bool_value(self.eval_bool(e)?))
             }
-            Expr::Assign(target, value) => {
-                let v = self.eval(value)?;
-                let p = self.place(target)?;
-                self.set_place(&p, v.clone())?;
-                Ok(v)
-            }
-            Expr::AugAssign(op, target, value) => {
-                let p = self.place(target)?;
-                let old = self.get_place(&p)?.num();
-                let rhs = self.eval_num(value)?;
-                let new = Value::Num(apply(*op, old, rhs)?);
-                self.set_place(&p, new.clone())?;
-                Ok(new)
-            }
+            Expr::Assign(target, value) => self.eval_assign(target, value),
+            Expr::AugAssign(op, target, value) => self.eval_aug_assign(*op, target, value),
             Expr::Cond(c, a, b) => {
                 if self.eval_bool(c)? {
                     self.eval(a)
@@ -1064,35 +1077,102 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             Expr::Neg(inner) => Ok(Value::Num(-self.eval_num(inner)?)),
             Expr::Pos(inner) => Ok(Value::Num(self.eval_num(inner)?)),
             Expr::Binary(op, a, b) => Ok(Value::Num(self.arith(*op, a, b)?)),
-            Expr::Concat(a, b) => {
-                let x = self.eval(a)?;
-                let x = self.to_str(&x);
-                let y = self.eval(b)?;
-                let y = self.to_str(&y);
-                if x.len() + y.len() > MAX_STRING {
-                    return fail("string too long");
-                }
-                let mut out = Vec::with_capacity(x.len() + y.len());
-                out.extend_from_slice(&x);
-                out.extend_from_slice(&y);
-                Ok(Value::Str(Rc::from(out)))
-            }
-            Expr::IncDec { target, delta, post } => {
-                let p = self.place(target)?;
-                let old = self.get_place(&p)?.num();
-                let new = old + delta;
-                self.set_place(&p, Value::Num(new))?;
-                Ok(Value::Num(if *post { old } else { new }))
-            }
+            Expr::Concat(a, b) => self.eval_concat(a, b),
+            Expr::IncDec { target, delta, post } => self.eval_incdec(target, *delta, *post),
             Expr::Call(f, args) => self.call(*f, args),
-            Expr::Builtin(b, args) => self.builtin(*b, args),
+            Expr::Builtin(b, args) => self.builtin_counted(*b, args),
             Expr::Getline { var, file } => self.getline(var.as_deref(), file.as_deref()),
             Expr::Unsupported(what) => fail(*what),
         }
     }
 
+    #[inline(never)]
+    fn eval_field(&mut self, idx: &Expr) -> R<Value> {
+        let n = self.eval_num(idx)?;
+        let i = self.field_index(n)?;
+        Ok(self.get_field(i))
+    }
+
+    #[inline(never)]
+    fn eval_index(&mut self, r: ArrayRef, subs: &[Expr]) -> R<Value> {
+        let key = self.subscript(subs)?;
+        let arr = self.array(r)?;
+        let found = arr.borrow().get(&key).cloned();
+        match found {
+            Some(v) => Ok(v),
+            None => {
+                arr.borrow_mut().set(key, Value::Uninit)?;
+                Ok(Value::Uninit)
+            }
+        }
+    }
+
+    #[inline(never)]
+    fn eval_in(&mut self, subs: &[Expr], r: ArrayRef) -> R<Value> {
+        let key = self.subscript(subs)?;
+        let arr = self.array(r)?;
+        let found = arr.borrow().contains(&key);
+        Ok(bool_value(found))
+    }
+
+    #[inline(never)]
+    fn eval_assign(&mut self, target: &Expr, value: &Expr) -> R<Value> {
+        let v = self.eval(value)?;
+        let p = self.place(target)?;
+        self.set_place(&p, v.clone())?;
+        Ok(v)
+    }
+
+    #[inline(never)]
+    fn eval_aug_assign(&mut self, op: BinOp, target: &Expr, value: &Expr) -> R<Value> {
+        let p = self.place(target)?;
+        let old = self.get_place(&p)?.num();
+        let rhs = self.eval_num(value)?;
+        let new = Value::Num(apply(op, old, rhs)?);
+        self.set_place(&p, new.clone())?;
+        Ok(new)
+    }
+
+    #[inline(never)]
+    fn eval_concat(&mut self, a: &Expr, b: &Expr) -> R<Value> {
+        let x = self.eval(a)?;
+        let x = self.to_str(&x);
+        let y = self.eval(b)?;
+        let y = self.to_str(&y);
+        if x.len() + y.len() > MAX_STRING {
+            return fail("string too long");
+        }
+        let mut out = Vec::with_capacity(x.len() + y.len());
+        out.extend_from_slice(&x);
+        out.extend_from_slice(&y);
+        Ok(Value::Str(Rc::from(out)))
+    }
+
+    #[inline(never)]
+    fn eval_incdec(&mut self, target: &Expr, delta: f64, post: bool) -> R<Value> {
+        let p = self.place(target)?;
+        let old = self.get_place(&p)?.num();
+        let new = old + delta;
+        self.set_place(&p, Value::Num(new))?;
+        Ok(Value::Num(if post { old } else { new }))
+    }
+
+    /// Builtins have large frames: they count for more recursion depth.
+    #[inline(never)]
+    fn builtin_counted(&mut self, b: Builtin, args: &[Expr]) -> R<Value> {
+        self.depth += BUILTIN_COST;
+        let result = if self.depth > MAX_EVAL_DEPTH {
+            fail("expressions or function calls nested too deeply")
+        } else {
+            self.builtin(b, args)
+        };
+        self.depth -= BUILTIN_COST;
+        result
+    }
+
     // ---- functions ----
 
+    #[inline(never)]
     fn call(&mut self, index: usize, args: &[Expr]) -> R<Value> {
         let prog = self.prog;
         let func = &prog.functions[index];
@@ -1140,7 +1220,13 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             locals.push(Cell::Val(Value::Uninit));
         }
         self.frames.push(locals);
-        let flow = self.exec_block(&func.body);
+        self.depth += CALL_COST;
+        let flow = if self.depth > MAX_EVAL_DEPTH {
+            Err(Fatal::Error("expressions or function calls nested too deeply".into()))
+        } else {
+            self.exec_block(&func.body)
+        };
+        self.depth -= CALL_COST;
         let frame = self.frames.pop().unwrap_or_default();
         let flow = flow?;
         for (r, a, pi) in bind_back {
@@ -1195,39 +1281,24 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
     }
 
     fn exec(&mut self, s: &Stmt) -> R<Flow> {
+        self.depth += 1;
+        if self.depth > MAX_EVAL_DEPTH {
+            self.depth -= 1;
+            return fail("expressions or function calls nested too deeply");
+        }
+        let result = self.exec_inner(s);
+        self.depth -= 1;
+        result
+    }
+
+    // Small on purpose (see eval_inner): heavy arms live out of line.
+    fn exec_inner(&mut self, s: &Stmt) -> R<Flow> {
         match s {
             Stmt::Expr(e) => {
                 self.eval(e)?;
             }
-            Stmt::Print(args, dest) => {
-                if args.is_empty() {
-                    self.print_record(dest.as_ref())?;
-                } else {
-                    let mut line = std::mem::take(&mut self.line_buf);
-                    line.clear();
-                    for (i, a) in args.iter().enumerate() {
-                        if i > 0 {
-                            line.extend_from_slice(&self.ofs);
-                        }
-                        let v = self.eval(a)?;
-                        self.push_output(&mut line, &v);
-                    }
-                    line.extend_from_slice(&self.ors);
-                    let result = self.write_to(dest.as_ref(), &line);
-                    self.line_buf = line;
-                    result?;
-                }
-            }
-            Stmt::Printf(args, dest) => {
-                let fmt = self.eval(&args[0])?;
-                let fmt = self.to_str(&fmt);
-                let mut values = Vec::with_capacity(args.len() - 1);
-                for a in &args[1..] {
-                    values.push(self.eval(a)?);
-                }
-                let out = sprintf(&fmt, &values, &self.convfmt).map_err(|m| Fatal::Error(format!("printf: {m}")))?;
-                self.write_to(dest.as_ref(), &out)?;
-            }
+            Stmt::Print(args, dest) => self.exec_print(args, dest.as_ref())?,
+            Stmt::Printf(args, dest) => self.exec_printf(args, dest.as_ref())?,
             Stmt::If(c, then, other) => {
                 if self.eval_bool(c)? {
                     return self.exec(then);
@@ -1235,6 +1306,84 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
                     return self.exec(other);
                 }
             }
+            Stmt::While(..) | Stmt::Do(..) | Stmt::For(..) | Stmt::ForIn(..) => return self.exec_loop(s),
+            Stmt::Block(stmts) => return self.exec_block(stmts),
+            Stmt::Next => return Ok(Flow::Next),
+            Stmt::NextFile => return Ok(Flow::NextFile),
+            Stmt::Exit(code) => {
+                if let Some(c) = code {
+                    self.exit_code = (self.eval_num(c)? as i64 & 0xff) as i32;
+                }
+                return Ok(Flow::Exit);
+            }
+            Stmt::Return(v) => {
+                let v = match v {
+                    Some(e) => self.eval(e)?,
+                    None => Value::Uninit,
+                };
+                return Ok(Flow::Return(v));
+            }
+            Stmt::Break => return Ok(Flow::Break),
+            Stmt::Continue => return Ok(Flow::Continue),
+            Stmt::Delete(r, subs) => self.exec_delete(*r, subs.as_deref())?,
+        }
+        Ok(Flow::Normal)
+    }
+
+    #[inline(never)]
+    fn exec_print(&mut self, args: &[Expr], dest: Option<&(Redirect, Expr)>) -> R<()> {
+        if args.is_empty() {
+            return self.print_record(dest);
+        }
+        let mut line = std::mem::take(&mut self.line_buf);
+        line.clear();
+        for (i, a) in args.iter().enumerate() {
+            if i > 0 {
+                line.extend_from_slice(&self.ofs);
+            }
+            let v = match self.eval(a) {
+                Ok(v) => v,
+                Err(e) => {
+                    self.line_buf = line;
+                    return Err(e);
+                }
+            };
+            self.push_output(&mut line, &v);
+        }
+        line.extend_from_slice(&self.ors);
+        let result = self.write_to(dest, &line);
+        self.line_buf = line;
+        result
+    }
+
+    #[inline(never)]
+    fn exec_printf(&mut self, args: &[Expr], dest: Option<&(Redirect, Expr)>) -> R<()> {
+        let fmt = self.eval(&args[0])?;
+        let fmt = self.to_str(&fmt);
+        let mut values = Vec::with_capacity(args.len() - 1);
+        for a in &args[1..] {
+            values.push(self.eval(a)?);
+        }
+        let out = sprintf(&fmt, &values, &self.convfmt).map_err(|m| Fatal::Error(format!("printf: {m}")))?;
+        self.write_to(dest, &out)
+    }
+
+    #[inline(never)]
+    fn exec_delete(&mut self, r: ArrayRef, subs: Option<&[Expr]>) -> R<()> {
+        let arr = self.array(r)?;
+        match subs {
+            Some(subs) => {
+                let key = self.subscript(subs)?;
+                arr.borrow_mut().remove(&key);
+            }
+            None => arr.borrow_mut().clear(),
+        }
+        Ok(())
+    }
+
+    #[inline(never)]
+    fn exec_loop(&mut self, s: &Stmt) -> R<Flow> {
+        match s {
             Stmt::While(c, body) => {
                 while self.eval_bool(c)? {
                     if let Some(f) = self.exec_loop_body(body)? {
@@ -1282,34 +1431,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
                     }
                 }
             }
-            Stmt::Block(stmts) => return self.exec_block(stmts),
-            Stmt::Next => return Ok(Flow::Next),
-            Stmt::NextFile => return Ok(Flow::NextFile),
-            Stmt::Exit(code) => {
-                if let Some(c) = code {
-                    self.exit_code = (self.eval_num(c)? as i64 & 0xff) as i32;
-                }
-                return Ok(Flow::Exit);
-            }
-            Stmt::Return(v) => {
-                let v = match v {
-                    Some(e) => self.eval(e)?,
-                    None => Value::Uninit,
-                };
-                return Ok(Flow::Return(v));
-            }
-            Stmt::Break => return Ok(Flow::Break),
-            Stmt::Continue => return Ok(Flow::Continue),
-            Stmt::Delete(r, subs) => {
-                let arr = self.array(*r)?;
-                match subs {
-                    Some(subs) => {
-                        let key = self.subscript(subs)?;
-                        arr.borrow_mut().remove(&key);
-                    }
-                    None => arr.borrow_mut().clear(),
-                }
-            }
+            _ => {}
         }
         Ok(Flow::Normal)
     }
@@ -1408,6 +1530,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
 
     // ---- getline ----
 
+    #[inline(never)]
     fn getline(&mut self, var: Option<&Expr>, file: Option<&Expr>) -> R<Value> {
         let Some(file) = file else {
             let Some((data, s, e)) = self.read_main()? else {
@@ -1465,6 +1588,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
         Ok(self.to_str(&v))
     }
 
+    #[inline(never)]
     fn builtin(&mut self, b: Builtin, args: &[Expr]) -> R<Value> {
         let num = |n: f64| Ok(Value::Num(n));
         match b {

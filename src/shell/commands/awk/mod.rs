@@ -422,10 +422,27 @@ mod tests {
         assert!(stderr.starts_with("awk: line 3:"), "{stderr}");
         assert_eq!(awk(&[], "").0, 2);
         assert_eq!(awk(&["BEGIN{system(\"ls\")}"], "").0, 2);
-        let deep = format!("BEGIN{{x={}1{}}}", "(".repeat(5000), ")".repeat(5000));
-        assert_eq!(awk(&[&deep], "").0, 2);
-        let long = format!("BEGIN{{x=1{}; print x}}", "+1".repeat(5000));
-        assert_eq!(awk(&[&long], "").0, 2);
+    }
+
+    #[test]
+    fn deep_programs_fail_cleanly() {
+        let recursive = |body: String| format!("function f(n) {{ if (n <= 0) return 0; {body} }} BEGIN{{print f(63)}}");
+        for prog in [
+            recursive(format!("return f(n-1) {}", "+1".repeat(400))),
+            recursive(format!("return {} f(n-1) {}", "(".repeat(45), ")".repeat(45))),
+            recursive(format!("return f(n-1) {}", " \"x\"".repeat(400))),
+            recursive(format!("return {} f(n-1) {}", "substr(".repeat(45), ", 1)".repeat(45))),
+            recursive(format!("{} return f(n-1)", "if (1) ".repeat(140))),
+            format!("BEGIN{{x={}1{}}}", "(".repeat(5000), ")".repeat(5000)),
+            format!("BEGIN{{x=1{}; print x}}", "+1".repeat(5000)),
+        ] {
+            assert_eq!(awk(&[&prog], "").0, 2, "{}", &prog[..60]);
+        }
+        assert_eq!(
+            out(&["function fib(n) { return n < 2 ? n : fib(n-1) + fib(n-2) } BEGIN{print fib(20)}"], ""),
+            "6765\n"
+        );
+        assert_eq!(out(&["function d(n) { return n == 0 ? 0 : 1 + d(n-1) } BEGIN{print d(60)}"], ""), "60\n");
     }
 
     #[test]

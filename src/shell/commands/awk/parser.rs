@@ -13,6 +13,9 @@ use super::lexer::{Builtin, Lexer, Tok};
 /// Deepest nesting of expressions and statements the parser accepts; it
 /// keeps the recursive evaluator well inside the stack.
 const MAX_DEPTH: usize = 150;
+/// Tallest expression tree (nesting plus operator chains such as
+/// `1+1+…`): bounds the evaluator's recursion and the tree's drop.
+const MAX_HEIGHT: usize = 500;
 
 /// Slots of the special variables, in this order in every program.
 pub const SPECIALS: &[&str] = &[
@@ -209,6 +212,7 @@ struct Parser<'s> {
     no_gt: bool,
     /// `in` is not an operator (the head of `for (x in a)`).
     depth: usize,
+    height: usize,
     in_function: bool,
     loop_depth: usize,
 }
@@ -228,6 +232,7 @@ pub fn parse(src: &[u8]) -> PResult<Program> {
         regexes: Vec::new(),
         no_gt: false,
         depth: 0,
+        height: 0,
         in_function: false,
         loop_depth: 0,
     };
@@ -296,7 +301,8 @@ impl<'s> Parser<'s> {
 
     fn enter(&mut self) -> PResult<()> {
         self.depth += 1;
-        if self.depth > MAX_DEPTH {
+        self.height += 1;
+        if self.depth > MAX_DEPTH || self.height > MAX_HEIGHT {
             return self.err("program nested too deeply");
         }
         Ok(())
@@ -304,6 +310,16 @@ impl<'s> Parser<'s> {
 
     fn leave(&mut self) {
         self.depth -= 1;
+        self.height -= 1;
+    }
+
+    /// One more operator in a chain (`a + b + c`): the tree grows taller.
+    fn grow(&mut self) -> PResult<()> {
+        self.height += 1;
+        if self.height > MAX_HEIGHT {
+            return self.err("expression too long");
+        }
+        Ok(())
     }
 
     fn global(&mut self, name: &str) -> usize {
@@ -820,8 +836,16 @@ impl<'s> Parser<'s> {
     }
 
     fn or(&mut self) -> PResult<Expr> {
+        let height = self.height;
+        let result = self.or_chain();
+        self.height = height;
+        result
+    }
+
+    fn or_chain(&mut self) -> PResult<Expr> {
         let mut left = self.and()?;
         while self.eat(&Tok::Or)? {
+            self.grow()?;
             self.newlines()?;
             let right = self.and()?;
             left = Expr::Or(Box::new(left), Box::new(right));
@@ -830,8 +854,16 @@ impl<'s> Parser<'s> {
     }
 
     fn and(&mut self) -> PResult<Expr> {
+        let height = self.height;
+        let result = self.and_chain();
+        self.height = height;
+        result
+    }
+
+    fn and_chain(&mut self) -> PResult<Expr> {
         let mut left = self.in_expr()?;
         while self.eat(&Tok::And)? {
+            self.grow()?;
             self.newlines()?;
             let right = self.in_expr()?;
             left = Expr::And(Box::new(left), Box::new(right));
@@ -840,8 +872,16 @@ impl<'s> Parser<'s> {
     }
 
     fn in_expr(&mut self) -> PResult<Expr> {
+        let height = self.height;
+        let result = self.in_expr_chain();
+        self.height = height;
+        result
+    }
+
+    fn in_expr_chain(&mut self) -> PResult<Expr> {
         let mut left = self.match_expr()?;
         while self.is(&Tok::In) {
+            self.grow()?;
             self.advance()?;
             let Tok::Name(name) = self.st.tok.clone() else {
                 return self.syntax();
@@ -858,6 +898,13 @@ impl<'s> Parser<'s> {
     }
 
     fn match_expr(&mut self) -> PResult<Expr> {
+        let height = self.height;
+        let result = self.match_expr_chain();
+        self.height = height;
+        result
+    }
+
+    fn match_expr_chain(&mut self) -> PResult<Expr> {
         let mut left = self.comparison()?;
         loop {
             let negated = match self.st.tok {
@@ -865,6 +912,7 @@ impl<'s> Parser<'s> {
                 Tok::NoMatch => true,
                 _ => return Ok(left),
             };
+            self.grow()?;
             self.advance()?;
             let right = self.comparison()?;
             left = Expr::Match(negated, Box::new(left), Box::new(right));
@@ -925,13 +973,16 @@ impl<'s> Parser<'s> {
     }
 
     fn concat(&mut self) -> PResult<Expr> {
+        let height = self.height;
+        let result = self.concat_chain();
+        self.height = height;
+        result
+    }
+
+    fn concat_chain(&mut self) -> PResult<Expr> {
         let mut left = self.additive()?;
-        let mut count = 0;
         while self.starts_concat_operand() && !matches!(self.st.tok, Tok::Minus | Tok::Plus | Tok::Not) {
-            count += 1;
-            if count > 10_000 {
-                return self.err("expression too long");
-            }
+            self.grow()?;
             let right = self.additive()?;
             left = Expr::Concat(Box::new(left), Box::new(right));
         }
@@ -939,6 +990,13 @@ impl<'s> Parser<'s> {
     }
 
     fn additive(&mut self) -> PResult<Expr> {
+        let height = self.height;
+        let result = self.additive_chain();
+        self.height = height;
+        result
+    }
+
+    fn additive_chain(&mut self) -> PResult<Expr> {
         let mut left = self.multiplicative()?;
         loop {
             let op = match self.st.tok {
@@ -946,6 +1004,7 @@ impl<'s> Parser<'s> {
                 Tok::Minus => BinOp::Sub,
                 _ => return Ok(left),
             };
+            self.grow()?;
             self.advance()?;
             let right = self.multiplicative()?;
             left = Expr::Binary(op, Box::new(left), Box::new(right));
@@ -953,6 +1012,13 @@ impl<'s> Parser<'s> {
     }
 
     fn multiplicative(&mut self) -> PResult<Expr> {
+        let height = self.height;
+        let result = self.multiplicative_chain();
+        self.height = height;
+        result
+    }
+
+    fn multiplicative_chain(&mut self) -> PResult<Expr> {
         let mut left = self.unary()?;
         loop {
             let op = match self.st.tok {
@@ -961,6 +1027,7 @@ impl<'s> Parser<'s> {
                 Tok::Percent => BinOp::Mod,
                 _ => return Ok(left),
             };
+            self.grow()?;
             self.advance()?;
             let right = self.unary()?;
             left = Expr::Binary(op, Box::new(left), Box::new(right));
