@@ -119,6 +119,9 @@ impl Array {
 
 type ArrayRc = Rc<RefCell<Array>>;
 
+/// A record: the buffer it lives in and its bounds.
+type Span = (Rc<[u8]>, usize, usize);
+
 /// A variable slot.
 #[derive(Debug)]
 enum Cell {
@@ -528,7 +531,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
 
     fn tick(&mut self) -> R<()> {
         self.ticks = self.ticks.wrapping_add(1);
-        if self.ticks % 256 == 0 {
+        if self.ticks.is_multiple_of(256) {
             (self.ctx.check)()?;
         }
         Ok(())
@@ -621,7 +624,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
     }
 
     /// The next main-input record's bytes, advancing NR and FNR.
-    fn read_main(&mut self) -> R<Option<(Rc<[u8]>, usize, usize)>> {
+    fn read_main(&mut self) -> R<Option<Span>> {
         loop {
             let sep = self.record_sep()?;
             if let Some(src) = &mut self.main {

@@ -136,6 +136,17 @@ pub fn unescape(s: &[u8]) -> Vec<u8> {
             b'\\' => out.push(b'\\'),
             b'"' => out.push(b'"'),
             b'/' => out.push(b'/'),
+            b'x' if i < s.len() && s[i].is_ascii_hexdigit() => {
+                // gawk reads at most two hex digits.
+                let mut value: u32 = 0;
+                let mut n = 0;
+                while n < 2 && i < s.len() && s[i].is_ascii_hexdigit() {
+                    value = value * 16 + (s[i] as char).to_digit(16).unwrap_or(0);
+                    i += 1;
+                    n += 1;
+                }
+                out.push(value as u8);
+            }
             b'0'..=b'7' => {
                 let mut value: u32 = (e - b'0') as u32;
                 let mut n = 1;
