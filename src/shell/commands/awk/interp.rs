@@ -617,6 +617,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
         if !self.used_file {
             self.used_file = true;
             self.globals[FNR] = Cell::Val(Value::Num(0.0));
+            self.globals[FILENAME] = Cell::Val(Value::str(b"-"));
             self.main = Some(Source { data: Rc::from(self.ctx.stdin), pos: 0 });
             return Ok(true);
         }
@@ -733,10 +734,11 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
         }
         self.ensure_split();
         let r = &self.record;
+        // A field past NF is an empty input string: `$9 == 0` is false.
         if r.materialized {
-            r.vals.get(i - 1).cloned().unwrap_or_default()
+            r.vals.get(i - 1).cloned().unwrap_or_else(|| Value::strnum(b""))
         } else {
-            r.ranges.get(i - 1).map(|&(s, e)| Value::strnum(&r.text[s..e])).unwrap_or_default()
+            r.ranges.get(i - 1).map_or_else(|| Value::strnum(b""), |&(s, e)| Value::strnum(&r.text[s..e]))
         }
     }
 
@@ -1128,9 +1130,11 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
 
     #[inline(never)]
     fn eval_aug_assign(&mut self, op: BinOp, target: &Expr, value: &Expr) -> R<Value> {
+        // Like gawk: the target's subscript first, then the right side,
+        // then the target's current value (`x += x += 2` is 6 for x = 1).
         let p = self.place(target)?;
-        let old = self.get_place(&p)?.num();
         let rhs = self.eval_num(value)?;
+        let old = self.get_place(&p)?.num();
         let new = Value::Num(apply(op, old, rhs)?);
         self.set_place(&p, new.clone())?;
         Ok(new)

@@ -196,6 +196,7 @@ mod tests {
         assert_eq!(out(&["{s+=$3} END{print s}"], "a b 1\nc d 2.5\ne f x\n"), "3.5\n");
         assert_eq!(out(&["{print $2, $1}"], "a b\nc d\n"), "b a\nd c\n");
         assert_eq!(out(&["{print NR, NF, $NF}"], "a b c\n\n  x  \n"), "1 3 c\n2 0 \n3 1 x\n");
+        assert_eq!(out(&["{print ($2 == 0), ($2 == \"\")}"], "a\n"), "0 1\n");
         assert_eq!(out(&["END{print NR}"], "1\n2\n3"), "3\n");
     }
 
@@ -483,3 +484,5 @@ mod tests {
         assert_eq!(result, Err(LimitHit::WallTime));
     }
 }
+#[cfg(test)]
+mod compare;

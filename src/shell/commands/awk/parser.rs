@@ -920,19 +920,30 @@ impl<'s> Parser<'s> {
     }
 
     fn comparison(&mut self) -> PResult<Expr> {
-        let left = self.pipe_getline()?;
-        let op = match self.st.tok {
-            Tok::Lt => CmpOp::Lt,
-            Tok::Le => CmpOp::Le,
-            Tok::Ne => CmpOp::Ne,
-            Tok::Eq => CmpOp::Eq,
-            Tok::Gt if !self.no_gt => CmpOp::Gt,
-            Tok::Ge => CmpOp::Ge,
-            _ => return Ok(left),
-        };
-        self.advance()?;
-        let right = self.pipe_getline()?;
-        Ok(Expr::Cmp(op, Box::new(left), Box::new(right)))
+        let height = self.height;
+        let result = self.comparison_chain();
+        self.height = height;
+        result
+    }
+
+    /// Comparisons chain to the left (`1 < 2 < 3`), as in mawk.
+    fn comparison_chain(&mut self) -> PResult<Expr> {
+        let mut left = self.pipe_getline()?;
+        loop {
+            let op = match self.st.tok {
+                Tok::Lt => CmpOp::Lt,
+                Tok::Le => CmpOp::Le,
+                Tok::Ne => CmpOp::Ne,
+                Tok::Eq => CmpOp::Eq,
+                Tok::Gt if !self.no_gt => CmpOp::Gt,
+                Tok::Ge => CmpOp::Ge,
+                _ => return Ok(left),
+            };
+            self.grow()?;
+            self.advance()?;
+            let right = self.pipe_getline()?;
+            left = Expr::Cmp(op, Box::new(left), Box::new(right));
+        }
     }
 
     /// `cmd | getline [var]`: parsed, refused when run.
