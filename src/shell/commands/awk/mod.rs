@@ -484,5 +484,3 @@ mod tests {
         assert_eq!(result, Err(LimitHit::WallTime));
     }
 }
-#[cfg(test)]
-mod compare;
