@@ -44,7 +44,7 @@ use jaq_std::ValT as _;
 use crate::shell::command::{CommandFn, Context};
 use crate::shell::LimitHit;
 
-pub(super) const COMMANDS: &[(&str, CommandFn)] = &[("jq", jq)];
+pub(super) const COMMANDS: &[(&str, CommandFn)] = &[("jq", jq_command)];
 
 /// The deepest nesting of arrays and objects jq reads or prints.
 const MAX_DEPTH: usize = 512;
@@ -1242,7 +1242,10 @@ fn tostring(value: &Val) -> Result<String, String> {
 const PRELUDE: &str = r#"
 def range($upto): range(0; $upto; 1);
 def range($from; $upto): range($from; $upto; 1);
-def repeat(f): def _repeat: _check | (., (f | _repeat)); _repeat;
+def repeat(f): def _repeat: _check | (f, _repeat); _repeat;
+def getpath($p): if $p == [] then . else .[$p[0]] | getpath($p[1:]) end;
+def delpaths($ps): reduce ($ps | sort | reverse)[] as $p (.; getpath($p) |= empty);
+def del(f): delpaths([path(f)]);
 def recurse(f): def _recurse: _check | (., (f | _recurse)); _recurse;
 def recurse(f; cond): def _recurse: _check | (., (f | select(cond) | _recurse)); _recurse;
 def recurse: recurse(.[]?);
@@ -1335,11 +1338,36 @@ def getpath_or_null(p): getpath(p);
 "#;
 
 /// Names of jaq natives we replace with our own.
-const REPLACED: &[&str] = &["range", "tojson", "fromjson"];
+const REPLACED: &[&str] = &["range", "tojson", "fromjson", "input", "ltrimstr", "rtrimstr"];
 
 fn natives() -> Vec<Fun<JqData>> {
     let vv = || -> Box<[Bind]> { [Bind::Var(()), Bind::Var(())].into() };
     let list: Vec<jaq_core::native::Filter<jaq_core::RunPtr<JqData>>> = vec![
+        ("input", v(0), |cv: JCv<JqData>| {
+            let global: &Global = cv.0.data();
+            let mut inputs = global.inputs;
+            match inputs.next() {
+                Some(Ok(value)) => ok(value),
+                Some(Err(message)) => fail(message),
+                None => fail("No more inputs"),
+            }
+        }),
+        ("ltrimstr", v(1), |mut cv: JCv<JqData>| {
+            let prefix = cv.0.pop_var();
+            match (text_of(&cv.1), text_of(&prefix)) {
+                (Some(text), Some(prefix)) if text.starts_with(&prefix) => ok(str_val(&text[prefix.len()..])),
+                _ => ok(cv.1),
+            }
+        }),
+        ("rtrimstr", v(1), |mut cv: JCv<JqData>| {
+            let suffix = cv.0.pop_var();
+            match (text_of(&cv.1), text_of(&suffix)) {
+                (Some(text), Some(suffix)) if text.ends_with(&suffix) => {
+                    ok(str_val(&text[..text.len() - suffix.len()]))
+                }
+                _ => ok(cv.1),
+            }
+        }),
         ("_check", v(0), |cv: JCv<JqData>| {
             let global: &Global = cv.0.data();
             box_once(global.tick().map(|()| cv.1))
@@ -1396,7 +1424,7 @@ fn natives() -> Vec<Fun<JqData>> {
         ("input_filename", v(0), |cv: JCv<JqData>| {
             let global: &Global = cv.0.data();
             let name = global.location.borrow().name.clone();
-            ok(name.filter(|n| n != "<stdin>").map_or(Val::Null, str_val))
+            ok(name.map_or(Val::Null, str_val))
         }),
         ("input_line_number", v(0), |cv: JCv<JqData>| {
             let global: &Global = cv.0.data();
@@ -1713,7 +1741,12 @@ fn build_regex(pattern: &str, flags: &str) -> Result<(regex::bytes::Regex, Regex
         }
     }
     builder.size_limit(1 << 22);
-    let regex = builder.build().map_err(|e| format!("{pattern} (at offset 0) is not a valid regex: {e}"))?;
+    let regex = builder.build().map_err(|e| {
+        // The regex crate's message spans lines; its last line says what is wrong.
+        let text = e.to_string();
+        let reason = text.lines().last().unwrap_or_default().trim_start_matches("error: ").to_string();
+        format!("{pattern} (at offset 0) is not a valid regex: {reason}")
+    })?;
     Ok((regex, out))
 }
 
@@ -1725,11 +1758,7 @@ fn regex_run(mut cv: JCv<JqData>, mismatches: bool, matches: bool) -> ValXs<Val>
         return fail(format!("{} ({}) cannot be matched, as it is not a string", type_name(&cv.1), truncated(&cv.1)));
     };
     let Some(pattern) = text_of(&pattern) else {
-        return fail(format!(
-            "{} ({}) cannot be matched, as it is not a string",
-            type_name(&pattern),
-            truncated(&pattern)
-        ));
+        return fail(format!("{} ({}) is not a string", type_name(&pattern), truncated(&pattern)));
     };
     let flags = match &flags {
         Val::Null => String::new(),
@@ -2199,6 +2228,7 @@ mod time {
         let (mut year, mut month, mut day, mut hour, mut minute, mut second) = (1900i64, 0i64, 1i64, 0i64, 0i64, 0i64);
         let mut epoch: Option<i64> = None;
         let mut pm: Option<bool> = None;
+        let mut twelve_hour = false;
         let mut rest = text;
         let number = |rest: &mut &str, max: usize| -> Option<i64> {
             let trimmed = rest.trim_start();
@@ -2239,7 +2269,10 @@ mod time {
                 'm' => month = number(&mut rest, 2)? - 1,
                 'd' | 'e' => day = number(&mut rest, 2)?,
                 'H' | 'k' => hour = number(&mut rest, 2)?,
-                'I' | 'l' => hour = number(&mut rest, 2)?,
+                'I' | 'l' => {
+                    hour = number(&mut rest, 2)?;
+                    twelve_hour = true;
+                }
                 'M' => minute = number(&mut rest, 2)?,
                 'S' => second = number(&mut rest, 2)?,
                 'j' => {
@@ -2311,7 +2344,8 @@ mod time {
         if let Some(secs) = epoch {
             return Some(gmtime(secs as f64));
         }
-        match pm {
+        // glibc applies %p only to a %I hour.
+        match pm.filter(|_| twelve_hour) {
             Some(true) if hour < 12 => hour += 12,
             Some(false) if hour == 12 => hour = 0,
             _ => {}
@@ -2454,7 +2488,7 @@ fn env_object(code: &str, var: &dyn Fn(&str) -> Option<String>) -> Val {
 // The command
 
 /// `jq [OPTIONS] FILTER [FILES...]`.
-fn jq(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
+fn jq_command(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     let opts = match parse_args(ctx, args)? {
         Parsed::Run(opts) => opts,
         Parsed::Exit(status) => return Ok(status),
@@ -2708,7 +2742,7 @@ fn run_outputs<'a>(
 mod tests {
     use super::*;
     use crate::shell::command::run_for_test;
-    use crate::storage::{MemoryLimits, MemoryStorage};
+    use crate::storage::{MemoryLimits, MemoryStorage, Storage};
 
     fn jq(args: &[&str], stdin: &str) -> (i32, String, String) {
         let storage = MemoryStorage::new(MemoryLimits::default());
@@ -2741,5 +2775,229 @@ mod tests {
         assert_eq!(out(&["-c", "map(select(.x > 1))"], r#"[{"x":1},{"x":2},{"x":3}]"#), "[{\"x\":2},{\"x\":3}]\n");
         assert_eq!(out(&["-c", "keys"], r#"{"b":1,"a":2}"#), "[\"a\",\"b\"]\n");
         assert_eq!(out(&["length"], r#"[1,2,3]"#), "3\n");
+    }
+
+    #[test]
+    fn output_options() {
+        assert_eq!(out(&["-r", ".[]"], r#"["a","b\nc",1]"#), "a\nb\nc\n1\n");
+        assert_eq!(out(&["-j", ".[]"], r#"["a",1]"#), "a1");
+        assert_eq!(out(&["-c", "."], r#"{"a": [1, 2], "b": {"c": null}}"#), "{\"a\":[1,2],\"b\":{\"c\":null}}\n");
+        assert_eq!(out(&["-S", "-c", "."], r#"{"b":1,"a":{"d":1,"c":2}}"#), "{\"a\":{\"c\":2,\"d\":1},\"b\":1}\n");
+        assert_eq!(out(&["--tab", "."], r#"{"a":[1]}"#), "{\n\t\"a\": [\n\t\t1\n\t]\n}\n");
+        assert_eq!(out(&["--indent", "1", "."], r#"[1]"#), "[\n 1\n]\n");
+        assert_eq!(out(&["-a", "."], r#""é😀""#), "\"\\u00e9\\ud83d\\ude00\"\n");
+        assert_eq!(out(&["-rc", "."], r#"{"a":"x"}"#), "{\"a\":\"x\"}\n");
+    }
+
+    #[test]
+    fn input_options() {
+        assert_eq!(out(&["-n", "1, 2"], ""), "1\n2\n");
+        assert_eq!(out(&["-c", "-s", "."], "1 2\n[3]"), "[1,2,[3]]\n");
+        assert_eq!(out(&["-c", "."], "1 2\n{\"a\":3}"), "1\n2\n{\"a\":3}\n");
+        assert_eq!(out(&["-R", "."], "a\nb"), "\"a\"\n\"b\"\n");
+        assert_eq!(out(&["-Rs", "."], "a\nb\n"), "\"a\\nb\\n\"\n");
+        assert_eq!(out(&["-nc", "[inputs]"], "1 2 3"), "[1,2,3]\n");
+        assert_eq!(out(&["-c", "[., input]"], "1 2 3 4"), "[1,2]\n[3,4]\n");
+        assert_eq!(out(&["-n", "--arg", "x", "hi", "$x"], ""), "\"hi\"\n");
+        assert_eq!(out(&["-nc", "--argjson", "x", "{\"a\":1}", "$x.a, $ARGS.named"], ""), "1\n{\"x\":{\"a\":1}}\n");
+        assert_eq!(out(&["-nc", "$ARGS.positional", "--args", "a", "b"], ""), "[\"a\",\"b\"]\n");
+    }
+
+    #[test]
+    fn files() {
+        let storage = MemoryStorage::new(MemoryLimits::default());
+        storage.write("/a.json", b"{\"x\":1}\n{\"x\":2}\n").unwrap();
+        let (status, stdout, stderr) = run_for_test(&storage, "jq", &[".x", "a.json", "missing.json"], "");
+        assert_eq!(stdout, "1\n2\n");
+        assert_eq!(stderr, "jq: error: Could not open missing.json: No such file or directory\n");
+        assert_eq!(status, 2);
+        let (status, _, stderr) = run_for_test(&storage, "jq", &[".x.y", "a.json"], "");
+        assert_eq!(status, 5);
+        assert_eq!(
+            stderr,
+            "jq: error (at a.json:1): Cannot index number with \"y\"\njq: error (at a.json:2): Cannot index number with \"y\"\n"
+        );
+    }
+
+    #[test]
+    fn builtins() {
+        assert_eq!(
+            out(&["-c", "to_entries"], r#"{"a":1,"b":2}"#),
+            "[{\"key\":\"a\",\"value\":1},{\"key\":\"b\",\"value\":2}]\n"
+        );
+        assert_eq!(out(&["-c", "from_entries"], r#"[{"name":"a","value":1},{"k":"b","v":2}]"#), "{\"a\":1,\"b\":2}\n");
+        assert_eq!(out(&["-c", "group_by(.a) | map(length)"], r#"[{"a":1},{"a":2},{"a":1}]"#), "[2,1]\n");
+        assert_eq!(out(&["-c", "sort_by(.a) | map(.a)"], r#"[{"a":3},{"a":1},{"a":2}]"#), "[1,2,3]\n");
+        assert_eq!(out(&["-c", "[limit(3; repeat(1))], [range(2; 10; 3)]"], "null"), "[1,1,1]\n[2,5,8]\n");
+        assert_eq!(out(&["-c", "del(.[0, 1])"], "[1,2,3]"), "[3]\n");
+        assert_eq!(out(&["-c", "walk(if type == \"number\" then . + 1 else . end)"], "[1,[2]]"), "[2,[3]]\n");
+        assert_eq!(out(&["-c", "[.[] | ltrimstr(\"a\")]"], r#"["ab",1]"#), "[\"b\",1]\n");
+        assert_eq!(out(&["-r", "join(\"-\")"], r#"["a",1,null,true]"#), "a-1--true\n");
+        assert_eq!(out(&["-c", "[.[] | tostring]"], "[1, 1.5, [2], \"s\"]"), "[\"1\",\"1.5\",\"[2]\",\"s\"]\n");
+    }
+
+    #[test]
+    fn strings_and_formats() {
+        assert_eq!(out(&["-r", "\"\\(.a) and \\(.b / 2)\""], r#"{"a":"x","b":10}"#), "x and 5\n");
+        assert_eq!(out(&["-r", "@csv"], r#"[1,"a,b","c\"d",null,true]"#), "1,\"a,b\",\"c\"\"d\",,true\n");
+        assert_eq!(out(&["-r", "@tsv"], r#"[1,"a\tb","c\\d",null]"#), "1\ta\\tb\tc\\\\d\t\n");
+        assert_eq!(out(&["-r", "@html"], r#""<a href='x'>&""#), "&lt;a href=&#39;x&#39;&gt;&amp;\n");
+        assert_eq!(out(&["-r", "@uri"], r#""a b&é""#), "a%20b%26%C3%A9\n");
+        assert_eq!(out(&["-r", "@sh"], r#"["it's", 1]"#), "'it'\\''s' 1\n");
+        assert_eq!(out(&["-r", "@base64, (@base64 | @base64d)"], r#""hello""#), "aGVsbG8=\nhello\n");
+        assert_eq!(out(&["-r", "@json \"v=\\(.)\""], "[1,\"a\"]"), "v=[1,\"a\"]\n");
+        assert_eq!(
+            out(&["-c", "[test(\"B\"; \"i\"), (sub(\"(?<x>a)\"; \"<\\(.x)>\")), gsub(\"a\"; \"o\")]"], r#""banana""#),
+            "[true,\"b<a>nana\",\"bonono\"]\n"
+        );
+        assert_eq!(
+            out(&["-c", "capture(\"(?<y>\\\\d+)-(?<m>\\\\d+)\")"], r#""2024-05""#),
+            "{\"y\":\"2024\",\"m\":\"05\"}\n"
+        );
+        assert_eq!(out(&["-c", "[splits(\", *\")]"], r#""a, b,c""#), "[\"a\",\"b\",\"c\"]\n");
+    }
+
+    #[test]
+    fn numbers_print_like_jq() {
+        assert_eq!(out(&["-c", "[.[] / 2]"], "[10, 3]"), "[5,1.5]\n");
+        assert_eq!(
+            out(&["-c", "[0.1 + 0.2, 1 / 3, 1e17 + 1, 1.5e16 + 0, 0.00001 + 0, 3.0 * 1]"], "null"),
+            "[0.30000000000000004,0.3333333333333333,1e+17,15000000000000000,1e-05,3]\n"
+        );
+        // Literals keep their spelling, in decNumber's canonical form (jq 1.7).
+        assert_eq!(
+            out(&["-c", "."], "[1.0, 1.50, 1e2, 1.5e3, 100000000000000000001, -0]"),
+            "[1.0,1.50,1E+2,1.5E+3,100000000000000000001,-0]\n"
+        );
+        assert_eq!(
+            out(&["-c", "[nan, infinite, -infinite]"], "null"),
+            "[null,1.7976931348623157e+308,-1.7976931348623157e+308]\n"
+        );
+    }
+
+    #[test]
+    fn dates_and_math() {
+        assert_eq!(
+            out(&["-c", "todate, (todate | fromdate), gmtime"], "1425599507"),
+            "\"2015-03-05T23:51:47Z\"\n1425599507\n[2015,2,5,23,51,47,4,63]\n"
+        );
+        assert_eq!(out(&["-r", "strftime(\"%A, %B %d, %Y %j\")"], "1425599621"), "Thursday, March 05, 2015 064\n");
+        assert_eq!(out(&["-c", "[pow(2; 10), sqrt, log10, floor]"], "100"), "[1024,10,2,100]\n");
+    }
+
+    #[test]
+    fn error_statuses() {
+        let (status, stdout, stderr) = jq(&[".a["], "null");
+        assert_eq!((status, stdout.as_str()), (3, ""));
+        assert!(stderr.starts_with("jq: error: syntax error, "), "{stderr}");
+        assert!(stderr.ends_with("at <top-level>, line 1:\n.a[\njq: 1 compile error\n"), "{stderr}");
+        let (status, _, stderr) = jq(&["foo"], "null");
+        assert_eq!(
+            (status, stderr.as_str()),
+            (3, "jq: error: foo/0 is not defined at <top-level>, line 1:\nfoo\njq: 1 compile error\n")
+        );
+        let (status, _, stderr) = jq(&["."], "{");
+        assert_eq!(
+            (status, stderr.as_str()),
+            (2, "jq: error (at <stdin>:0): Unfinished JSON term at EOF at line 1, column 1\n")
+        );
+        let (status, stdout, stderr) = jq(&["."], "1 2 }");
+        assert_eq!(
+            (status, stdout.as_str(), stderr.as_str()),
+            (2, "1\n2\n", "jq: error (at <stdin>:0): Unmatched '}' at line 1, column 5\n")
+        );
+        let (status, _, stderr) = jq(&[".a"], "1\n");
+        assert_eq!((status, stderr.as_str()), (5, "jq: error (at <stdin>:1): Cannot index number with \"a\"\n"));
+        let (status, _, stderr) = jq(&[".[]"], "1");
+        assert_eq!((status, stderr.as_str()), (5, "jq: error (at <stdin>:0): Cannot iterate over number (1)\n"));
+        let (status, _, stderr) = jq(&["-n", "{a:\"aaaaaaaaaaaaaaaaaaaa\"} + 1"], "");
+        assert_eq!(
+            (status, stderr.as_str()),
+            (5, "jq: error (at <unknown>): object ({\"a\":\"aaaaa...) and number (1) cannot be added\n")
+        );
+        let (status, _, stderr) = jq(&["-n", "error({a: 1})"], "");
+        assert_eq!((status, stderr.as_str()), (5, "jq: error (at <unknown>) (not a string): {\"a\":1}\n"));
+        let (status, _, stderr) = jq(&["-n", "\"x\" | error"], "");
+        assert_eq!((status, stderr.as_str()), (5, "jq: error (at <unknown>): x\n"));
+        // An error ends the run for that input only.
+        let (status, stdout, _) = jq(&[".a"], "{\"a\":1} 2 {\"a\":3}");
+        assert_eq!((status, stdout.as_str()), (5, "1\n3\n"));
+        assert_eq!(jq(&["-e", "."], "null").0, 1);
+        assert_eq!(jq(&["-e", "."], "false").0, 1);
+        assert_eq!(jq(&["-e", "empty"], "1").0, 4);
+        assert_eq!(jq(&["-e", "."], "1").0, 0);
+        assert_eq!(jq(&["-n", "halt_error"], "").0, 5);
+        assert_eq!(jq(&["-n", "\"bye\\n\" | halt_error(1)"], ""), (1, String::new(), "bye\n".into()));
+        assert_eq!(jq(&["--bogus"], "").0, 2);
+        assert_eq!(jq(&["-n", "--argjson", "x", "{", "$x"], "").0, 2);
+    }
+
+    #[test]
+    fn deep_input_is_refused_not_overflowing() {
+        let deep = "[".repeat(100_000) + &"]".repeat(100_000);
+        let (status, _, stderr) = jq(&["."], &deep);
+        assert_eq!(status, 2);
+        assert!(stderr.contains("Exceeds depth limit for parsing"), "{stderr}");
+        let (status, _, stderr) = jq(&["fromjson"], &format!("{:?}", deep));
+        assert_eq!(status, 5);
+        assert!(stderr.contains("Exceeds depth limit for parsing"), "{stderr}");
+        // A deep value built by the filter is refused at printing.
+        let (status, _, stderr) = jq(&["-n", "reduce range(600) as $i (0; [.])"], "");
+        assert_eq!(status, 5);
+        assert!(stderr.contains("cannot be printed"), "{stderr}");
+    }
+
+    /// Runs `jq` with a check that fails after `allowed` calls.
+    fn jq_with_check(args: &[&str], allowed: usize) -> Result<i32, LimitHit> {
+        use crate::shell::command::{Output, Runner};
+        struct NoRunner;
+        impl Runner for NoRunner {
+            fn run(&mut self, _: &[String], _: &[u8], _: &mut Output, _: &mut Output) -> Result<i32, LimitHit> {
+                Ok(127)
+            }
+        }
+        let storage = MemoryStorage::new(MemoryLimits::default());
+        let calls = Cell::new(0);
+        let check = || {
+            calls.set(calls.get() + 1);
+            if calls.get() > allowed {
+                Err(LimitHit::WallTime)
+            } else {
+                Ok(())
+            }
+        };
+        let (mut stdout, mut stderr) = (Output::new(1 << 20), Output::new(1 << 20));
+        let mut runner = NoRunner;
+        let mut ctx = Context {
+            name: "jq",
+            storage: &storage,
+            cwd: "/",
+            stdin: b"",
+            stdout: &mut stdout,
+            stderr: &mut stderr,
+            var: &|_| None,
+            runner: &mut runner,
+            check: &check,
+        };
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        jq_command(&mut ctx, &args)
+    }
+
+    #[test]
+    fn endless_generators_are_stopped() {
+        for filter in [
+            "[range(1e18)] | length",
+            "last(range(1e18))",
+            "[repeat(1)] | length",
+            "[recurse(. + 1)] | length",
+            "until(false; .)",
+            "[limit(1e9; while(true; .))]",
+        ] {
+            assert_eq!(jq_with_check(&["-n", filter], 1000), Err(LimitHit::WallTime), "{filter}");
+        }
+        // Plenty of output is cut by the output cap.
+        let storage = MemoryStorage::new(MemoryLimits::default());
+        let _ = storage;
+        assert_eq!(jq_with_check(&["-n", "1, 2"], 1000), Ok(0));
     }
 }
