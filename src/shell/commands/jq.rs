@@ -26,6 +26,8 @@
 //! - Regular expressions are the `regex` crate's syntax, not Oniguruma's
 //!   (no look-around, no backreferences).
 //! - `--stream`, `--seq`, `-C` (colour), `-L` and modules are not supported.
+//! - Invalid JSON input ends the run with `jq: parse error: …` and status 5,
+//!   as jq 1.7 does (jq 1.6 used 2 or 4).
 //! - Generators (`range`, `repeat`, `recurse`, `while`, `until`, `inputs`)
 //!   call the shell's check on every value and stop after 10 million values
 //!   (the loop-iteration limit), so `[range(1e18)]` cannot exhaust memory.
@@ -412,7 +414,9 @@ impl<'b> JsonParser<'b> {
                                 value = Val::Arr(Rc::new(items));
                             }
                             None => return Err(self.eof_error("JSON term")),
-                            Some(_) => return Err(self.error_at("Expected separator between values", self.pos + 1)),
+                            Some(_) => {
+                                return Err(self.error_at("Expected separator between values", self.token_end() + 1))
+                            }
                         }
                     }
                     Frame::Obj(map, key) => {
@@ -429,7 +433,9 @@ impl<'b> JsonParser<'b> {
                                 value = Val::obj(map);
                             }
                             None => return Err(self.eof_error("JSON term")),
-                            Some(_) => return Err(self.error_at("Expected separator between values", self.pos + 1)),
+                            Some(_) => {
+                                return Err(self.error_at("Expected separator between values", self.token_end() + 1))
+                            }
                         }
                     }
                 }
@@ -443,6 +449,10 @@ impl<'b> JsonParser<'b> {
         let key = match self.peek() {
             None => return Err(self.eof_error("JSON term")),
             Some(b'"') => self.string()?,
+            Some(b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-') => {
+                self.literal()?;
+                return Err(self.error_at("Object keys must be strings", self.pos + 1));
+            }
             Some(_) => return Err(self.error_at("Object keys must be strings", self.pos + 1)),
         };
         self.skip_ws();
@@ -454,6 +464,26 @@ impl<'b> JsonParser<'b> {
             None => Err(self.eof_error("JSON term")),
             Some(_) => Err(self.error_at("Objects must consist of key:value pairs", self.pos + 1)),
         }
+    }
+
+    /// Where the token at `pos` ends: jq reports a missing separator once
+    /// it has read the next token whole.
+    fn token_end(&self) -> usize {
+        let rest = &self.buf[self.pos..];
+        let len = match rest.first() {
+            Some(b'"') => {
+                let mut i = 1;
+                while i < rest.len() && rest[i] != b'"' {
+                    i += if rest[i] == b'\\' { 2 } else { 1 };
+                }
+                i
+            }
+            Some(b) if b.is_ascii_alphanumeric() || matches!(b, b'.' | b'+' | b'-') => {
+                rest.iter().take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'+' | b'-')).count()
+            }
+            _ => 0,
+        };
+        (self.pos + len).min(self.buf.len())
     }
 
     /// A string, from its opening quote; invalid UTF-8 becomes U+FFFD as in jq.
@@ -537,7 +567,9 @@ impl<'b> JsonParser<'b> {
             return Err(self.error_at("Invalid literal", self.pos));
         }
         // jq checks a literal when it sees the byte after it.
-        let report = if self.pos < self.buf.len() { self.pos + 1 } else { self.pos };
+        let at_eof = self.pos >= self.buf.len();
+        let report = if at_eof { self.pos } else { self.pos + 1 };
+        let eof = if at_eof { " at EOF" } else { "" };
         let token = &self.buf[start..self.pos];
         match token {
             b"true" => return Ok(Val::Bool(true)),
@@ -551,8 +583,10 @@ impl<'b> JsonParser<'b> {
         }
         match std::str::from_utf8(token).ok().and_then(number) {
             Some(value) => Ok(value),
-            None if matches!(token[0], b't' | b'f' | b'n') => Err(self.error_at("Invalid literal", report)),
-            None => Err(self.error_at("Invalid numeric literal", report)),
+            None if matches!(token[0], b't' | b'f' | b'n') => {
+                Err(self.error_at(&format!("Invalid literal{eof}"), report))
+            }
+            None => Err(self.error_at(&format!("Invalid numeric literal{eof}"), report)),
         }
     }
 }
@@ -1050,7 +1084,8 @@ fn jq_message(message: &str) -> String {
                         "+" => "added",
                         "-" => "subtracted",
                         "*" => "multiplied",
-                        _ => "divided",
+                        "/" => "divided",
+                        _ => "divided (remainder)",
                     };
                     let zero = matches!(op, "/" | "%") && right.as_f64() == Some(0.0);
                     return format!(
@@ -1075,8 +1110,8 @@ fn jq_message(message: &str) -> String {
 }
 
 /// `jq: error (at LOC): MESSAGE` for a runtime error.
-fn runtime_error(error: jaq_core::Error<Val>, at: &str) -> String {
-    match error.into_val() {
+fn runtime_error(error: jaq_core::Error<V>, at: &str) -> String {
+    match error.into_val().0 {
         Val::TStr(s) => format!("jq: error (at {at}): {}\n", jq_message(&String::from_utf8_lossy(&s))),
         other => {
             let text = to_json(&other).unwrap_or_default();
@@ -1163,19 +1198,409 @@ fn load_errors(code: &str, errors: load::Errors<&str, ()>) -> Vec<(String, usize
 }
 
 // ---------------------------------------------------------------------------
+// Values with jq's update semantics
+
+/// jaq's JSON value with jq's update semantics: assigning into `null`
+/// creates the object or array (`jq -n '.a.b = 1'`), and assigning past an
+/// array's end pads it with nulls; jaq-json refuses both.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+struct V(Val);
+
+/// The longest an array may grow by assigning past its end.
+const MAX_PADDED_LEN: usize = 10_000_000;
+
+fn conv_err(error: jaq_core::Error<Val>) -> jaq_core::Error<V> {
+    jaq_core::Error::<V>::new(V(error.into_val()))
+}
+
+fn conv(result: jaq_core::ValR<Val>) -> jaq_core::ValR<V> {
+    result.map(V).map_err(conv_err)
+}
+
+fn unwrap_or_clone<T: Clone>(rc: Rc<T>) -> T {
+    Rc::try_unwrap(rc).unwrap_or_else(|rc| (*rc).clone())
+}
+
+impl V {
+    fn inner(&self) -> &Val {
+        &self.0
+    }
+
+    fn into_inner(self) -> Val {
+        self.0
+    }
+}
+
+impl std::fmt::Display for V {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+macro_rules! from_for_v {
+    ($($t:ty),*) => {$(
+        impl From<$t> for V {
+            fn from(x: $t) -> Self {
+                V(Val::from(x))
+            }
+        }
+    )*};
+}
+from_for_v!(bool, isize, usize, f64, String);
+
+impl From<jaq_core::val::Range<V>> for V {
+    fn from(range: jaq_core::val::Range<V>) -> Self {
+        V(Val::from(range.start.map(|v| v.0)..range.end.map(|v| v.0)))
+    }
+}
+
+impl FromIterator<V> for V {
+    fn from_iter<I: IntoIterator<Item = V>>(iter: I) -> Self {
+        V(Val::Arr(Rc::new(iter.into_iter().map(|v| v.0).collect())))
+    }
+}
+
+macro_rules! binop_for_v {
+    ($($op:ident $method:ident),*) => {$(
+        impl std::ops::$op for V {
+            type Output = jaq_core::ValR<V>;
+            fn $method(self, rhs: V) -> Self::Output {
+                conv(std::ops::$op::$method(self.0, rhs.0))
+            }
+        }
+    )*};
+}
+binop_for_v!(Add add, Sub sub, Mul mul, Div div, Rem rem);
+
+impl std::ops::Neg for V {
+    type Output = jaq_core::ValR<V>;
+    fn neg(self) -> Self::Output {
+        conv(-self.0)
+    }
+}
+
+/// A number as an array index or slice bound (jq floors fractions).
+fn index_of(value: &Val) -> Option<isize> {
+    match value {
+        Val::Num(_) => jaq_std::ValT::as_f64(value).filter(|f| f.is_finite()).map(|f| f.floor() as isize),
+        _ => None,
+    }
+}
+
+impl jaq_core::ValT for V {
+    fn from_num(n: &str) -> jaq_core::ValR<V> {
+        conv(<Val as jaq_core::ValT>::from_num(n))
+    }
+
+    fn from_map<I: IntoIterator<Item = (V, V)>>(iter: I) -> jaq_core::ValR<V> {
+        conv(<Val as jaq_core::ValT>::from_map(iter.into_iter().map(|(k, v)| (k.0, v.0))))
+    }
+
+    fn key_values(self) -> jaq_core::box_iter::BoxIter<'static, jaq_core::ValR<(V, V), V>> {
+        Box::new(jaq_core::ValT::key_values(self.0).map(|r| r.map(|(k, v)| (V(k), V(v))).map_err(conv_err)))
+    }
+
+    fn values(self) -> Box<dyn Iterator<Item = jaq_core::ValR<V>>> {
+        Box::new(jaq_core::ValT::values(self.0).map(conv))
+    }
+
+    fn index(self, index: &V) -> jaq_core::ValR<V> {
+        // jaq gives null for `{} | .[0]`; jq refuses a non-string key.
+        if let (Val::Obj(_), Val::Num(_) | Val::Arr(_) | Val::Bool(_)) = (&self.0, &index.0) {
+            return Err(jaq_core::Error::index(self, index.clone()));
+        }
+        conv(jaq_core::ValT::index(self.0, &index.0))
+    }
+
+    fn range(self, range: jaq_core::val::Range<&V>) -> jaq_core::ValR<V> {
+        conv(jaq_core::ValT::range(self.0, range.start.map(|v| &v.0)..range.end.map(|v| &v.0)))
+    }
+
+    fn map_values<'a, I: Iterator<Item = ValX<'a, V>>>(
+        self,
+        opt: jaq_core::path::Opt,
+        f: impl Fn(V) -> I,
+    ) -> ValX<'a, V> {
+        match self.0 {
+            Val::Arr(items) => {
+                let items: Result<Vec<V>, _> = unwrap_or_clone(items).into_iter().flat_map(|x| f(V(x))).collect();
+                Ok(items?.into_iter().collect())
+            }
+            Val::Obj(map) => {
+                let mut out = Map::default();
+                for (key, value) in unwrap_or_clone(map) {
+                    if let Some(y) = f(V(value)).next() {
+                        out.insert(key, y?.0);
+                    }
+                }
+                Ok(V(Val::obj(out)))
+            }
+            Val::Null => Ok(V(Val::Null)),
+            other => opt.fail(V(other), |v| Exn::from(jaq_core::Error::typ(v, "iterable (array or object)"))),
+        }
+    }
+
+    fn map_index<'a, I: Iterator<Item = ValX<'a, V>>>(
+        self,
+        index: &V,
+        opt: jaq_core::path::Opt,
+        f: impl Fn(V) -> I,
+    ) -> ValX<'a, V> {
+        let target = match (self.0, &index.0) {
+            (Val::Null, Val::TStr(_) | Val::BStr(_)) => Val::obj(Map::default()),
+            (Val::Null, Val::Num(_) | Val::Obj(_)) => Val::Arr(Rc::new(Vec::new())),
+            (target, _) => target,
+        };
+        match (target, &index.0) {
+            (Val::Obj(map), Val::TStr(_) | Val::BStr(_)) => {
+                let mut map = unwrap_or_clone(map);
+                let old = map.get(&index.0).cloned();
+                let present = old.is_some();
+                match f(V(old.unwrap_or_default())).next().transpose()? {
+                    Some(y) => {
+                        map.insert(index.0.clone(), y.0);
+                    }
+                    None if present => {
+                        map.shift_remove(&index.0);
+                    }
+                    None => {}
+                }
+                Ok(V(Val::obj(map)))
+            }
+            (Val::Arr(items), Val::Obj(bounds)) => {
+                let start = bounds.get(&str_val("start")).cloned().map(V);
+                let end = bounds.get(&str_val("end")).cloned().map(V);
+                V(Val::Arr(items)).map_range(start.as_ref()..end.as_ref(), opt, f)
+            }
+            (Val::Arr(items), Val::Num(_)) => {
+                let Some(i) = index_of(&index.0) else {
+                    return opt.fail(V(Val::Arr(items)), |v| Exn::from(jaq_core::Error::index(v, index.clone())));
+                };
+                let mut items = unwrap_or_clone(items);
+                let at = if i < 0 { i + items.len() as isize } else { i };
+                if at < 0 {
+                    return Err(Exn::from(jaq_core::Error::<V>::str("Out of bounds negative array index")));
+                }
+                let at = at as usize;
+                if at >= MAX_PADDED_LEN {
+                    return Err(Exn::from(jaq_core::Error::<V>::str("Array index too large")));
+                }
+                let present = at < items.len();
+                let old = items.get(at).cloned().unwrap_or_default();
+                match f(V(old)).next().transpose()? {
+                    Some(y) => {
+                        if !present {
+                            items.resize(at + 1, Val::Null);
+                        }
+                        items[at] = y.0;
+                    }
+                    None if present => {
+                        items.remove(at);
+                    }
+                    None => {}
+                }
+                Ok(V(Val::Arr(Rc::new(items))))
+            }
+            (target, _) => opt.fail(V(target), |v| Exn::from(jaq_core::Error::index(v, index.clone()))),
+        }
+    }
+
+    fn map_range<'a, I: Iterator<Item = ValX<'a, V>>>(
+        self,
+        range: jaq_core::val::Range<&V>,
+        opt: jaq_core::path::Opt,
+        f: impl Fn(V) -> I,
+    ) -> ValX<'a, V> {
+        let items = match self.0 {
+            Val::Arr(items) => unwrap_or_clone(items),
+            Val::Null => Vec::new(),
+            other => return opt.fail(V(other), |v| Exn::from(jaq_core::Error::typ(v, "array"))),
+        };
+        let len = items.len() as isize;
+        let bound = |b: Option<&V>, default: isize| -> Result<usize, Exn<'a, V>> {
+            let i = match b.map(|v| &v.0) {
+                None | Some(Val::Null) => default,
+                Some(v) => index_of(v).ok_or_else(|| {
+                    Exn::from(jaq_core::Error::<V>::str("Start and end indices of an array slice must be numbers"))
+                })?,
+            };
+            let i = if i < 0 { i + len } else { i };
+            Ok(i.clamp(0, len) as usize)
+        };
+        let start = bound(range.start, 0)?;
+        let end = bound(range.end, len)?.max(start);
+        let slice: V = items[start..end].iter().cloned().map(V).collect();
+        let mut items = items;
+        match f(slice).next().transpose()? {
+            Some(V(Val::Arr(new))) => {
+                items.splice(start..end, unwrap_or_clone(new));
+            }
+            Some(other) => {
+                return Err(Exn::from(jaq_core::Error::<V>::str(format!(
+                    "A slice of an array can only be assigned another array, not {}",
+                    type_name(&other.0)
+                ))))
+            }
+            None => {
+                items.drain(start..end);
+            }
+        }
+        Ok(V(Val::Arr(Rc::new(items))))
+    }
+
+    fn as_bool(&self) -> bool {
+        jaq_core::ValT::as_bool(&self.0)
+    }
+
+    fn into_string(self) -> V {
+        V(jaq_core::ValT::into_string(self.0))
+    }
+}
+
+impl jaq_std::ValT for V {
+    fn into_seq<S: FromIterator<Self>>(self) -> Result<S, Self> {
+        match self.0 {
+            Val::Arr(items) => Ok(unwrap_or_clone(items).into_iter().map(V).collect()),
+            other => Err(V(other)),
+        }
+    }
+
+    fn is_int(&self) -> bool {
+        jaq_std::ValT::is_int(&self.0)
+    }
+
+    fn as_isize(&self) -> Option<isize> {
+        jaq_std::ValT::as_isize(&self.0)
+    }
+
+    fn as_f64(&self) -> Option<f64> {
+        jaq_std::ValT::as_f64(&self.0)
+    }
+
+    fn is_utf8_str(&self) -> bool {
+        jaq_std::ValT::is_utf8_str(&self.0)
+    }
+
+    fn as_bytes(&self) -> Option<&[u8]> {
+        jaq_std::ValT::as_bytes(&self.0)
+    }
+
+    fn as_sub_str(&self, sub: &[u8]) -> Self {
+        V(jaq_std::ValT::as_sub_str(&self.0, sub))
+    }
+
+    fn from_utf8_bytes(b: impl AsRef<[u8]> + Send + 'static) -> Self {
+        V(<Val as jaq_std::ValT>::from_utf8_bytes(b))
+    }
+}
+
+/// `length`, as jq: the absolute value of a number, the characters of a string.
+fn length(value: &Val) -> Result<Val, String> {
+    Ok(match value {
+        Val::Null => Val::from(0usize),
+        Val::Bool(_) => return Err(format!("{} ({}) has no length", type_name(value), truncated(value))),
+        Val::Num(Num::Int(i)) => Val::from(i.unsigned_abs()),
+        Val::Num(_) => match jaq_std::ValT::as_f64(value) {
+            Some(f) if f < 0.0 => Val::from(-f),
+            _ => value.clone(),
+        },
+        Val::TStr(s) | Val::BStr(s) => Val::from(String::from_utf8_lossy(s).chars().count()),
+        Val::Arr(items) => Val::from(items.len()),
+        Val::Obj(map) => Val::from(map.len()),
+    })
+}
+
+/// jq's `contains`.
+fn contains(a: &Val, b: &Val) -> Result<bool, String> {
+    match (a, b) {
+        (Val::Obj(a), Val::Obj(b)) => {
+            for (key, bv) in b.iter() {
+                match a.get(key) {
+                    Some(av) if contains(av, bv)? => {}
+                    _ => return Ok(false),
+                }
+            }
+            Ok(true)
+        }
+        (Val::Arr(a), Val::Arr(b)) => {
+            for bv in b.iter() {
+                let mut found = false;
+                for av in a.iter() {
+                    if contains(av, bv)? {
+                        found = true;
+                        break;
+                    }
+                }
+                if !found {
+                    return Ok(false);
+                }
+            }
+            Ok(true)
+        }
+        (Val::TStr(a) | Val::BStr(a), Val::TStr(b) | Val::BStr(b)) => Ok(memchr::memmem::find(a, b).is_some()),
+        _ if type_name(a) == type_name(b) => Ok(a == b),
+        _ => Err(format!(
+            "{} ({}) and {} ({}) cannot have their containment checked",
+            type_name(a),
+            truncated(a),
+            type_name(b),
+            truncated(b)
+        )),
+    }
+}
+
+/// jq's `has`.
+fn has(value: &Val, key: &Val) -> Result<bool, String> {
+    match (value, key) {
+        (Val::Obj(map), Val::TStr(_) | Val::BStr(_)) => Ok(map.contains_key(key)),
+        (Val::Arr(items), Val::Num(_)) => Ok(index_of(key).is_some_and(|i| i >= 0 && (i as usize) < items.len())),
+        _ => Err(format!("Cannot check whether {} has a {} key", type_name(value), type_name(key))),
+    }
+}
+
+/// jq's `indices` (`_indices`): positions of a substring, a sub-array or an element.
+fn indices(value: &Val, x: &Val) -> Result<Val, String> {
+    let found: Vec<usize> = match (value, x) {
+        (Val::Null, _) | (_, Val::Null) => return Ok(Val::Null),
+        (Val::TStr(s) | Val::BStr(s), Val::TStr(t) | Val::BStr(t)) => {
+            if t.is_empty() {
+                Vec::new()
+            } else {
+                let text = String::from_utf8_lossy(s);
+                let needle = String::from_utf8_lossy(t);
+                text.char_indices()
+                    .filter(|(at, _)| text[*at..].starts_with(&*needle))
+                    .map(|(at, _)| text[..at].chars().count())
+                    .collect()
+            }
+        }
+        (Val::Arr(items), Val::Arr(sub)) => {
+            if sub.is_empty() {
+                Vec::new()
+            } else {
+                items.windows(sub.len()).enumerate().filter(|(_, w)| *w == &sub[..]).map(|(i, _)| i).collect()
+            }
+        }
+        (Val::Arr(items), x) => items.iter().enumerate().filter(|(_, item)| *item == x).map(|(i, _)| i).collect(),
+        _ => return Err(format!("Cannot determine indices of {} in {}", type_name(x), type_name(value))),
+    };
+    Ok(Val::Arr(Rc::new(found.into_iter().map(Val::from).collect())))
+}
+
+// ---------------------------------------------------------------------------
 // The engine: jaq with our data, natives and definitions
 
 struct JqData;
 
 impl DataT for JqData {
-    type V<'a> = Val;
+    type V<'a> = V;
     type Data<'a> = &'a Global<'a>;
 }
 
 /// What natives see while the filter runs.
 struct Global<'a> {
     lut: &'a jaq_core::Lut<JqData>,
-    inputs: Inputs<'a, Val>,
+    inputs: Inputs<'a, V>,
     check: &'a dyn Fn() -> Result<(), LimitHit>,
     budget: Cell<u64>,
     /// The limit that stopped the run (the natives unwind with a halt).
@@ -1192,15 +1617,15 @@ impl<'a> jaq_core::data::HasLut<'a, JqData> for &'a Global<'a> {
     }
 }
 
-impl<'a> HasInputs<'a, Val> for &'a Global<'a> {
-    fn inputs(&self) -> Inputs<'a, Val> {
+impl<'a> HasInputs<'a, V> for &'a Global<'a> {
+    fn inputs(&self) -> Inputs<'a, V> {
         self.inputs
     }
 }
 
 impl Global<'_> {
     /// One step of a generator: the shell's check and the value budget.
-    fn tick<'e>(&self) -> Result<(), Exn<'e, Val>> {
+    fn tick<'e>(&self) -> Result<(), Exn<'e, V>> {
         let left = self.budget.get();
         let hit = if left == 0 { Some(LimitHit::LoopIterations) } else { (self.check)().err() };
         self.budget.set(left.saturating_sub(1));
@@ -1214,12 +1639,12 @@ impl Global<'_> {
     }
 }
 
-fn fail<'a>(message: impl Into<String>) -> ValXs<'a, Val> {
+fn fail<'a>(message: impl Into<String>) -> ValXs<'a, V> {
     box_once(Err(Exn::from(jaq_core::Error::str(message.into()))))
 }
 
-fn ok<'a>(value: Val) -> ValXs<'a, Val> {
-    box_once(Ok(value))
+fn ok<'a>(value: Val) -> ValXs<'a, V> {
+    box_once(Ok(V(value)))
 }
 
 fn text_of(value: &Val) -> Option<String> {
@@ -1338,7 +1763,7 @@ def getpath_or_null(p): getpath(p);
 "#;
 
 /// Names of jaq natives we replace with our own.
-const REPLACED: &[&str] = &["range", "tojson", "fromjson", "input", "ltrimstr", "rtrimstr"];
+const REPLACED: &[&str] = &["range", "input", "ltrimstr", "rtrimstr", "keys_unsorted"];
 
 fn natives() -> Vec<Fun<JqData>> {
     let vv = || -> Box<[Bind]> { [Bind::Var(()), Bind::Var(())].into() };
@@ -1347,25 +1772,65 @@ fn natives() -> Vec<Fun<JqData>> {
             let global: &Global = cv.0.data();
             let mut inputs = global.inputs;
             match inputs.next() {
-                Some(Ok(value)) => ok(value),
+                Some(Ok(value)) => box_once(Ok(value)),
                 Some(Err(message)) => fail(message),
                 None => fail("No more inputs"),
             }
         }),
         ("ltrimstr", v(1), |mut cv: JCv<JqData>| {
-            let prefix = cv.0.pop_var();
-            match (text_of(&cv.1), text_of(&prefix)) {
+            let prefix = cv.0.pop_var().0;
+            match (text_of(cv.1.inner()), text_of(&prefix)) {
                 (Some(text), Some(prefix)) if text.starts_with(&prefix) => ok(str_val(&text[prefix.len()..])),
-                _ => ok(cv.1),
+                _ => box_once(Ok(cv.1)),
             }
         }),
         ("rtrimstr", v(1), |mut cv: JCv<JqData>| {
-            let suffix = cv.0.pop_var();
-            match (text_of(&cv.1), text_of(&suffix)) {
+            let suffix = cv.0.pop_var().0;
+            match (text_of(cv.1.inner()), text_of(&suffix)) {
                 (Some(text), Some(suffix)) if text.ends_with(&suffix) => {
                     ok(str_val(&text[..text.len() - suffix.len()]))
                 }
-                _ => ok(cv.1),
+                _ => box_once(Ok(cv.1)),
+            }
+        }),
+        ("keys_unsorted", v(0), |cv: JCv<JqData>| match cv.1.inner() {
+            Val::Obj(map) => ok(Val::Arr(Rc::new(map.keys().cloned().collect()))),
+            Val::Arr(items) => ok(Val::Arr(Rc::new((0..items.len()).map(Val::from).collect()))),
+            other => fail(format!("{} ({}) has no keys", type_name(other), truncated(other))),
+        }),
+        ("length", v(0), |cv: JCv<JqData>| match length(cv.1.inner()) {
+            Ok(value) => ok(value),
+            Err(message) => fail(message),
+        }),
+        ("contains", v(1), |mut cv: JCv<JqData>| {
+            let other = cv.0.pop_var().0;
+            match contains(cv.1.inner(), &other) {
+                Ok(b) => ok(Val::Bool(b)),
+                Err(message) => fail(message),
+            }
+        }),
+        ("has", v(1), |mut cv: JCv<JqData>| {
+            let key = cv.0.pop_var().0;
+            match has(cv.1.inner(), &key) {
+                Ok(b) => ok(Val::Bool(b)),
+                Err(message) => fail(message),
+            }
+        }),
+        ("indices", v(1), |mut cv: JCv<JqData>| {
+            let x = cv.0.pop_var().0;
+            match indices(cv.1.inner(), &x) {
+                Ok(value) => ok(value),
+                Err(message) => fail(message),
+            }
+        }),
+        ("bsearch", v(1), |mut cv: JCv<JqData>| {
+            let x = cv.0.pop_var().0;
+            match cv.1.inner() {
+                Val::Arr(items) => {
+                    let at = items.binary_search(&x).map_or_else(|i| -1 - i as isize, |i| i as isize);
+                    ok(Val::from(at))
+                }
+                other => fail(format!("{} ({}) cannot be searched from", type_name(other), truncated(other))),
             }
         }),
         ("_check", v(0), |cv: JCv<JqData>| {
@@ -1373,17 +1838,21 @@ fn natives() -> Vec<Fun<JqData>> {
             box_once(global.tick().map(|()| cv.1))
         }),
         ("range", v(3), native_range),
-        ("tojson", v(0), |cv: JCv<JqData>| match to_json(&cv.1) {
+        ("tojson", v(0), |cv: JCv<JqData>| match to_json(cv.1.inner()) {
             Ok(text) => ok(str_val(text)),
             Err(TooDeep) => fail("value nested too deeply for tojson"),
         }),
-        ("_tostring", v(0), |cv: JCv<JqData>| match tostring(&cv.1) {
+        ("_tostring", v(0), |cv: JCv<JqData>| match tostring(cv.1.inner()) {
             Ok(text) => ok(str_val(text)),
             Err(message) => fail(message),
         }),
         ("fromjson", v(0), |cv: JCv<JqData>| {
-            let Some(text) = text_of(&cv.1) else {
-                return fail(format!("{} ({}) cannot be parsed as JSON", type_name(&cv.1), truncated(&cv.1)));
+            let Some(text) = text_of(cv.1.inner()) else {
+                return fail(format!(
+                    "{} ({}) cannot be parsed as JSON",
+                    type_name(cv.1.inner()),
+                    truncated(cv.1.inner())
+                ));
             };
             match parse_one(text.as_bytes()) {
                 Ok(value) => ok(value),
@@ -1391,8 +1860,8 @@ fn natives() -> Vec<Fun<JqData>> {
             }
         }),
         ("_format", v(1), |mut cv: JCv<JqData>| {
-            let name = cv.0.pop_var();
-            match formats::format(&text_of(&name).unwrap_or_default(), &cv.1) {
+            let name = cv.0.pop_var().0;
+            match formats::format(&text_of(&name).unwrap_or_default(), cv.1.inner()) {
                 Ok(value) => ok(value),
                 Err(message) => fail(message),
             }
@@ -1402,21 +1871,21 @@ fn natives() -> Vec<Fun<JqData>> {
         ("split_", vv(), |cv: JCv<JqData>| regex_run(cv, true, false)),
         ("debug_empty", v(0), |cv: JCv<JqData>| {
             let global: &Global = cv.0.data();
-            let text = to_json(&Val::Arr(Rc::new(vec![str_val("DEBUG:"), cv.1]))).unwrap_or_default();
+            let text = to_json(&Val::Arr(Rc::new(vec![str_val("DEBUG:"), cv.1.into_inner()]))).unwrap_or_default();
             global.stderr.borrow_mut().extend_from_slice(format!("{text}\n").as_bytes());
             Box::new(std::iter::empty())
         }),
         ("stderr_empty", v(0), |cv: JCv<JqData>| {
             let global: &Global = cv.0.data();
-            let text = to_json(&cv.1).unwrap_or_default();
+            let text = to_json(cv.1.inner()).unwrap_or_default();
             global.stderr.borrow_mut().extend_from_slice(text.as_bytes());
             Box::new(std::iter::empty())
         }),
         ("_halt_message", v(0), |cv: JCv<JqData>| {
             let global: &Global = cv.0.data();
-            let text = match text_of(&cv.1) {
+            let text = match text_of(cv.1.inner()) {
                 Some(text) => text,
-                None => format!("{}\n", to_json(&cv.1).unwrap_or_default()),
+                None => format!("{}\n", to_json(cv.1.inner()).unwrap_or_default()),
             };
             global.stderr.borrow_mut().extend_from_slice(text.as_bytes());
             Box::new(std::iter::empty())
@@ -1432,7 +1901,7 @@ fn natives() -> Vec<Fun<JqData>> {
             ok(Val::from(line))
         }),
         ("_math1", v(1), |mut cv: JCv<JqData>| {
-            let name = text_of(&cv.0.pop_var()).unwrap_or_default();
+            let name = text_of(&cv.0.pop_var().0).unwrap_or_default();
             math1_native(cv, &name)
         }),
         ("pow", v(2), |cv: JCv<JqData>| math2_native(cv, "pow")),
@@ -1449,20 +1918,20 @@ fn natives() -> Vec<Fun<JqData>> {
         ("tgamma", v(0), |cv: JCv<JqData>| math1_native(cv, "tgamma")),
         ("ilogb", v(0), |cv: JCv<JqData>| match cv.1.as_f64() {
             Some(x) => ok(Val::from(math1("logb", x) as isize)),
-            None => fail(format!("{} ({}) number required", type_name(&cv.1), truncated(&cv.1))),
+            None => fail(format!("{} ({}) number required", type_name(cv.1.inner()), truncated(cv.1.inner()))),
         }),
-        ("escape_html", v(0), |cv: JCv<JqData>| format_native(&cv.1, "html")),
-        ("unescape_html", v(0), |cv: JCv<JqData>| format_native(&cv.1, "htmld")),
-        ("encode_uri", v(0), |cv: JCv<JqData>| format_native(&cv.1, "uri")),
-        ("decode_uri", v(0), |cv: JCv<JqData>| format_native(&cv.1, "urid")),
-        ("encode_base64", v(0), |cv: JCv<JqData>| format_native(&cv.1, "base64")),
-        ("decode_base64", v(0), |cv: JCv<JqData>| format_native(&cv.1, "base64d")),
-        ("todateiso8601", v(0), |cv: JCv<JqData>| match time::strftime(&cv.1, "%Y-%m-%dT%H:%M:%SZ") {
+        ("escape_html", v(0), |cv: JCv<JqData>| format_native(cv.1.inner(), "html")),
+        ("unescape_html", v(0), |cv: JCv<JqData>| format_native(cv.1.inner(), "htmld")),
+        ("encode_uri", v(0), |cv: JCv<JqData>| format_native(cv.1.inner(), "uri")),
+        ("decode_uri", v(0), |cv: JCv<JqData>| format_native(cv.1.inner(), "urid")),
+        ("encode_base64", v(0), |cv: JCv<JqData>| format_native(cv.1.inner(), "base64")),
+        ("decode_base64", v(0), |cv: JCv<JqData>| format_native(cv.1.inner(), "base64d")),
+        ("todateiso8601", v(0), |cv: JCv<JqData>| match time::strftime(cv.1.inner(), "%Y-%m-%dT%H:%M:%SZ") {
             Ok(text) => ok(str_val(text)),
             Err(message) => fail(message),
         }),
         ("fromdateiso8601", v(0), |cv: JCv<JqData>| {
-            let Some(text) = text_of(&cv.1) else {
+            let Some(text) = text_of(cv.1.inner()) else {
                 return fail("strptime/1 requires string inputs and arguments");
             };
             let format = "%Y-%m-%dT%H:%M:%SZ";
@@ -1477,7 +1946,7 @@ fn natives() -> Vec<Fun<JqData>> {
                 let (m, e) = frexp(x);
                 ok(Val::Arr(Rc::new(vec![Val::from(m), Val::from(e as isize)])))
             }
-            None => fail(format!("{} ({}) number required", type_name(&cv.1), truncated(&cv.1))),
+            None => fail(format!("{} ({}) number required", type_name(cv.1.inner()), truncated(cv.1.inner()))),
         }),
         ("_modf", v(0), |cv: JCv<JqData>| match cv.1.as_f64() {
             Some(x) => {
@@ -1485,13 +1954,13 @@ fn natives() -> Vec<Fun<JqData>> {
                 let frac = if x.is_infinite() { 0.0f64.copysign(x) } else { x - int };
                 ok(Val::Arr(Rc::new(vec![Val::from(frac), Val::from(int)])))
             }
-            None => fail(format!("{} ({}) number required", type_name(&cv.1), truncated(&cv.1))),
+            None => fail(format!("{} ({}) number required", type_name(cv.1.inner()), truncated(cv.1.inner()))),
         }),
         ("now", v(0), |_cv: JCv<JqData>| {
             let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
             ok(Val::from(now.map_or(0.0, |d| d.as_secs_f64())))
         }),
-        ("mktime", v(0), |cv: JCv<JqData>| match time::mktime(&cv.1) {
+        ("mktime", v(0), |cv: JCv<JqData>| match time::mktime(cv.1.inner()) {
             Ok(secs) => ok(Val::from(secs as isize)),
             Err(message) => fail(message),
         }),
@@ -1500,18 +1969,18 @@ fn natives() -> Vec<Fun<JqData>> {
             None => fail("gmtime() requires a number"),
         }),
         ("strftime", v(1), |mut cv: JCv<JqData>| {
-            let format = cv.0.pop_var();
+            let format = cv.0.pop_var().0;
             let Some(format) = text_of(&format) else {
                 return fail("strftime/1 requires a string format");
             };
-            match time::strftime(&cv.1, &format) {
+            match time::strftime(cv.1.inner(), &format) {
                 Ok(text) => ok(str_val(text)),
                 Err(message) => fail(message),
             }
         }),
         ("strptime", v(1), |mut cv: JCv<JqData>| {
-            let format = cv.0.pop_var();
-            let (Some(text), Some(format)) = (text_of(&cv.1), text_of(&format)) else {
+            let format = cv.0.pop_var().0;
+            let (Some(text), Some(format)) = (text_of(cv.1.inner()), text_of(&format)) else {
                 return fail(format!("strptime/1 requires string inputs and arguments"));
             };
             match time::strptime(&text, &format) {
@@ -1523,23 +1992,23 @@ fn natives() -> Vec<Fun<JqData>> {
     list.into_iter().map(run::<JqData>).collect()
 }
 
-fn math1_native<'a>(cv: JCv<'a, JqData>, name: &str) -> ValXs<'a, Val> {
+fn math1_native<'a>(cv: JCv<'a, JqData>, name: &str) -> ValXs<'a, V> {
     match cv.1.as_f64() {
         Some(x) => ok(Val::from(math1(name, x))),
-        None => fail(format!("{} ({}) number required", type_name(&cv.1), truncated(&cv.1))),
+        None => fail(format!("{} ({}) number required", type_name(cv.1.inner()), truncated(cv.1.inner()))),
     }
 }
 
-fn math2_native<'a>(mut cv: JCv<'a, JqData>, name: &str) -> ValXs<'a, Val> {
-    let b = cv.0.pop_var();
-    let a = cv.0.pop_var();
+fn math2_native<'a>(mut cv: JCv<'a, JqData>, name: &str) -> ValXs<'a, V> {
+    let b = cv.0.pop_var().0;
+    let a = cv.0.pop_var().0;
     match (a.as_f64(), b.as_f64()) {
         (Some(a), Some(b)) => ok(Val::from(math2(name, a, b))),
         _ => fail(format!("{name}/2 requires numbers")),
     }
 }
 
-fn format_native<'a>(value: &Val, name: &str) -> ValXs<'a, Val> {
+fn format_native<'a>(value: &Val, name: &str) -> ValXs<'a, V> {
     match formats::format(name, value) {
         Ok(value) => ok(value),
         Err(message) => fail(message),
@@ -1547,10 +2016,10 @@ fn format_native<'a>(value: &Val, name: &str) -> ValXs<'a, Val> {
 }
 
 /// `range($from; $upto; $by)`, checked on every value.
-fn native_range(mut cv: JCv<JqData>) -> ValXs<Val> {
-    let by = cv.0.pop_var();
-    let upto = cv.0.pop_var();
-    let from = cv.0.pop_var();
+fn native_range(mut cv: JCv<JqData>) -> ValXs<V> {
+    let by = cv.0.pop_var().0;
+    let upto = cv.0.pop_var().0;
+    let from = cv.0.pop_var().0;
     let global: &Global = cv.0.data();
     let ints = (from.as_isize(), upto.as_isize(), by.as_isize());
     if let (Some(from), Some(upto), Some(by)) = ints {
@@ -1563,7 +2032,7 @@ fn native_range(mut cv: JCv<JqData>) -> ValXs<Val> {
                     return None;
                 }
                 next = current.checked_add(by);
-                Some(global.tick().map(|()| Val::from(current)))
+                Some(global.tick().map(|()| V::from(current)))
             }));
         }
     }
@@ -1581,7 +2050,7 @@ fn native_range(mut cv: JCv<JqData>) -> ValXs<Val> {
         current += by;
         let step = global.tick();
         stopped = step.is_err();
-        Some(step.map(|()| Val::from(value)))
+        Some(step.map(|()| V::from(value)))
     }))
 }
 
@@ -1750,12 +2219,16 @@ fn build_regex(pattern: &str, flags: &str) -> Result<(regex::bytes::Regex, Regex
     Ok((regex, out))
 }
 
-fn regex_run(mut cv: JCv<JqData>, mismatches: bool, matches: bool) -> ValXs<Val> {
-    let flags = cv.0.pop_var();
-    let pattern = cv.0.pop_var();
+fn regex_run(mut cv: JCv<JqData>, mismatches: bool, matches: bool) -> ValXs<V> {
+    let flags = cv.0.pop_var().0;
+    let pattern = cv.0.pop_var().0;
     let global: &Global = cv.0.data();
-    let Some(input) = text_of(&cv.1) else {
-        return fail(format!("{} ({}) cannot be matched, as it is not a string", type_name(&cv.1), truncated(&cv.1)));
+    let Some(input) = text_of(cv.1.inner()) else {
+        return fail(format!(
+            "{} ({}) cannot be matched, as it is not a string",
+            type_name(cv.1.inner()),
+            truncated(cv.1.inner())
+        ));
     };
     let Some(pattern) = text_of(&pattern) else {
         return fail(format!("{} ({}) is not a string", type_name(&pattern), truncated(&pattern)));
@@ -2524,9 +2997,8 @@ fn jq_command(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     };
     let funs = jaq_core::funs::<JqData>()
         .chain(jaq_std::base_funs())
-        .chain(jaq_json::funs())
-        .filter(|(name, _, _)| !REPLACED.contains(name))
         .chain(jaq_std::input::funs::<JqData>().into_vec().into_iter().map(run::<JqData>))
+        .filter(|(name, _, _)| !REPLACED.contains(name))
         .chain(natives());
     let compiler = Compiler::default().with_funs(funs).with_global_vars(globals.iter().map(|(name, _)| name.as_str()));
     let filter = match compiler.compile(modules) {
@@ -2585,8 +3057,8 @@ fn jq_command(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
         failed: &failed,
         limit: &limit,
     };
-    let reader = RcIter::new(reader);
-    let inputs: Inputs<Val> = &reader;
+    let reader = RcIter::new(reader.map(|item| item.map(V)));
+    let inputs: Inputs<V> = &reader;
     let global = Global {
         lut: &filter.lut,
         inputs,
@@ -2597,7 +3069,7 @@ fn jq_command(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
         location: &location,
         regexes: RefCell::new(Vec::new()),
     };
-    let values: Vec<Val> = globals.into_iter().map(|(_, value)| value).collect();
+    let values: Vec<V> = globals.into_iter().map(|(_, value)| V(value)).collect();
 
     let mut last_output: Option<bool> = None;
     let mut halted = false;
@@ -2607,14 +3079,14 @@ fn jq_command(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
             if !first {
                 break;
             }
-            Val::Null
+            V(Val::Null)
         } else {
             match { inputs }.next() {
                 None => break,
                 Some(Ok(value)) => value,
                 Some(Err(message)) => {
-                    ctx.stderr.write_str(&format!("jq: error (at {}): {message}\n", location_text(&location)))?;
-                    status = STATUS_USAGE;
+                    ctx.stderr.write_str(&format!("jq: parse error: {message}\n"))?;
+                    status = STATUS_RUNTIME;
                     break;
                 }
             }
@@ -2639,8 +3111,8 @@ fn jq_command(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
         if let Some(hit) = limit.get() {
             return Err(hit);
         }
-        if failed.get() && status != STATUS_USAGE {
-            status = STATUS_USAGE;
+        if failed.get() {
+            status = STATUS_RUNTIME;
         }
     }
     if let Some(hit) = limit.get() {
@@ -2688,7 +3160,7 @@ fn run_outputs<'a>(
     opts: &Options,
     global: &Global,
     location: &RefCell<Location>,
-    outputs: impl Iterator<Item = ValX<'a, Val>>,
+    outputs: impl Iterator<Item = ValX<'a, V>>,
     last_output: &mut Option<bool>,
 ) -> Result<Outcome, LimitHit> {
     let mut text = String::new();
@@ -2696,7 +3168,7 @@ fn run_outputs<'a>(
         (ctx.check)()?;
         flush_stderr(ctx, global)?;
         match output {
-            Ok(value) => {
+            Ok(V(value)) => {
                 *last_output = Some(!matches!(value, Val::Null | Val::Bool(false)));
                 text.clear();
                 let raw = if opts.raw_output { text_of(&value) } else { None };
@@ -2837,6 +3309,21 @@ mod tests {
     }
 
     #[test]
+    fn updates_create_and_pad_like_jq() {
+        assert_eq!(out(&["-nc", ".a.b = 1 | .c[2] = true"], ""), "{\"a\":{\"b\":1},\"c\":[null,null,true]}\n");
+        assert_eq!(out(&["-c", ".a += 1 | .b |= . + [2] | .d //= 3"], "{\"a\":1}"), "{\"a\":2,\"b\":[2],\"d\":3}\n");
+        assert_eq!(
+            out(&["-c", "setpath([\"x\", 0]; 1), delpaths([[\"a\"]]), (.[\"a\"] |= empty)"], "{\"a\":1}"),
+            "{\"a\":1,\"x\":[1]}\n{}\n{}\n"
+        );
+        assert_eq!(out(&["-c", ".[1:3] = [\"x\"], del(.[0, 2])"], "[1,2,3,4]"), "[1,\"x\",4]\n[2,4]\n");
+        let (status, _, stderr) = jq(&[".[0]"], "{}");
+        assert_eq!((status, stderr.as_str()), (5, "jq: error (at <stdin>:0): Cannot index object with number\n"));
+        let (status, _, stderr) = jq(&["keys"], "1");
+        assert_eq!((status, stderr.as_str()), (5, "jq: error (at <stdin>:0): number (1) has no keys\n"));
+    }
+
+    #[test]
     fn strings_and_formats() {
         assert_eq!(out(&["-r", "\"\\(.a) and \\(.b / 2)\""], r#"{"a":"x","b":10}"#), "x and 5\n");
         assert_eq!(out(&["-r", "@csv"], r#"[1,"a,b","c\"d",null,true]"#), "1,\"a,b\",\"c\"\"d\",,true\n");
@@ -2899,12 +3386,12 @@ mod tests {
         let (status, _, stderr) = jq(&["."], "{");
         assert_eq!(
             (status, stderr.as_str()),
-            (2, "jq: error (at <stdin>:0): Unfinished JSON term at EOF at line 1, column 1\n")
+            (5, "jq: parse error: Unfinished JSON term at EOF at line 1, column 1\n")
         );
         let (status, stdout, stderr) = jq(&["."], "1 2 }");
         assert_eq!(
             (status, stdout.as_str(), stderr.as_str()),
-            (2, "1\n2\n", "jq: error (at <stdin>:0): Unmatched '}' at line 1, column 5\n")
+            (5, "1\n2\n", "jq: parse error: Unmatched '}' at line 1, column 5\n")
         );
         let (status, _, stderr) = jq(&[".a"], "1\n");
         assert_eq!((status, stderr.as_str()), (5, "jq: error (at <stdin>:1): Cannot index number with \"a\"\n"));
@@ -2936,7 +3423,7 @@ mod tests {
     fn deep_input_is_refused_not_overflowing() {
         let deep = "[".repeat(100_000) + &"]".repeat(100_000);
         let (status, _, stderr) = jq(&["."], &deep);
-        assert_eq!(status, 2);
+        assert_eq!(status, 5);
         assert!(stderr.contains("Exceeds depth limit for parsing"), "{stderr}");
         let (status, _, stderr) = jq(&["fromjson"], &format!("{:?}", deep));
         assert_eq!(status, 5);
