@@ -4,5 +4,6 @@ test {
     _ = @import("examples.zig");
     _ = @import("registry.zig");
     _ = @import("parity.zig");
+    _ = @import("storage.zig");
     _ = @import("linkage.zig");
 }
