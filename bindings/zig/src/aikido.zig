@@ -559,7 +559,7 @@ pub const Storage = struct {
         var error_text: [*c]u8 = null;
         try record(c.aikido_storage_read(storage.raw, path.ptr, &data, &len, &error_text), error_text, diagnostics);
         defer c.aikido_bytes_free(data, len);
-        return gpa.dupe(u8, if (len == 0) "" else data[0..len]);
+        return gpa.dupe(u8, bytesOf(data, len));
     }
 
     /// Creates or replaces the file at `path`.
@@ -670,6 +670,11 @@ fn orNull(slice: anytype) ?@TypeOf(slice.ptr) {
     return if (slice.len == 0) null else slice.ptr;
 }
 
+/// `len` bytes the library returned at `data`, which may be NULL when `len` is 0.
+fn bytesOf(data: [*c]const u8, len: usize) []const u8 {
+    return if (len == 0) "" else data[0..len];
+}
+
 /// The status as an error, the message (if any) recorded.
 fn record(status: c.aikido_status, error_text: [*c]u8, diagnostics: ?*Diagnostics) Error!void {
     check(status) catch |err| {
@@ -763,11 +768,11 @@ pub const Shell = struct {
         var error_text: [*c]u8 = null;
         try record(c.aikido_shell_run(shell.raw, script.ptr, script.len, @ptrCast(cancel), &raw, &error_text), error_text, diagnostics);
         defer c.aikido_shell_result_free(&raw);
-        const stdout = try gpa.dupe(u8, raw.stdout_data[0..raw.stdout_len]);
+        const stdout = try gpa.dupe(u8, bytesOf(raw.stdout_data, raw.stdout_len));
         errdefer gpa.free(stdout);
         return .{
             .stdout = stdout,
-            .stderr = try gpa.dupe(u8, raw.stderr_data[0..raw.stderr_len]),
+            .stderr = try gpa.dupe(u8, bytesOf(raw.stderr_data, raw.stderr_len)),
             .exit_code = raw.exit_code,
             .truncated = raw.truncated,
             .limit = @fromBackingInt(@intCast(raw.limit)),
