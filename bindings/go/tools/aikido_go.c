@@ -20,13 +20,16 @@ static char *c_string(_GoString_ text, char *stack, size_t stack_size) {
     if (copy == NULL) {
         abort(); /* As Go does when memory runs out. */
     }
-    memcpy(copy, text.p, len);
+    if (len > 0) { /* an empty Go string may have a NULL pointer */
+        memcpy(copy, text.p, len);
+    }
     copy[len] = '\0';
     return copy;
 }
 
 aikido_go_outcome aikido_go_dispatch(const aikido_registry *registry, _GoString_ name,
-                                     _GoString_ arguments, _GoString_ session, const uint8_t *turn,
+                                     _GoString_ arguments, _GoString_ session,
+                                     uint64_t turn_low, uint64_t turn_high,
                                      const aikido_cancel *cancel, uintptr_t call) {
     /* The C ABI wants the name and session NUL-terminated; Go strings are not. */
     char stack_name[256], stack_session[256];
@@ -42,12 +45,14 @@ aikido_go_outcome aikido_go_dispatch(const aikido_registry *registry, _GoString_
     /* The session and turn reach tools written in C or Rust (bash keeps one
        shell per session); Go handlers get the Go Environment itself. */
     aikido_environment environment = {.session_id = c_session, .cancel = cancel};
-    memcpy(environment.turn_id, turn, sizeof environment.turn_id);
+    memcpy(environment.turn_id, &turn_low, 8);
+    memcpy(environment.turn_id + 8, &turn_high, 8);
     aikido_go_outcome outcome = {AIKIDO_OK, NULL, NULL};
 
     uintptr_t outer_call = current_call;
     current_call = call;
-    outcome.status = aikido_registry_dispatch(registry, &tool_call, &environment, &outcome.content, &outcome.error);
+    outcome.status =
+        aikido_registry_dispatch(registry, &tool_call, &environment, &outcome.content, &outcome.error);
     current_call = outer_call;
 
     if (c_name != stack_name) {

@@ -15,13 +15,15 @@ typedef struct aikido_go_outcome {
 } aikido_go_outcome;
 
 /* Dispatches a call of the tool `name` with `arguments` in `session`, Go
-   strings that are only read during the call; `turn` is the turn id's 16
-   bytes. `call` is the slot of the Go Dispatch's state; the handler
+   strings that are only read during the call; `turn_low` and `turn_high`
+   hold the turn id's 16 bytes in memory order (by value, so that the Go
+   Environment stays on Go's stack). `call` is the slot of the Go Dispatch's state; the handler
    trampoline hands it back to Go. The content is only wanted from a tool
    that is not Go's (the file tools, bash): a Go handler's result stays on
    the Go side. */
 aikido_go_outcome aikido_go_dispatch(const aikido_registry *registry, _GoString_ name,
-                                     _GoString_ arguments, _GoString_ session, const uint8_t *turn,
+                                     _GoString_ arguments, _GoString_ session,
+                                     uint64_t turn_low, uint64_t turn_high,
                                      const aikido_cancel *cancel, uintptr_t call);
 
 /* The aikido_handler of every Go tool; its userdata comes from

@@ -7,9 +7,9 @@ import "C"
 
 import (
 	"context"
+	"encoding/binary"
 	"runtime"
 	"strings"
-	"unsafe"
 
 	"github.com/govengers/aikido/llm"
 )
@@ -43,7 +43,8 @@ func (r *Registry) Dispatch(ctx context.Context, call llm.ToolCall, environment 
 	// Go handlers get the session unchanged, on the Go side; the library's
 	// own tools (bash keeps a shell per session) get it as UTF-8 without NUL.
 	outcome := C.aikido_go_dispatch(r.registry, call.Name, call.Arguments, replyText(environment.SessionID),
-		(*C.uint8_t)(unsafe.Pointer(&environment.TurnID[0])), cancel, C.uintptr_t(state.slot))
+		C.uint64_t(binary.NativeEndian.Uint64(environment.TurnID[:8])),
+		C.uint64_t(binary.NativeEndian.Uint64(environment.TurnID[8:])), cancel, C.uintptr_t(state.slot))
 	runtime.KeepAlive(r)
 
 	content := takeString(outcome.content)
