@@ -513,7 +513,8 @@ public:
     /// `base` with `mounted` at `prefix` (the longest prefix wins).
     static Storage mount(const Storage &base, std::string_view prefix, const Storage &mounted) {
         return Storage(aikido_storage_mount(base.native(), detail::c_string(prefix, "the prefix").c_str(),
-                                            mounted.native()));
+                                            mounted.native()),
+                       "a storage is NULL (moved from), or the prefix is not UTF-8");
     }
 
     /// `inner` behind allow/deny rules; refused accesses fail with
@@ -662,10 +663,11 @@ public:
     const aikido_storage *native() const noexcept { return storage_.get(); }
 
 private:
-    /// Takes a handle a constructor returned; NULL means it refused its input.
-    explicit Storage(aikido_storage *storage) : storage_(storage) {
+    /// Takes a handle a constructor returned; NULL means it refused its
+    /// input, which only `why` explains (such constructors give no message).
+    explicit Storage(aikido_storage *storage, const char *why = "storage is NULL (moved from)") : storage_(storage) {
         if (!storage_) {
-            throw Error(Status::invalid_input, detail::invalid_input_prefix + "the storage could not be made");
+            throw Error(Status::invalid_input, detail::invalid_input_prefix + why);
         }
     }
 

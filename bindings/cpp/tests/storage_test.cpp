@@ -112,7 +112,8 @@ TEST(storage_errors_carry_the_status_and_the_message) {
     CHECK(moved.native() == nullptr);  // NOLINT(bugprone-use-after-move)
     CHECK_EQ(storage_error([&] { moved.read("/x"); }, aikido::Status::invalid_input),
              std::string("aikido/tools: invalid input: storage is NULL"));
-    storage_error([&] { aikido::Storage::overlay(moved); }, aikido::Status::invalid_input);
+    CHECK_EQ(storage_error([&] { aikido::Storage::overlay(moved); }, aikido::Status::invalid_input),
+             std::string("aikido/tools: invalid input: storage is NULL (moved from)"));
 }
 
 TEST(storage_overlay_dry_run_and_read_only) {
@@ -157,14 +158,16 @@ TEST(storage_mounts_and_policy) {
     CHECK_EQ(names(mounted.list("/")), std::string("mnt/ top.txt"));
     CHECK_EQ(storage_error([&] { mounted.rename("/top.txt", "/mnt/data/top.txt"); }),
              std::string("/mnt/data/top.txt: Invalid cross-device link"));
+    CHECK_EQ(storage_error([&] { aikido::Storage::mount(root, "\xff", data); }, aikido::Status::invalid_input),
+             std::string("aikido/tools: invalid input: a storage is NULL (moved from), or the prefix is not UTF-8"));
 
     const aikido::Storage guarded = aikido::Storage::policy(
         mounted, {{aikido::Access::read, true, "/mnt/**"}, {aikido::Access::write, false, "/**"}});
     CHECK_EQ(guarded.read("/mnt/data/inside.txt"), std::string("inside"));
     storage_error([&] { guarded.read("/top.txt"); });
     CHECK_EQ(storage_error([&] { guarded.write("/mnt/data/x", "x"); }), std::string("/mnt/data/x: Permission denied"));
-    CHECK_CONTAINS(storage_error([&] { aikido::Storage::policy(mounted, {{static_cast<aikido::Access>(7), true, "/"}}); },
-                                 aikido::Status::invalid_input),
+    const aikido::PathRule bad{static_cast<aikido::Access>(7), true, "/"};
+    CHECK_CONTAINS(storage_error([&] { aikido::Storage::policy(mounted, {bad}); }, aikido::Status::invalid_input),
                    "rules[0].access is 7");
 }
 
