@@ -5,16 +5,24 @@
 //! The grammar is brush-parser's; the interpreter, the expansions and every
 //! command are ours, written against [`Storage`] (see `docs/SHELL.md`).
 
+mod arith;
+mod builtins;
 pub mod command;
 mod commands;
+mod exec;
+mod expand;
+mod io;
+mod parse;
+mod pattern;
+mod state;
 pub mod tool;
 
 pub use tool::register_shell_tool;
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::storage::Storage;
+use crate::storage::{join, Storage, StorageError};
 use crate::CancelToken;
 
 /// Bounds on one [`Shell::run`]. Each, when reached, ends the script with a
@@ -131,26 +139,144 @@ impl Default for ShellOptions {
 
 /// One shell session: its working directory, variables, functions and
 /// options persist from one [`run`](Shell::run) to the next.
+///
+/// A run's `exit` ends that run only; the session goes on. An `EXIT` trap
+/// runs at the end of the run that set it (also after `exit` and `set -e`),
+/// then is cleared; it does not run after a limit stopped the script.
 pub struct Shell {
     storage: Arc<dyn Storage>,
     options: ShellOptions,
+    /// `None` only while a run holds it.
+    state: Option<state::State>,
 }
 
 impl Shell {
     /// A fresh session over `storage`.
     pub fn new(storage: Arc<dyn Storage>, options: ShellOptions) -> Self {
-        Shell { storage, options }
+        let state = state::State::new(&options.cwd, &options.env);
+        Shell { storage, options, state: Some(state) }
     }
 
     /// Runs a script as `bash -c` would, in this session's state.
     /// `cancel`, when it fires, stops the script with [`LimitHit::Cancelled`].
     pub fn run(&mut self, script: &str, cancel: Option<&CancelToken>) -> RunResult {
-        let _ = (script, cancel, &self.storage, &self.options);
-        unimplemented!("the interpreter is being written")
+        let recorder = Recorder { inner: &*self.storage, writes: Mutex::new(Vec::new()) };
+        let limits = &self.options.limits;
+        let runtime = exec::Runtime::new(&recorder, limits, cancel);
+        let state = match self.state.take() {
+            Some(state) => state,
+            None => state::State::new(&self.options.cwd, &self.options.env),
+        };
+        let mut interp = exec::Interp::new(&runtime, state);
+        let mut limit = runtime.check().err();
+        let mut exit_code = 0;
+        if limit.is_none() {
+            let outcome = match parse::parse_program(script, &interp.popts) {
+                Ok(program) => interp.run_program(&program),
+                Err(message) => interp.err(message.as_bytes()).map(|()| 2),
+            };
+            let outcome = match outcome {
+                Ok(code) | Err(exec::Flow::Exit(code)) => Ok(code),
+                Err(exec::Flow::Return(code)) => Ok(code),
+                Err(exec::Flow::Break(_)) | Err(exec::Flow::Continue(_)) => Ok(interp.st.last_status),
+                Err(exec::Flow::Limit(hit)) => Err(hit),
+            };
+            match outcome {
+                Ok(code) => {
+                    exit_code = code;
+                    // The EXIT trap (never after a limit: the script is being stopped).
+                    if let Some(trap) = interp.st.exit_trap.take() {
+                        interp.st.last_status = code;
+                        match interp.eval_string(&trap) {
+                            Ok(_) => {}
+                            Err(exec::Flow::Exit(code)) => exit_code = code,
+                            Err(exec::Flow::Limit(hit)) => limit = Some(hit),
+                            Err(_) => {}
+                        }
+                    }
+                }
+                Err(hit) => limit = Some(hit),
+            }
+        }
+        let mut stdout = std::mem::replace(&mut interp.outs[0], command::Output::new(0));
+        let mut stderr = std::mem::replace(&mut interp.outs[1], command::Output::new(0));
+        let truncated = stdout.truncated() || stderr.truncated() || limit == Some(LimitHit::Output);
+        let mut state = interp.st;
+        state.locals.clear();
+        let mut stderr_bytes = stderr.take();
+        if let Some(hit) = limit {
+            exit_code = hit.exit_code();
+            stderr_bytes.extend_from_slice(hit.message().as_bytes());
+            stderr_bytes.push(b'\n');
+        }
+        state.last_status = exit_code;
+        self.state = Some(state);
+        let mut write_set = recorder.writes.into_inner().unwrap_or_else(|e| e.into_inner());
+        write_set.sort_unstable();
+        write_set.dedup();
+        RunResult { stdout: stdout.take(), stderr: stderr_bytes, exit_code, truncated, limit, write_set }
     }
 
     /// Forgets the session's state: back to how [`Shell::new`] made it.
     pub fn reset(&mut self) {
-        unimplemented!("the interpreter is being written")
+        self.state = Some(state::State::new(&self.options.cwd, &self.options.env));
+    }
+}
+
+/// The absolute virtual path of `name` as written, against `cwd`.
+pub(crate) fn storage_path(cwd: &str, name: &str) -> String {
+    join(cwd, name)
+}
+
+/// The run's storage: notes every path written, appended, created,
+/// removed, renamed or linked (for [`RunResult::write_set`]).
+struct Recorder<'a> {
+    inner: &'a dyn Storage,
+    writes: Mutex<Vec<String>>,
+}
+
+impl Recorder<'_> {
+    fn note<T>(&self, result: Result<T, StorageError>, paths: &[&str]) -> Result<T, StorageError> {
+        if result.is_ok() {
+            let mut writes = self.writes.lock().unwrap_or_else(|e| e.into_inner());
+            writes.extend(paths.iter().map(|p| crate::storage::normalize(p)));
+        }
+        result
+    }
+}
+
+impl Storage for Recorder<'_> {
+    fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
+        self.inner.read(path)
+    }
+    fn write(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
+        self.note(self.inner.write(path, data), &[path])
+    }
+    fn append(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
+        self.note(self.inner.append(path, data), &[path])
+    }
+    fn stat(&self, path: &str) -> Result<crate::storage::Metadata, StorageError> {
+        self.inner.stat(path)
+    }
+    fn lstat(&self, path: &str) -> Result<crate::storage::Metadata, StorageError> {
+        self.inner.lstat(path)
+    }
+    fn list(&self, path: &str) -> Result<Vec<crate::storage::DirEntry>, StorageError> {
+        self.inner.list(path)
+    }
+    fn mkdir(&self, path: &str, parents: bool) -> Result<(), StorageError> {
+        self.note(self.inner.mkdir(path, parents), &[path])
+    }
+    fn remove(&self, path: &str, recursive: bool) -> Result<(), StorageError> {
+        self.note(self.inner.remove(path, recursive), &[path])
+    }
+    fn rename(&self, from: &str, to: &str) -> Result<(), StorageError> {
+        self.note(self.inner.rename(from, to), &[from, to])
+    }
+    fn symlink(&self, target: &str, link: &str) -> Result<(), StorageError> {
+        self.note(self.inner.symlink(target, link), &[link])
+    }
+    fn readlink(&self, path: &str) -> Result<String, StorageError> {
+        self.inner.readlink(path)
     }
 }

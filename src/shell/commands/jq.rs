@@ -1,5 +1,3490 @@
-//! (to be written)
+//! `jq`: the jq 1.7 command line, over jaq (jaq-core's parser, compiler and
+//! interpreter, jaq-std's and jaq-json's definitions) as the engine.
+//!
+//! What is ours rather than jaq's, so that the output is jq's: reading the
+//! input (an iterative JSON parser that refuses nesting deeper than
+//! [`MAX_DEPTH`], jq's messages and `(at <stdin>:N)` line numbers), printing
+//! (jq's indentation, number format and string escapes), `tostring`,
+//! `tojson`, `fromjson`, string interpolation, the `@` formats, regular
+//! expressions (over the `regex` crate), dates, math, `range`, `repeat`,
+//! `recurse`, `while`, `until`, `from_entries`, `walk`, `join`, `env`.
+//!
+//! Differences from jq 1.7, on purpose or not yet done:
+//! - `$ENV` and `env` hold only the shell variables whose names appear in the
+//!   filter (the shell cannot list its exported variables to a command).
+//! - `localtime`, `strflocaltime` and `mktime` work in UTC; `strftime` and
+//!   `strptime` know the common conversions (`%Y %m %d %H %M %S %j %a %b %Z
+//!   %z %e %T %D %F %s %%` and a few more), not every one of glibc's.
+//! - Input nested deeper than 512 levels is refused (jq allows 10000), and a
+//!   value built deeper than that cannot be printed: jaq recurses on the
+//!   native stack. A filter that recurses without end (`def f: 1 + f; f`)
+//!   is not stopped and can still exhaust the stack.
+//! - Integer arithmetic is exact past 2^53 (jq rounds to doubles), and
+//!   `1 / 0` is `1.7976931348623157e+308` instead of an error.
+//! - Error messages follow jq's wording for the common cases (indexing,
+//!   iterating, arithmetic, `length`, JSON parse errors); others are jaq's.
+//! - Regular expressions are the `regex` crate's syntax, not Oniguruma's
+//!   (no look-around, no backreferences).
+//! - `--stream`, `--seq`, `-C` (colour), `-L` and modules are not supported.
+//! - Invalid JSON input ends the run with `jq: parse error: …` and status 5,
+//!   as jq 1.7 does (jq 1.6 used 2 or 4).
+//! - Generators (`range`, `repeat`, `recurse`, `while`, `until`, `inputs`)
+//!   call the shell's check on every value and stop after 10 million values
+//!   (the loop-iteration limit), so `[range(1e18)]` cannot exhaust memory.
 
-use crate::shell::command::CommandFn;
+use std::cell::{Cell, RefCell};
+use std::fmt::Write as _;
 
-pub(super) const COMMANDS: &[(&str, CommandFn)] = &[];
+use jaq_core::box_iter::box_once;
+use jaq_core::load::{self, Arena, File, Loader};
+use jaq_core::native::{run, v, Fun};
+use jaq_core::{Bind, Compiler, Ctx, Cv as JCv, DataT, Exn, ValX, ValXs, Vars};
+use jaq_json::{Map, Num, Rc, Val};
+use jaq_std::input::{HasInputs, Inputs, RcIter};
+use jaq_std::ValT as _;
+
+use crate::shell::command::{CommandFn, Context};
+use crate::shell::LimitHit;
+
+pub(super) const COMMANDS: &[(&str, CommandFn)] = &[("jq", jq_command)];
+
+/// The deepest nesting of arrays and objects jq reads or prints.
+const MAX_DEPTH: usize = 512;
+
+/// Values the checked generators may produce in one `jq` run.
+const GENERATOR_BUDGET: u64 = 10_000_000;
+
+/// Exit statuses, as jq 1.7 uses them.
+const STATUS_FALSE: i32 = 1;
+const STATUS_USAGE: i32 = 2;
+const STATUS_COMPILE: i32 = 3;
+const STATUS_NO_OUTPUT: i32 = 4;
+const STATUS_RUNTIME: i32 = 5;
+
+/// The halt code a checked generator uses to unwind jaq when a limit hits.
+const HALT_LIMIT: i32 = i32::MIN;
+
+// ---------------------------------------------------------------------------
+// Command line
+
+/// How to print each output value.
+#[derive(Clone, Debug)]
+struct Style {
+    /// `None`: compact; `Some(s)`: pretty, indenting by `s` per level.
+    indent: Option<String>,
+    sort_keys: bool,
+    ascii: bool,
+}
+
+impl Default for Style {
+    fn default() -> Self {
+        Style { indent: Some("  ".into()), sort_keys: false, ascii: false }
+    }
+}
+
+#[derive(Default)]
+struct Options {
+    filter: Option<String>,
+    files: Vec<String>,
+    style: Style,
+    raw_output: bool,
+    join_output: bool,
+    null_input: bool,
+    raw_input: bool,
+    slurp: bool,
+    exit_status: bool,
+    /// `--arg`, `--argjson`, `--slurpfile`, `--rawfile`: `$name` = value.
+    named: Vec<(String, Val)>,
+    positional: Vec<Val>,
+}
+
+enum Parsed {
+    Run(Box<Options>),
+    Exit(i32),
+}
+
+const USAGE: &str = "Usage:\tjq [OPTIONS] FILTER [FILES...]\n\tjq [OPTIONS] --args FILTER [STRINGS...]\n\
+\tjq [OPTIONS] --jsonargs FILTER [JSON_TEXTS...]\n\n\
+jq is a tool for processing JSON inputs, applying the given filter to\n\
+its JSON text inputs and producing the filter's results as JSON on\n\
+standard output.\n\n\
+Options: -n -r -j -a -s -R -c -S -e --tab --indent n --arg name value\n\
+--argjson name text --slurpfile name file --rawfile name file\n\
+--args --jsonargs -f file\n";
+
+fn unknown_option(ctx: &mut Context<'_>, option: &str) -> Result<Parsed, LimitHit> {
+    ctx.stderr.write_str(&format!(
+        "jq: Unknown option: {option}\nUse jq --help for help with command-line options,\nor see the jq manpage, or online docs  at https://jqlang.github.io/jq\n"
+    ))?;
+    Ok(Parsed::Exit(STATUS_USAGE))
+}
+
+fn parse_args(ctx: &mut Context<'_>, args: &[String]) -> Result<Parsed, LimitHit> {
+    let mut opts = Options::default();
+    let mut from_file: Option<String> = None;
+    // After --args / --jsonargs, operands past the filter are values.
+    let mut positional_mode: Option<bool> = None;
+    let mut operands: Vec<&String> = Vec::new();
+    let mut only_operands = false;
+    let mut i = 0;
+    // The value after an option that takes one, or a usage error.
+    macro_rules! value {
+        ($what:expr) => {{
+            i += 1;
+            match args.get(i) {
+                Some(value) => value,
+                None => {
+                    ctx.stderr.write_str(&format!("jq: error: {} takes a parameter\n", $what))?;
+                    return Ok(Parsed::Exit(STATUS_USAGE));
+                }
+            }
+        }};
+    }
+    while i < args.len() {
+        let arg = &args[i];
+        if only_operands || arg == "-" || !arg.starts_with('-') {
+            operands.push(arg);
+            i += 1;
+            continue;
+        }
+        match arg.as_str() {
+            "--" => only_operands = true,
+            "--raw-output" => opts.raw_output = true,
+            "--join-output" => {
+                opts.raw_output = true;
+                opts.join_output = true;
+            }
+            "--ascii-output" => opts.style.ascii = true,
+            "--compact-output" => opts.style.indent = None,
+            "--null-input" => opts.null_input = true,
+            "--raw-input" => opts.raw_input = true,
+            "--slurp" => opts.slurp = true,
+            "--exit-status" => opts.exit_status = true,
+            "--sort-keys" => opts.style.sort_keys = true,
+            "--monochrome-output" | "--color-output" | "--unbuffered" => {}
+            "--tab" => opts.style.indent = Some("\t".into()),
+            "--indent" => {
+                let text = value!("--indent");
+                match text.parse::<usize>() {
+                    Ok(n) if n <= 7 => opts.style.indent = if n == 0 { None } else { Some(" ".repeat(n)) },
+                    Ok(_) => {
+                        ctx.stderr.write_str("jq: Cannot indent more than 7 characters\n")?;
+                        return Ok(Parsed::Exit(STATUS_USAGE));
+                    }
+                    Err(_) => {
+                        ctx.stderr.write_str("jq: --indent takes a number\n")?;
+                        return Ok(Parsed::Exit(STATUS_USAGE));
+                    }
+                }
+            }
+            "--arg" => {
+                let name = value!("--arg").clone();
+                let text = value!("--arg");
+                opts.named.push((name, Val::from(text.clone())));
+            }
+            "--argjson" => {
+                let name = value!("--argjson").clone();
+                let text = value!("--argjson");
+                match parse_one(text.as_bytes()) {
+                    Ok(value) => opts.named.push((name, value)),
+                    Err(_) => {
+                        ctx.stderr.write_str(&format!("jq: Invalid JSON text passed to --argjson\n{USAGE}"))?;
+                        return Ok(Parsed::Exit(STATUS_USAGE));
+                    }
+                }
+            }
+            "--slurpfile" | "--rawfile" => {
+                let raw = arg == "--rawfile";
+                let name = value!(arg).clone();
+                let path = value!(arg);
+                let bytes = match ctx.read(path) {
+                    Ok(bytes) => bytes,
+                    Err(err) => {
+                        let reason = crate::shell::command::error_reason(&err);
+                        ctx.stderr.write_str(&format!("jq: error: Could not open {path}: {reason}\n"))?;
+                        return Ok(Parsed::Exit(STATUS_USAGE));
+                    }
+                };
+                let value = if raw {
+                    Val::from(String::from_utf8_lossy(&bytes).into_owned())
+                } else {
+                    let mut parser = JsonParser::new(&bytes);
+                    let mut items = Vec::new();
+                    loop {
+                        match parser.next_value() {
+                            None => break,
+                            Some(Ok(value)) => items.push(value),
+                            Some(Err(err)) => {
+                                ctx.stderr.write_str(&format!("jq: Bad JSON in --slurpfile {name} {path}: {err}\n"))?;
+                                return Ok(Parsed::Exit(STATUS_USAGE));
+                            }
+                        }
+                    }
+                    Val::Arr(Rc::new(items))
+                };
+                opts.named.push((name, value));
+            }
+            "--args" => positional_mode = Some(false),
+            "--jsonargs" => positional_mode = Some(true),
+            "--from-file" => from_file = Some(value!("--from-file").clone()),
+            "--help" => {
+                ctx.stdout.write_str(USAGE)?;
+                return Ok(Parsed::Exit(0));
+            }
+            "--version" => {
+                ctx.stdout.write_str("jq-1.7.1\n")?;
+                return Ok(Parsed::Exit(0));
+            }
+            long if long.starts_with("--") => return unknown_option(ctx, long),
+            short => {
+                // Short options combine: `-nr`, `-rc`.
+                for letter in short[1..].chars() {
+                    match letter {
+                        'r' => opts.raw_output = true,
+                        'j' => {
+                            opts.raw_output = true;
+                            opts.join_output = true;
+                        }
+                        'a' => opts.style.ascii = true,
+                        'c' => opts.style.indent = None,
+                        'n' => opts.null_input = true,
+                        'R' => opts.raw_input = true,
+                        's' => opts.slurp = true,
+                        'e' => opts.exit_status = true,
+                        'S' => opts.style.sort_keys = true,
+                        'C' | 'M' => {}
+                        'f' => from_file = Some(value!("-f").clone()),
+                        'h' => {
+                            ctx.stdout.write_str(USAGE)?;
+                            return Ok(Parsed::Exit(0));
+                        }
+                        'V' => {
+                            ctx.stdout.write_str("jq-1.7.1\n")?;
+                            return Ok(Parsed::Exit(0));
+                        }
+                        _ => return unknown_option(ctx, short),
+                    }
+                }
+            }
+        }
+        i += 1;
+    }
+    let mut operands = operands.into_iter();
+    if let Some(path) = from_file {
+        match ctx.read(&path) {
+            Ok(bytes) => opts.filter = Some(String::from_utf8_lossy(&bytes).into_owned()),
+            Err(err) => {
+                let reason = crate::shell::command::error_reason(&err);
+                ctx.stderr.write_str(&format!("jq: error: Could not open {path}: {reason}\n"))?;
+                return Ok(Parsed::Exit(STATUS_USAGE));
+            }
+        }
+    } else {
+        opts.filter = operands.next().cloned();
+    }
+    for operand in operands {
+        match positional_mode {
+            None => opts.files.push(operand.clone()),
+            Some(false) => opts.positional.push(Val::from(operand.clone())),
+            Some(true) => match parse_one(operand.as_bytes()) {
+                Ok(value) => opts.positional.push(value),
+                Err(_) => {
+                    ctx.stderr.write_str(&format!("jq: Invalid JSON text passed to --jsonargs\n{USAGE}"))?;
+                    return Ok(Parsed::Exit(STATUS_USAGE));
+                }
+            },
+        }
+    }
+    Ok(Parsed::Run(Box::new(opts)))
+}
+
+// ---------------------------------------------------------------------------
+// Reading JSON
+
+/// An iterative JSON reader, so that no input can exhaust the stack, with
+/// jq's leniency (`nan`, leading zeros) and jq's error messages.
+struct JsonParser<'b> {
+    buf: &'b [u8],
+    pos: usize,
+}
+
+enum Frame {
+    Arr(Vec<Val>),
+    Obj(Map, Val),
+}
+
+impl<'b> JsonParser<'b> {
+    fn new(buf: &'b [u8]) -> Self {
+        JsonParser { buf, pos: 0 }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.buf.get(self.pos).copied()
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    /// `message at line L, column C`, for an error found at byte `pos`.
+    fn error_at(&self, message: &str, pos: usize) -> String {
+        let pos = pos.min(self.buf.len());
+        let before = &self.buf[..pos];
+        let line = 1 + memchr::memchr_iter(b'\n', before).count();
+        let column = pos - memchr::memrchr(b'\n', before).map_or(0, |nl| nl + 1);
+        format!("{message} at line {line}, column {column}")
+    }
+
+    fn eof_error(&self, what: &str) -> String {
+        self.error_at(&format!("Unfinished {what} at EOF"), self.buf.len())
+    }
+
+    /// The next value of a stream, `None` at its end.
+    fn next_value(&mut self) -> Option<Result<Val, String>> {
+        self.skip_ws();
+        self.peek()?;
+        Some(self.value())
+    }
+
+    fn value(&mut self) -> Result<Val, String> {
+        let mut stack: Vec<Frame> = Vec::new();
+        loop {
+            self.skip_ws();
+            let Some(byte) = self.peek() else {
+                return Err(self.eof_error("JSON term"));
+            };
+            let mut value = match byte {
+                b'[' | b'{' => {
+                    self.pos += 1;
+                    self.skip_ws();
+                    let close = if byte == b'[' { b']' } else { b'}' };
+                    if self.peek() == Some(close) {
+                        self.pos += 1;
+                        if byte == b'[' {
+                            Val::Arr(Rc::new(Vec::new()))
+                        } else {
+                            Val::obj(Map::default())
+                        }
+                    } else {
+                        if stack.len() >= MAX_DEPTH {
+                            return Err(self.error_at("Exceeds depth limit for parsing", self.pos));
+                        }
+                        if byte == b'[' {
+                            stack.push(Frame::Arr(Vec::new()));
+                        } else {
+                            let key = self.key()?;
+                            stack.push(Frame::Obj(Map::default(), key));
+                        }
+                        continue;
+                    }
+                }
+                b'"' => self.string()?,
+                b']' | b'}' | b',' | b':' => {
+                    self.pos += 1;
+                    let message = match (byte, stack.is_empty()) {
+                        (b']' | b'}', true) => format!("Unmatched '{}'", byte as char),
+                        (b',', _) => "Expected value before ','".to_string(),
+                        (b':', _) => "':' not as part of an object".to_string(),
+                        _ => "Expected another array element".to_string(),
+                    };
+                    return Err(self.error_at(&message, self.pos));
+                }
+                _ => self.literal()?,
+            };
+            // A complete value: hand it to the enclosing array or object.
+            loop {
+                let Some(frame) = stack.last_mut() else {
+                    return Ok(value);
+                };
+                self.skip_ws();
+                let next = self.peek();
+                match frame {
+                    Frame::Arr(items) => {
+                        items.push(value);
+                        match next {
+                            Some(b',') => {
+                                self.pos += 1;
+                                break;
+                            }
+                            Some(b']') => {
+                                self.pos += 1;
+                                let Some(Frame::Arr(items)) = stack.pop() else { unreachable!() };
+                                value = Val::Arr(Rc::new(items));
+                            }
+                            None => return Err(self.eof_error("JSON term")),
+                            Some(_) => {
+                                return Err(self.error_at("Expected separator between values", self.token_end() + 1))
+                            }
+                        }
+                    }
+                    Frame::Obj(map, key) => {
+                        map.insert(std::mem::take(key), value);
+                        match next {
+                            Some(b',') => {
+                                self.pos += 1;
+                                *key = self.key()?;
+                                break;
+                            }
+                            Some(b'}') => {
+                                self.pos += 1;
+                                let Some(Frame::Obj(map, _)) = stack.pop() else { unreachable!() };
+                                value = Val::obj(map);
+                            }
+                            None => return Err(self.eof_error("JSON term")),
+                            Some(_) => {
+                                return Err(self.error_at("Expected separator between values", self.token_end() + 1))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// An object key and its colon.
+    fn key(&mut self) -> Result<Val, String> {
+        self.skip_ws();
+        let key = match self.peek() {
+            None => return Err(self.eof_error("JSON term")),
+            Some(b'"') => self.string()?,
+            Some(b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-') => {
+                self.literal()?;
+                return Err(self.error_at("Object keys must be strings", self.pos + 1));
+            }
+            Some(_) => return Err(self.error_at("Object keys must be strings", self.pos + 1)),
+        };
+        self.skip_ws();
+        match self.peek() {
+            Some(b':') => {
+                self.pos += 1;
+                Ok(key)
+            }
+            None => Err(self.eof_error("JSON term")),
+            Some(_) => Err(self.error_at("Objects must consist of key:value pairs", self.pos + 1)),
+        }
+    }
+
+    /// Where the token at `pos` ends: jq reports a missing separator once
+    /// it has read the next token whole.
+    fn token_end(&self) -> usize {
+        let rest = &self.buf[self.pos..];
+        let len = match rest.first() {
+            Some(b'"') => {
+                let mut i = 1;
+                while i < rest.len() && rest[i] != b'"' {
+                    i += if rest[i] == b'\\' { 2 } else { 1 };
+                }
+                i
+            }
+            Some(b) if b.is_ascii_alphanumeric() || matches!(b, b'.' | b'+' | b'-') => {
+                rest.iter().take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'+' | b'-')).count()
+            }
+            _ => 0,
+        };
+        (self.pos + len).min(self.buf.len())
+    }
+
+    /// A string, from its opening quote; invalid UTF-8 becomes U+FFFD as in jq.
+    fn string(&mut self) -> Result<Val, String> {
+        self.pos += 1;
+        let mut out: Vec<u8> = Vec::new();
+        loop {
+            let rest = &self.buf[self.pos..];
+            let Some(stop) = memchr::memchr2(b'"', b'\\', rest) else {
+                return Err(self.eof_error("string"));
+            };
+            out.extend_from_slice(&rest[..stop]);
+            self.pos += stop + 1;
+            if rest[stop] == b'"' {
+                break;
+            }
+            let Some(escape) = self.peek() else {
+                return Err(self.eof_error("string"));
+            };
+            self.pos += 1;
+            let simple = match escape {
+                b'"' => b'"',
+                b'\\' => b'\\',
+                b'/' => b'/',
+                b'b' => 8,
+                b'f' => 12,
+                b'n' => b'\n',
+                b'r' => b'\r',
+                b't' => b'\t',
+                b'u' => {
+                    let c = self.unicode_escape()?;
+                    out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+                    continue;
+                }
+                _ => return Err(self.error_at("Invalid escape", self.pos)),
+            };
+            out.push(simple);
+        }
+        Ok(match String::from_utf8(out) {
+            Ok(text) => Val::from(text),
+            Err(err) => Val::from(String::from_utf8_lossy(err.as_bytes()).into_owned()),
+        })
+    }
+
+    fn hex4(&mut self) -> Option<u32> {
+        let digits = self.buf.get(self.pos..self.pos + 4)?;
+        let text = std::str::from_utf8(digits).ok()?;
+        let code = u32::from_str_radix(text, 16).ok()?;
+        self.pos += 4;
+        Some(code)
+    }
+
+    /// The code point after `\u`, joining surrogate pairs; a lone surrogate
+    /// becomes U+FFFD, as jq does.
+    fn unicode_escape(&mut self) -> Result<char, String> {
+        let Some(high) = self.hex4() else {
+            return Err(self.error_at("Invalid escape", self.pos));
+        };
+        if (0xD800..0xDC00).contains(&high) && self.buf.get(self.pos..self.pos + 2) == Some(b"\\u") {
+            let save = self.pos;
+            self.pos += 2;
+            match self.hex4() {
+                Some(low) if (0xDC00..0xE000).contains(&low) => {
+                    let code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+                    return Ok(char::from_u32(code).unwrap_or('\u{FFFD}'));
+                }
+                _ => self.pos = save,
+            }
+        }
+        Ok(char::from_u32(high).unwrap_or('\u{FFFD}'))
+    }
+
+    /// `true`, `false`, `null`, `nan` or a number.
+    fn literal(&mut self) -> Result<Val, String> {
+        let start = self.pos;
+        while let Some(b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'.' | b'+' | b'-') = self.peek() {
+            self.pos += 1;
+        }
+        if self.pos == start {
+            self.pos += 1;
+            return Err(self.error_at("Invalid literal", self.pos));
+        }
+        // jq checks a literal when it sees the byte after it.
+        let at_eof = self.pos >= self.buf.len();
+        let report = if at_eof { self.pos } else { self.pos + 1 };
+        let eof = if at_eof { " at EOF" } else { "" };
+        let token = &self.buf[start..self.pos];
+        match token {
+            b"true" => return Ok(Val::Bool(true)),
+            b"false" => return Ok(Val::Bool(false)),
+            b"null" => return Ok(Val::Null),
+            b"nan" | b"NaN" | b"-nan" | b"-NaN" => return Ok(Val::Num(Num::Float(f64::NAN))),
+            // jaq writes these in its messages, which we parse back.
+            b"Infinity" => return Ok(Val::Num(Num::Float(f64::INFINITY))),
+            b"-Infinity" => return Ok(Val::Num(Num::Float(f64::NEG_INFINITY))),
+            _ => {}
+        }
+        match std::str::from_utf8(token).ok().and_then(number) {
+            Some(value) => Ok(value),
+            None if matches!(token[0], b't' | b'f' | b'n') => {
+                Err(self.error_at(&format!("Invalid literal{eof}"), report))
+            }
+            None => Err(self.error_at(&format!("Invalid numeric literal{eof}"), report)),
+        }
+    }
+}
+
+/// A number literal as jaq holds it: integers as integers (big ones exact),
+/// others as their decimal text, printed later in jq 1.7's canonical form.
+fn number(token: &str) -> Option<Val> {
+    let body = token.strip_prefix('-').unwrap_or(token);
+    let (mantissa, exponent) = match body.find(['e', 'E']) {
+        Some(at) => (&body[..at], Some(&body[at + 1..])),
+        None => (body, None),
+    };
+    let (int, frac) = match mantissa.find('.') {
+        Some(at) => (&mantissa[..at], Some(&mantissa[at + 1..])),
+        None => (mantissa, None),
+    };
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    let frac_ok = frac.is_none_or(digits);
+    let has_digit = !int.is_empty() || frac.is_some_and(|f| !f.is_empty());
+    let exp_ok = exponent.is_none_or(|e| {
+        let e = e.strip_prefix(['+', '-']).unwrap_or(e);
+        !e.is_empty() && digits(e)
+    });
+    if !(digits(int) && frac_ok && has_digit && exp_ok) {
+        return None;
+    }
+    let negative_zero = token.starts_with('-') && token.bytes().all(|b| !(b'1'..=b'9').contains(&b));
+    if frac.is_none() && exponent.is_none() && !negative_zero {
+        if let Some(n) = Num::from_str_radix(token, 10) {
+            return Some(Val::Num(n));
+        }
+    }
+    Some(Val::Num(Num::Dec(Rc::new(token.to_string()))))
+}
+
+/// Exactly one JSON value (for `--argjson`, `--jsonargs`, `fromjson`).
+fn parse_one(text: &[u8]) -> Result<Val, String> {
+    let mut parser = JsonParser::new(text);
+    let value = match parser.next_value() {
+        None => return Err("Expected JSON value".into()),
+        Some(result) => result?,
+    };
+    parser.skip_ws();
+    if parser.pos < text.len() {
+        return Err("Unexpected extra JSON values".into());
+    }
+    Ok(value)
+}
+
+/// Where the last input value came from, for `(at <stdin>:N)`.
+#[derive(Default)]
+struct Location {
+    name: Option<String>,
+    line: usize,
+}
+
+enum Source {
+    Named(String, Vec<u8>),
+}
+
+/// The stream of input values (`.` for each run of the filter, and
+/// `input`/`inputs`): every file in turn, parsed lazily.
+struct InputReader<'s> {
+    sources: Vec<Source>,
+    current: usize,
+    pos: usize,
+    /// Newlines counted in the current source up to `counted`.
+    lines: usize,
+    counted: usize,
+    raw: bool,
+    slurp: bool,
+    done: bool,
+    location: &'s RefCell<Location>,
+    check: &'s dyn Fn() -> Result<(), LimitHit>,
+    /// A parse error ended the stream (jq then exits with status 2).
+    failed: &'s Cell<bool>,
+    limit: &'s Cell<Option<LimitHit>>,
+}
+
+impl InputReader<'_> {
+    /// Counts the lines jq would have read when it finishes a value ending
+    /// at `end`: jq reads a line at a time.
+    fn note_line(&mut self, end: usize) {
+        let Source::Named(name, data) = &self.sources[self.current];
+        let target = memchr::memchr(b'\n', data.get(end..).unwrap_or_default()).map_or(data.len(), |nl| end + nl + 1);
+        if target > self.counted {
+            self.lines += memchr::memchr_iter(b'\n', &data[self.counted..target]).count();
+            self.counted = target;
+        }
+        let mut location = self.location.borrow_mut();
+        location.name = Some(name.clone());
+        location.line = self.lines;
+    }
+
+    fn next_source(&mut self) {
+        self.current += 1;
+        self.pos = 0;
+        self.lines = 0;
+        self.counted = 0;
+    }
+
+    /// One value, or `None` when every source is read.
+    fn read_one(&mut self) -> Option<Result<Val, String>> {
+        while self.current < self.sources.len() {
+            let Source::Named(_, data) = &self.sources[self.current];
+            if self.raw {
+                if self.pos >= data.len() {
+                    self.next_source();
+                    continue;
+                }
+                let rest = &data[self.pos..];
+                let (line, used) = match memchr::memchr(b'\n', rest) {
+                    Some(nl) => (&rest[..nl], nl + 1),
+                    None => (rest, rest.len()),
+                };
+                let value = Val::from(String::from_utf8_lossy(line).into_owned());
+                let end = self.pos + line.len();
+                self.pos += used;
+                self.note_line(end);
+                return Some(Ok(value));
+            }
+            let mut parser = JsonParser { buf: data, pos: self.pos };
+            match parser.next_value() {
+                None => self.next_source(),
+                Some(Ok(value)) => {
+                    self.pos = parser.pos;
+                    self.note_line(parser.pos);
+                    return Some(Ok(value));
+                }
+                Some(Err(message)) => {
+                    self.pos = parser.pos;
+                    self.note_line(parser.pos);
+                    self.done = true;
+                    self.failed.set(true);
+                    return Some(Err(message));
+                }
+            }
+        }
+        None
+    }
+}
+
+impl Iterator for InputReader<'_> {
+    type Item = Result<Val, String>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        if let Err(hit) = (self.check)() {
+            self.limit.set(Some(hit));
+            self.done = true;
+            return None;
+        }
+        if !self.slurp {
+            return self.read_one();
+        }
+        self.done = true;
+        if self.raw {
+            let mut text = Vec::new();
+            for Source::Named(_, data) in &self.sources {
+                text.extend_from_slice(data);
+            }
+            if let Some(Source::Named(name, data)) = self.sources.last() {
+                let mut location = self.location.borrow_mut();
+                location.name = Some(name.clone());
+                location.line = memchr::memchr_iter(b'\n', data).count();
+            }
+            return Some(Ok(Val::from(String::from_utf8_lossy(&text).into_owned())));
+        }
+        let mut items = Vec::new();
+        loop {
+            match self.read_one() {
+                None => break,
+                Some(Ok(value)) => items.push(value),
+                Some(Err(message)) => return Some(Err(message)),
+            }
+            if let Err(hit) = (self.check)() {
+                self.limit.set(Some(hit));
+                return None;
+            }
+        }
+        Some(Ok(Val::Arr(Rc::new(items))))
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Writing JSON
+
+struct TooDeep;
+
+/// jq's text of a number: integers as they are, decimal literals in
+/// decNumber's canonical form (jq 1.7 keeps literals), doubles with up to 17
+/// significant digits.
+fn format_number(out: &mut String, n: &Num) {
+    match n {
+        Num::Int(i) => {
+            let _ = write!(out, "{i}");
+        }
+        Num::Float(x) => format_double(out, *x),
+        Num::Dec(text) => format_decimal(out, text),
+        other => {
+            let _ = write!(out, "{other}");
+        }
+    }
+}
+
+fn format_double(out: &mut String, x: f64) {
+    if x.is_nan() {
+        out.push_str("null");
+        return;
+    }
+    if x.is_infinite() {
+        out.push_str(if x > 0.0 { "1.7976931348623157e+308" } else { "-1.7976931348623157e+308" });
+        return;
+    }
+    if x.is_sign_negative() {
+        out.push('-');
+    }
+    if x == 0.0 {
+        out.push('0');
+        return;
+    }
+    // Rust's `{:e}` gives the shortest digits that read back the same.
+    let sci = format!("{:e}", x.abs());
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let exp: i64 = exp.parse().unwrap_or(0);
+    let n = digits.len() as i64;
+    let point = exp + 1;
+    if point <= -4 || point > n + 15 {
+        out.push_str(&digits[..1]);
+        if n > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        let _ = write!(out, "e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs());
+    } else if point <= 0 {
+        out.push_str("0.");
+        out.push_str(&"0".repeat((-point) as usize));
+        out.push_str(&digits);
+    } else if point >= n {
+        out.push_str(&digits);
+        out.push_str(&"0".repeat((point - n) as usize));
+    } else {
+        out.push_str(&digits[..point as usize]);
+        out.push('.');
+        out.push_str(&digits[point as usize..]);
+    }
+}
+
+/// decNumber's to-scientific-string of a decimal literal.
+fn format_decimal(out: &mut String, text: &str) {
+    let (negative, body) = match text.strip_prefix('-') {
+        Some(body) => (true, body),
+        None => (false, text),
+    };
+    let (mantissa, exp) = match body.find(['e', 'E']) {
+        Some(at) => (&body[..at], body[at + 1..].parse::<i64>().ok()),
+        None => (body, Some(0)),
+    };
+    let Some(mut exp) = exp else {
+        // An exponent too large for i64: print it as jq would a double.
+        format_double(out, text.parse().unwrap_or(f64::NAN));
+        return;
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    exp -= frac.len() as i64;
+    let all: String = format!("{int}{frac}");
+    let coefficient = all.trim_start_matches('0');
+    let coefficient = if coefficient.is_empty() { "0" } else { coefficient };
+    let n = coefficient.len() as i64;
+    let adjusted = exp + n - 1;
+    if negative {
+        out.push('-');
+    }
+    if exp <= 0 && adjusted >= -6 {
+        if exp == 0 {
+            out.push_str(coefficient);
+        } else {
+            let point = n + exp;
+            if point > 0 {
+                out.push_str(&coefficient[..point as usize]);
+                out.push('.');
+                out.push_str(&coefficient[point as usize..]);
+            } else {
+                out.push_str("0.");
+                out.push_str(&"0".repeat((-point) as usize));
+                out.push_str(coefficient);
+            }
+        }
+    } else {
+        out.push_str(&coefficient[..1]);
+        if n > 1 {
+            out.push('.');
+            out.push_str(&coefficient[1..]);
+        }
+        let _ = write!(out, "E{}{}", if adjusted < 0 { '-' } else { '+' }, adjusted.abs());
+    }
+}
+
+/// A JSON string with jq's escapes; `ascii` escapes everything past ASCII.
+fn format_string(out: &mut String, text: &str, ascii: bool) {
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c if ascii && !c.is_ascii() => {
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    let _ = write!(out, "\\u{unit:04x}");
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+fn string_bytes(value: &Val) -> Option<&[u8]> {
+    match value {
+        Val::TStr(s) | Val::BStr(s) => Some(s),
+        _ => None,
+    }
+}
+
+/// Writes `value` as jq prints it.
+fn format_value(out: &mut String, value: &Val, style: &Style, level: usize) -> Result<(), TooDeep> {
+    if level > MAX_DEPTH {
+        return Err(TooDeep);
+    }
+    let newline = |out: &mut String, level: usize| {
+        if let Some(indent) = &style.indent {
+            out.push('\n');
+            for _ in 0..level {
+                out.push_str(indent);
+            }
+        }
+    };
+    match value {
+        Val::Null => out.push_str("null"),
+        Val::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Val::Num(n) => format_number(out, n),
+        Val::TStr(s) | Val::BStr(s) => format_string(out, &String::from_utf8_lossy(s), style.ascii),
+        Val::Arr(items) if items.is_empty() => out.push_str("[]"),
+        Val::Arr(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                newline(out, level + 1);
+                format_value(out, item, style, level + 1)?;
+            }
+            newline(out, level);
+            out.push(']');
+        }
+        Val::Obj(map) if map.is_empty() => out.push_str("{}"),
+        Val::Obj(map) => {
+            out.push('{');
+            let mut entries: Vec<(&Val, &Val)> = map.iter().collect();
+            if style.sort_keys {
+                entries.sort_by(|a, b| a.0.cmp(b.0));
+            }
+            for (i, (key, item)) in entries.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                newline(out, level + 1);
+                match string_bytes(key) {
+                    Some(s) => format_string(out, &String::from_utf8_lossy(s), style.ascii),
+                    None => {
+                        let mut text = String::new();
+                        format_value(&mut text, key, &Style { indent: None, ..style.clone() }, level + 1)?;
+                        format_string(out, &text, style.ascii);
+                    }
+                }
+                out.push(':');
+                if style.indent.is_some() {
+                    out.push(' ');
+                }
+                format_value(out, item, style, level + 1)?;
+            }
+            newline(out, level);
+            out.push('}');
+        }
+    }
+    Ok(())
+}
+
+/// Compact JSON text, as `tojson` gives it.
+fn to_json(value: &Val) -> Result<String, TooDeep> {
+    let mut out = String::new();
+    format_value(&mut out, value, &Style { indent: None, sort_keys: false, ascii: false }, 0)?;
+    Ok(out)
+}
+
+/// Drops a value without recursing on the native stack, for values that
+/// may be deep.
+fn drop_deep(value: Val) {
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Val::Arr(items) => {
+                if let Ok(items) = Rc::try_unwrap(items) {
+                    stack.extend(items);
+                }
+            }
+            Val::Obj(map) => {
+                if let Ok(map) = Rc::try_unwrap(map) {
+                    for (key, item) in map {
+                        stack.push(key);
+                        stack.push(item);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Error messages
+
+fn type_name(value: &Val) -> &'static str {
+    match value {
+        Val::Null => "null",
+        Val::Bool(_) => "boolean",
+        Val::Num(_) => "number",
+        Val::TStr(_) | Val::BStr(_) => "string",
+        Val::Arr(_) => "array",
+        Val::Obj(_) => "object",
+    }
+}
+
+/// A value as jq shows it in a message: compact, cut to 11 bytes and `...`.
+fn truncated(value: &Val) -> String {
+    let mut text = to_json(value).unwrap_or_else(|_| "<deep>".into());
+    if text.len() > 14 {
+        let mut cut = 11;
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        text.truncate(cut);
+        text.push_str("...");
+    }
+    text
+}
+
+/// Parses one value (as jaq prints it) off the front of `text`.
+fn value_prefix(text: &str) -> Option<(Val, &str)> {
+    let mut parser = JsonParser::new(text.as_bytes());
+    let value = parser.next_value()?.ok()?;
+    Some((value, text.get(parser.pos..)?))
+}
+
+/// Rewords jaq's messages for the errors agents meet most in jq's words.
+fn jq_message(message: &str) -> String {
+    if let Some(rest) = message.strip_prefix("cannot index ") {
+        if let Some((target, rest)) = value_prefix(rest) {
+            if let Some(index) = rest.strip_prefix(" with ").and_then(value_prefix) {
+                let index = match &index.0 {
+                    Val::TStr(s) => to_json(&Val::from(String::from_utf8_lossy(s).into_owned())).unwrap_or_default(),
+                    other => type_name(other).to_string(),
+                };
+                return format!("Cannot index {} with {}", type_name(&target), index);
+            }
+        }
+    }
+    if let Some(rest) = message.strip_prefix("cannot use ") {
+        if let Some((value, rest)) = value_prefix(rest) {
+            if let Some(what) = rest.strip_prefix(" as ") {
+                if what.starts_with("iterable") {
+                    return format!("Cannot iterate over {} ({})", type_name(&value), truncated(&value));
+                }
+                return format!("{} ({}) cannot be used as {}", type_name(&value), truncated(&value), what);
+            }
+        }
+    }
+    if let Some(rest) = message.strip_prefix("cannot calculate ") {
+        if let Some((left, rest)) = value_prefix(rest) {
+            let mut parts = rest.trim_start().splitn(2, ' ');
+            if let (Some(op), Some(rest)) = (parts.next(), parts.next()) {
+                if let Some((right, "")) = value_prefix(rest) {
+                    let verb = match op {
+                        "+" => "added",
+                        "-" => "subtracted",
+                        "*" => "multiplied",
+                        "/" => "divided",
+                        _ => "divided (remainder)",
+                    };
+                    let zero = matches!(op, "/" | "%") && right.as_f64() == Some(0.0);
+                    return format!(
+                        "{} ({}) and {} ({}) cannot be {}{}",
+                        type_name(&left),
+                        truncated(&left),
+                        type_name(&right),
+                        truncated(&right),
+                        verb,
+                        if zero { " because the divisor is zero" } else { "" }
+                    );
+                }
+            }
+        }
+    }
+    if let Some(text) = message.strip_suffix(" has no length") {
+        if let Some((value, "")) = value_prefix(text) {
+            return format!("{} ({}) has no length", type_name(&value), truncated(&value));
+        }
+    }
+    message.to_string()
+}
+
+/// `jq: error (at LOC): MESSAGE` for a runtime error.
+fn runtime_error(error: jaq_core::Error<V>, at: &str) -> String {
+    match error.into_val().0 {
+        Val::TStr(s) => format!("jq: error (at {at}): {}\n", jq_message(&String::from_utf8_lossy(&s))),
+        other => {
+            let text = to_json(&other).unwrap_or_default();
+            format!("jq: error (at {at}) (not a string): {text}\n")
+        }
+    }
+}
+
+fn line_of(code: &str, part: &str) -> usize {
+    let start = (part.as_ptr() as usize).saturating_sub(code.as_ptr() as usize).min(code.len());
+    1 + code.as_bytes()[..start].iter().filter(|&&b| b == b'\n').count()
+}
+
+/// Something short to show for where a syntax error was found.
+fn found_text(found: &str) -> String {
+    let token: String = found.chars().take_while(|c| !c.is_whitespace()).take(20).collect();
+    if token.is_empty() {
+        "end of file".into()
+    } else {
+        format!("'{token}'")
+    }
+}
+
+fn lex_expected(expect: &load::lex::Expect<&str>) -> &'static str {
+    use load::lex::Expect;
+    match expect {
+        Expect::Digit => "digit",
+        Expect::Ident => "identifier",
+        Expect::Delim("(") => "closing parenthesis",
+        Expect::Delim("[") => "closing bracket",
+        Expect::Delim("{") => "closing brace",
+        Expect::Delim(_) => "closing quote",
+        Expect::Escape => "string escape sequence",
+        Expect::Unicode => "4-digit hexadecimal UTF-8 code point",
+        Expect::Token => "token",
+        _ => "token",
+    }
+}
+
+/// jq's compile error report: each error, the program, and the count.
+fn compile_report(code: &str, shown: &str, errors: Vec<(String, usize)>) -> String {
+    let mut out = String::new();
+    for (message, line) in &errors {
+        let _ = writeln!(out, "jq: error: {message} at <top-level>, line {line}:\n{shown}");
+    }
+    let n = errors.len();
+    let _ = writeln!(out, "jq: {n} compile error{}", if n == 1 { "" } else { "s" });
+    let _ = code;
+    out
+}
+
+fn load_errors(code: &str, errors: load::Errors<&str, ()>) -> Vec<(String, usize)> {
+    let mut out = Vec::new();
+    for (_file, error) in errors {
+        match error {
+            load::Error::Io(items) => {
+                for (path, message) in items {
+                    out.push((format!("{path}: {message}"), 1));
+                }
+            }
+            load::Error::Lex(items) => {
+                for (expect, found) in items {
+                    let message = format!(
+                        "syntax error, unexpected {}, expecting {} (Unix shell quoting issues?)",
+                        found_text(found),
+                        lex_expected(&expect)
+                    );
+                    out.push((message, line_of(code, found)));
+                }
+            }
+            load::Error::Parse(items) => {
+                for (expect, found) in items {
+                    let message = format!(
+                        "syntax error, unexpected {}, expecting {} (Unix shell quoting issues?)",
+                        found_text(found),
+                        expect.as_str()
+                    );
+                    out.push((message, line_of(code, found)));
+                }
+            }
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------
+// Values with jq's update semantics
+
+/// jaq's JSON value with jq's update semantics: assigning into `null`
+/// creates the object or array (`jq -n '.a.b = 1'`), and assigning past an
+/// array's end pads it with nulls; jaq-json refuses both.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+struct V(Val);
+
+/// The longest an array may grow by assigning past its end.
+const MAX_PADDED_LEN: usize = 10_000_000;
+
+fn conv_err(error: jaq_core::Error<Val>) -> jaq_core::Error<V> {
+    jaq_core::Error::<V>::new(V(error.into_val()))
+}
+
+fn conv(result: jaq_core::ValR<Val>) -> jaq_core::ValR<V> {
+    result.map(V).map_err(conv_err)
+}
+
+fn unwrap_or_clone<T: Clone>(rc: Rc<T>) -> T {
+    Rc::try_unwrap(rc).unwrap_or_else(|rc| (*rc).clone())
+}
+
+impl V {
+    fn inner(&self) -> &Val {
+        &self.0
+    }
+
+    fn into_inner(self) -> Val {
+        self.0
+    }
+}
+
+impl std::fmt::Display for V {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+macro_rules! from_for_v {
+    ($($t:ty),*) => {$(
+        impl From<$t> for V {
+            fn from(x: $t) -> Self {
+                V(Val::from(x))
+            }
+        }
+    )*};
+}
+from_for_v!(bool, isize, usize, f64, String);
+
+impl From<jaq_core::val::Range<V>> for V {
+    fn from(range: jaq_core::val::Range<V>) -> Self {
+        V(Val::from(range.start.map(|v| v.0)..range.end.map(|v| v.0)))
+    }
+}
+
+impl FromIterator<V> for V {
+    fn from_iter<I: IntoIterator<Item = V>>(iter: I) -> Self {
+        V(Val::Arr(Rc::new(iter.into_iter().map(|v| v.0).collect())))
+    }
+}
+
+macro_rules! binop_for_v {
+    ($($op:ident $method:ident),*) => {$(
+        impl std::ops::$op for V {
+            type Output = jaq_core::ValR<V>;
+            fn $method(self, rhs: V) -> Self::Output {
+                conv(std::ops::$op::$method(self.0, rhs.0))
+            }
+        }
+    )*};
+}
+binop_for_v!(Add add, Sub sub, Mul mul, Div div, Rem rem);
+
+impl std::ops::Neg for V {
+    type Output = jaq_core::ValR<V>;
+    fn neg(self) -> Self::Output {
+        conv(-self.0)
+    }
+}
+
+/// A number as an array index or slice bound (jq floors fractions).
+fn index_of(value: &Val) -> Option<isize> {
+    match value {
+        Val::Num(_) => jaq_std::ValT::as_f64(value).filter(|f| f.is_finite()).map(|f| f.floor() as isize),
+        _ => None,
+    }
+}
+
+impl jaq_core::ValT for V {
+    fn from_num(n: &str) -> jaq_core::ValR<V> {
+        conv(<Val as jaq_core::ValT>::from_num(n))
+    }
+
+    fn from_map<I: IntoIterator<Item = (V, V)>>(iter: I) -> jaq_core::ValR<V> {
+        conv(<Val as jaq_core::ValT>::from_map(iter.into_iter().map(|(k, v)| (k.0, v.0))))
+    }
+
+    fn key_values(self) -> jaq_core::box_iter::BoxIter<'static, jaq_core::ValR<(V, V), V>> {
+        Box::new(jaq_core::ValT::key_values(self.0).map(|r| r.map(|(k, v)| (V(k), V(v))).map_err(conv_err)))
+    }
+
+    fn values(self) -> Box<dyn Iterator<Item = jaq_core::ValR<V>>> {
+        Box::new(jaq_core::ValT::values(self.0).map(conv))
+    }
+
+    fn index(self, index: &V) -> jaq_core::ValR<V> {
+        // jaq gives null for `{} | .[0]`; jq refuses a non-string key.
+        if let (Val::Obj(_), Val::Num(_) | Val::Arr(_) | Val::Bool(_)) = (&self.0, &index.0) {
+            return Err(jaq_core::Error::index(self, index.clone()));
+        }
+        conv(jaq_core::ValT::index(self.0, &index.0))
+    }
+
+    fn range(self, range: jaq_core::val::Range<&V>) -> jaq_core::ValR<V> {
+        conv(jaq_core::ValT::range(self.0, range.start.map(|v| &v.0)..range.end.map(|v| &v.0)))
+    }
+
+    fn map_values<'a, I: Iterator<Item = ValX<'a, V>>>(
+        self,
+        opt: jaq_core::path::Opt,
+        f: impl Fn(V) -> I,
+    ) -> ValX<'a, V> {
+        match self.0 {
+            Val::Arr(items) => {
+                let items: Result<Vec<V>, _> = unwrap_or_clone(items).into_iter().flat_map(|x| f(V(x))).collect();
+                Ok(items?.into_iter().collect())
+            }
+            Val::Obj(map) => {
+                let mut out = Map::default();
+                for (key, value) in unwrap_or_clone(map) {
+                    if let Some(y) = f(V(value)).next() {
+                        out.insert(key, y?.0);
+                    }
+                }
+                Ok(V(Val::obj(out)))
+            }
+            Val::Null => Ok(V(Val::Null)),
+            other => opt.fail(V(other), |v| Exn::from(jaq_core::Error::typ(v, "iterable (array or object)"))),
+        }
+    }
+
+    fn map_index<'a, I: Iterator<Item = ValX<'a, V>>>(
+        self,
+        index: &V,
+        opt: jaq_core::path::Opt,
+        f: impl Fn(V) -> I,
+    ) -> ValX<'a, V> {
+        let target = match (self.0, &index.0) {
+            (Val::Null, Val::TStr(_) | Val::BStr(_)) => Val::obj(Map::default()),
+            (Val::Null, Val::Num(_) | Val::Obj(_)) => Val::Arr(Rc::new(Vec::new())),
+            (target, _) => target,
+        };
+        match (target, &index.0) {
+            (Val::Obj(map), Val::TStr(_) | Val::BStr(_)) => {
+                let mut map = unwrap_or_clone(map);
+                let old = map.get(&index.0).cloned();
+                let present = old.is_some();
+                match f(V(old.unwrap_or_default())).next().transpose()? {
+                    Some(y) => {
+                        map.insert(index.0.clone(), y.0);
+                    }
+                    None if present => {
+                        map.shift_remove(&index.0);
+                    }
+                    None => {}
+                }
+                Ok(V(Val::obj(map)))
+            }
+            (Val::Arr(items), Val::Obj(bounds)) => {
+                let start = bounds.get(&str_val("start")).cloned().map(V);
+                let end = bounds.get(&str_val("end")).cloned().map(V);
+                V(Val::Arr(items)).map_range(start.as_ref()..end.as_ref(), opt, f)
+            }
+            (Val::Arr(items), Val::Num(_)) => {
+                let Some(i) = index_of(&index.0) else {
+                    return opt.fail(V(Val::Arr(items)), |v| Exn::from(jaq_core::Error::index(v, index.clone())));
+                };
+                let mut items = unwrap_or_clone(items);
+                let at = if i < 0 { i + items.len() as isize } else { i };
+                if at < 0 {
+                    return Err(Exn::from(jaq_core::Error::<V>::str("Out of bounds negative array index")));
+                }
+                let at = at as usize;
+                if at >= MAX_PADDED_LEN {
+                    return Err(Exn::from(jaq_core::Error::<V>::str("Array index too large")));
+                }
+                let present = at < items.len();
+                let old = items.get(at).cloned().unwrap_or_default();
+                match f(V(old)).next().transpose()? {
+                    Some(y) => {
+                        if !present {
+                            items.resize(at + 1, Val::Null);
+                        }
+                        items[at] = y.0;
+                    }
+                    None if present => {
+                        items.remove(at);
+                    }
+                    None => {}
+                }
+                Ok(V(Val::Arr(Rc::new(items))))
+            }
+            (target, _) => opt.fail(V(target), |v| Exn::from(jaq_core::Error::index(v, index.clone()))),
+        }
+    }
+
+    fn map_range<'a, I: Iterator<Item = ValX<'a, V>>>(
+        self,
+        range: jaq_core::val::Range<&V>,
+        opt: jaq_core::path::Opt,
+        f: impl Fn(V) -> I,
+    ) -> ValX<'a, V> {
+        let items = match self.0 {
+            Val::Arr(items) => unwrap_or_clone(items),
+            Val::Null => Vec::new(),
+            other => return opt.fail(V(other), |v| Exn::from(jaq_core::Error::typ(v, "array"))),
+        };
+        let len = items.len() as isize;
+        let bound = |b: Option<&V>, default: isize| -> Result<usize, Exn<'a, V>> {
+            let i = match b.map(|v| &v.0) {
+                None | Some(Val::Null) => default,
+                Some(v) => index_of(v).ok_or_else(|| {
+                    Exn::from(jaq_core::Error::<V>::str("Start and end indices of an array slice must be numbers"))
+                })?,
+            };
+            let i = if i < 0 { i + len } else { i };
+            Ok(i.clamp(0, len) as usize)
+        };
+        let start = bound(range.start, 0)?;
+        let end = bound(range.end, len)?.max(start);
+        let slice: V = items[start..end].iter().cloned().map(V).collect();
+        let mut items = items;
+        match f(slice).next().transpose()? {
+            Some(V(Val::Arr(new))) => {
+                items.splice(start..end, unwrap_or_clone(new));
+            }
+            Some(other) => {
+                return Err(Exn::from(jaq_core::Error::<V>::str(format!(
+                    "A slice of an array can only be assigned another array, not {}",
+                    type_name(&other.0)
+                ))))
+            }
+            None => {
+                items.drain(start..end);
+            }
+        }
+        Ok(V(Val::Arr(Rc::new(items))))
+    }
+
+    fn as_bool(&self) -> bool {
+        jaq_core::ValT::as_bool(&self.0)
+    }
+
+    fn into_string(self) -> V {
+        V(jaq_core::ValT::into_string(self.0))
+    }
+}
+
+impl jaq_std::ValT for V {
+    fn into_seq<S: FromIterator<Self>>(self) -> Result<S, Self> {
+        match self.0 {
+            Val::Arr(items) => Ok(unwrap_or_clone(items).into_iter().map(V).collect()),
+            other => Err(V(other)),
+        }
+    }
+
+    fn is_int(&self) -> bool {
+        jaq_std::ValT::is_int(&self.0)
+    }
+
+    fn as_isize(&self) -> Option<isize> {
+        jaq_std::ValT::as_isize(&self.0)
+    }
+
+    fn as_f64(&self) -> Option<f64> {
+        jaq_std::ValT::as_f64(&self.0)
+    }
+
+    fn is_utf8_str(&self) -> bool {
+        jaq_std::ValT::is_utf8_str(&self.0)
+    }
+
+    fn as_bytes(&self) -> Option<&[u8]> {
+        jaq_std::ValT::as_bytes(&self.0)
+    }
+
+    fn as_sub_str(&self, sub: &[u8]) -> Self {
+        V(jaq_std::ValT::as_sub_str(&self.0, sub))
+    }
+
+    fn from_utf8_bytes(b: impl AsRef<[u8]> + Send + 'static) -> Self {
+        V(<Val as jaq_std::ValT>::from_utf8_bytes(b))
+    }
+}
+
+/// `length`, as jq: the absolute value of a number, the characters of a string.
+fn length(value: &Val) -> Result<Val, String> {
+    Ok(match value {
+        Val::Null => Val::from(0usize),
+        Val::Bool(_) => return Err(format!("{} ({}) has no length", type_name(value), truncated(value))),
+        Val::Num(Num::Int(i)) => Val::from(i.unsigned_abs()),
+        Val::Num(_) => match jaq_std::ValT::as_f64(value) {
+            Some(f) if f < 0.0 => Val::from(-f),
+            _ => value.clone(),
+        },
+        Val::TStr(s) | Val::BStr(s) => Val::from(String::from_utf8_lossy(s).chars().count()),
+        Val::Arr(items) => Val::from(items.len()),
+        Val::Obj(map) => Val::from(map.len()),
+    })
+}
+
+/// jq's `contains`.
+fn contains(a: &Val, b: &Val) -> Result<bool, String> {
+    match (a, b) {
+        (Val::Obj(a), Val::Obj(b)) => {
+            for (key, bv) in b.iter() {
+                match a.get(key) {
+                    Some(av) if contains(av, bv)? => {}
+                    _ => return Ok(false),
+                }
+            }
+            Ok(true)
+        }
+        (Val::Arr(a), Val::Arr(b)) => {
+            for bv in b.iter() {
+                let mut found = false;
+                for av in a.iter() {
+                    if contains(av, bv)? {
+                        found = true;
+                        break;
+                    }
+                }
+                if !found {
+                    return Ok(false);
+                }
+            }
+            Ok(true)
+        }
+        (Val::TStr(a) | Val::BStr(a), Val::TStr(b) | Val::BStr(b)) => Ok(memchr::memmem::find(a, b).is_some()),
+        _ if type_name(a) == type_name(b) => Ok(a == b),
+        _ => Err(format!(
+            "{} ({}) and {} ({}) cannot have their containment checked",
+            type_name(a),
+            truncated(a),
+            type_name(b),
+            truncated(b)
+        )),
+    }
+}
+
+/// jq's `has`.
+fn has(value: &Val, key: &Val) -> Result<bool, String> {
+    match (value, key) {
+        (Val::Obj(map), Val::TStr(_) | Val::BStr(_)) => Ok(map.contains_key(key)),
+        (Val::Arr(items), Val::Num(_)) => Ok(index_of(key).is_some_and(|i| i >= 0 && (i as usize) < items.len())),
+        _ => Err(format!("Cannot check whether {} has a {} key", type_name(value), type_name(key))),
+    }
+}
+
+/// jq's `indices` (`_indices`): positions of a substring, a sub-array or an element.
+fn indices(value: &Val, x: &Val) -> Result<Val, String> {
+    let found: Vec<usize> = match (value, x) {
+        (Val::Null, _) | (_, Val::Null) => return Ok(Val::Null),
+        (Val::TStr(s) | Val::BStr(s), Val::TStr(t) | Val::BStr(t)) => {
+            if t.is_empty() {
+                Vec::new()
+            } else {
+                let text = String::from_utf8_lossy(s);
+                let needle = String::from_utf8_lossy(t);
+                text.char_indices()
+                    .filter(|(at, _)| text[*at..].starts_with(&*needle))
+                    .map(|(at, _)| text[..at].chars().count())
+                    .collect()
+            }
+        }
+        (Val::Arr(items), Val::Arr(sub)) => {
+            if sub.is_empty() {
+                Vec::new()
+            } else {
+                items.windows(sub.len()).enumerate().filter(|(_, w)| *w == &sub[..]).map(|(i, _)| i).collect()
+            }
+        }
+        (Val::Arr(items), x) => items.iter().enumerate().filter(|(_, item)| *item == x).map(|(i, _)| i).collect(),
+        _ => return Err(format!("Cannot determine indices of {} in {}", type_name(x), type_name(value))),
+    };
+    Ok(Val::Arr(Rc::new(found.into_iter().map(Val::from).collect())))
+}
+
+// ---------------------------------------------------------------------------
+// The engine: jaq with our data, natives and definitions
+
+struct JqData;
+
+impl DataT for JqData {
+    type V<'a> = V;
+    type Data<'a> = &'a Global<'a>;
+}
+
+/// What natives see while the filter runs.
+struct Global<'a> {
+    lut: &'a jaq_core::Lut<JqData>,
+    inputs: Inputs<'a, V>,
+    check: &'a dyn Fn() -> Result<(), LimitHit>,
+    budget: Cell<u64>,
+    /// The limit that stopped the run (the natives unwind with a halt).
+    limit: &'a Cell<Option<LimitHit>>,
+    /// What `debug`, `stderr` and `halt_error` wrote.
+    stderr: RefCell<Vec<u8>>,
+    location: &'a RefCell<Location>,
+    regexes: RefCell<Vec<(String, String, std::rc::Rc<regex::bytes::Regex>)>>,
+}
+
+impl<'a> jaq_core::data::HasLut<'a, JqData> for &'a Global<'a> {
+    fn lut(&self) -> &'a jaq_core::Lut<JqData> {
+        self.lut
+    }
+}
+
+impl<'a> HasInputs<'a, V> for &'a Global<'a> {
+    fn inputs(&self) -> Inputs<'a, V> {
+        self.inputs
+    }
+}
+
+impl Global<'_> {
+    /// One step of a generator: the shell's check and the value budget.
+    fn tick<'e>(&self) -> Result<(), Exn<'e, V>> {
+        let left = self.budget.get();
+        let hit = if left == 0 { Some(LimitHit::LoopIterations) } else { (self.check)().err() };
+        self.budget.set(left.saturating_sub(1));
+        match hit {
+            None => Ok(()),
+            Some(hit) => {
+                self.limit.set(Some(hit));
+                Err(Exn::halt(HALT_LIMIT))
+            }
+        }
+    }
+}
+
+fn fail<'a>(message: impl Into<String>) -> ValXs<'a, V> {
+    box_once(Err(Exn::from(jaq_core::Error::str(message.into()))))
+}
+
+fn ok<'a>(value: Val) -> ValXs<'a, V> {
+    box_once(Ok(V(value)))
+}
+
+fn text_of(value: &Val) -> Option<String> {
+    string_bytes(value).map(|s| String::from_utf8_lossy(s).into_owned())
+}
+
+fn str_val(text: impl Into<String>) -> Val {
+    Val::from(text.into())
+}
+
+fn tostring(value: &Val) -> Result<String, String> {
+    match text_of(value) {
+        Some(text) => Ok(text),
+        None => to_json(value).map_err(|_| "value nested too deeply".to_string()),
+    }
+}
+
+/// The jq definitions we add or replace (jq 1.7's, with checks in the
+/// generators).
+const PRELUDE: &str = r#"
+def range($upto): range(0; $upto; 1);
+def range($from; $upto): range($from; $upto; 1);
+def repeat(f): def _repeat: _check | (f, _repeat); _repeat;
+def getpath($p): if $p == [] then . else .[$p[0]] | getpath($p[1:]) end;
+def delpaths($ps): reduce ($ps | sort | reverse)[] as $p (.; getpath($p) |= empty);
+def del(f): delpaths([path(f)]);
+def recurse(f): def _recurse: _check | (., (f | _recurse)); _recurse;
+def recurse(f; cond): def _recurse: _check | (., (f | select(cond) | _recurse)); _recurse;
+def recurse: recurse(.[]?);
+def while(cond; update): def _while: _check | if cond then ., (update | _while) else empty end; _while;
+def until(cond; update): def _until: _check | if cond then . else (update | _until) end; _until;
+def tostring: _tostring;
+def @text: _tostring;
+def @json: tojson;
+def @html: _format("html");
+def @uri: _format("uri");
+def @sh: _format("sh");
+def @csv: _format("csv");
+def @tsv: _format("tsv");
+def @base64: _format("base64");
+def @base64d: _format("base64d");
+def @base32: _format("base32");
+def @base32d: _format("base32d");
+def join($x): reduce .[] as $i (null;
+  (if . == null then "" else . + $x end) +
+  ($i | if . == null then "" elif type == "string" then . else tojson end)) // "";
+def from_entries: reduce .[] as $x ({};
+  . + { ($x | if .key == null then .k // .name // .Name // .K // .Key else .key end
+          | if type == "string" then . else tojson end):
+        ($x | if has("value") then .value else .v end) });
+def with_entries(f): to_entries | map(f) | from_entries;
+def walk(f): def w: if type == "object" then map_values(w) elif type == "array" then map(w) else . end | f; w;
+def env: $ENV;
+def leaf_paths: paths(scalars);
+def toarray: if type == "array" then . else [.] end;
+def ascii: [.] | implode;
+def IN(s): any(s == .; .);
+def IN(src; s): any(src == s; .);
+def INDEX(stream; idx_expr): reduce stream as $row ({}; .[$row | idx_expr | tostring] |= $row);
+def INDEX(idx_expr): INDEX(.[]; idx_expr);
+def tostream: path(def r: (.[]? | r), .; r) as $p | getpath($p) | reduce path(.[]?) as $q ([$p, .]; [$p + $q]);
+def fromstream(f): { x: null, e: false } as $init
+  | foreach f as $i ($init;
+      if .e then $init else . end
+      | if $i | length == 2
+        then setpath(["e"]; $i[0] | length == 0) | setpath(["x"] + $i[0]; $i[1])
+        else setpath(["e"]; $i[0] | length == 1) end;
+      if .e then .x else empty end);
+def truncate_stream(stream): . as $n | null | stream | . as $input
+  | if (.[0] | length) > $n then setpath([0]; .[0][$n:]) else empty end;
+def halt_error($code): _halt_message, halt($code);
+def halt_error: halt_error(5);
+def have_literal_numbers: true;
+def have_decnum: false;
+def todate: todateiso8601;
+def fromdate: fromdateiso8601;
+def date: todate;
+def dateadd(u; n): . + n;
+def datesub(u; n): . - n;
+def localtime: gmtime;
+def strflocaltime(f): strftime(f);
+def sqrt: _math1("sqrt");
+def cbrt: _math1("cbrt");
+def fabs: _math1("fabs");
+def exp: _math1("exp");
+def exp2: _math1("exp2");
+def exp10: _math1("exp10");
+def pow10: _math1("exp10");
+def expm1: _math1("expm1");
+def log: _math1("log");
+def log2: _math1("log2");
+def log10: _math1("log10");
+def log1p: _math1("log1p");
+def sin: _math1("sin");
+def cos: _math1("cos");
+def tan: _math1("tan");
+def asin: _math1("asin");
+def acos: _math1("acos");
+def atan: _math1("atan");
+def sinh: _math1("sinh");
+def cosh: _math1("cosh");
+def tanh: _math1("tanh");
+def asinh: _math1("asinh");
+def acosh: _math1("acosh");
+def atanh: _math1("atanh");
+def trunc: _math1("trunc");
+def rint: _math1("rint");
+def nearbyint: _math1("rint");
+def significand: _math1("significand");
+def logb: _math1("logb");
+def gamma: _math1("lgamma");
+def lgamma: _math1("lgamma");
+def frexp: _frexp;
+def modf: _modf;
+def getpath_or_null(p): getpath(p);
+"#;
+
+/// Names of jaq natives we replace with our own.
+const REPLACED: &[&str] = &["range", "input", "ltrimstr", "rtrimstr", "keys_unsorted"];
+
+fn natives() -> Vec<Fun<JqData>> {
+    let vv = || -> Box<[Bind]> { [Bind::Var(()), Bind::Var(())].into() };
+    let list: Vec<jaq_core::native::Filter<jaq_core::RunPtr<JqData>>> = vec![
+        ("input", v(0), |cv: JCv<JqData>| {
+            let global: &Global = cv.0.data();
+            let mut inputs = global.inputs;
+            match inputs.next() {
+                Some(Ok(value)) => box_once(Ok(value)),
+                Some(Err(message)) => fail(message),
+                None => fail("No more inputs"),
+            }
+        }),
+        ("ltrimstr", v(1), |mut cv: JCv<JqData>| {
+            let prefix = cv.0.pop_var().0;
+            match (text_of(cv.1.inner()), text_of(&prefix)) {
+                (Some(text), Some(prefix)) if text.starts_with(&prefix) => ok(str_val(&text[prefix.len()..])),
+                _ => box_once(Ok(cv.1)),
+            }
+        }),
+        ("rtrimstr", v(1), |mut cv: JCv<JqData>| {
+            let suffix = cv.0.pop_var().0;
+            match (text_of(cv.1.inner()), text_of(&suffix)) {
+                (Some(text), Some(suffix)) if text.ends_with(&suffix) => {
+                    ok(str_val(&text[..text.len() - suffix.len()]))
+                }
+                _ => box_once(Ok(cv.1)),
+            }
+        }),
+        ("keys_unsorted", v(0), |cv: JCv<JqData>| match cv.1.inner() {
+            Val::Obj(map) => ok(Val::Arr(Rc::new(map.keys().cloned().collect()))),
+            Val::Arr(items) => ok(Val::Arr(Rc::new((0..items.len()).map(Val::from).collect()))),
+            other => fail(format!("{} ({}) has no keys", type_name(other), truncated(other))),
+        }),
+        ("length", v(0), |cv: JCv<JqData>| match length(cv.1.inner()) {
+            Ok(value) => ok(value),
+            Err(message) => fail(message),
+        }),
+        ("contains", v(1), |mut cv: JCv<JqData>| {
+            let other = cv.0.pop_var().0;
+            match contains(cv.1.inner(), &other) {
+                Ok(b) => ok(Val::Bool(b)),
+                Err(message) => fail(message),
+            }
+        }),
+        ("has", v(1), |mut cv: JCv<JqData>| {
+            let key = cv.0.pop_var().0;
+            match has(cv.1.inner(), &key) {
+                Ok(b) => ok(Val::Bool(b)),
+                Err(message) => fail(message),
+            }
+        }),
+        ("indices", v(1), |mut cv: JCv<JqData>| {
+            let x = cv.0.pop_var().0;
+            match indices(cv.1.inner(), &x) {
+                Ok(value) => ok(value),
+                Err(message) => fail(message),
+            }
+        }),
+        ("bsearch", v(1), |mut cv: JCv<JqData>| {
+            let x = cv.0.pop_var().0;
+            match cv.1.inner() {
+                Val::Arr(items) => {
+                    let at = items.binary_search(&x).map_or_else(|i| -1 - i as isize, |i| i as isize);
+                    ok(Val::from(at))
+                }
+                other => fail(format!("{} ({}) cannot be searched from", type_name(other), truncated(other))),
+            }
+        }),
+        ("_check", v(0), |cv: JCv<JqData>| {
+            let global: &Global = cv.0.data();
+            box_once(global.tick().map(|()| cv.1))
+        }),
+        ("range", v(3), native_range),
+        ("tojson", v(0), |cv: JCv<JqData>| match to_json(cv.1.inner()) {
+            Ok(text) => ok(str_val(text)),
+            Err(TooDeep) => fail("value nested too deeply for tojson"),
+        }),
+        ("_tostring", v(0), |cv: JCv<JqData>| match tostring(cv.1.inner()) {
+            Ok(text) => ok(str_val(text)),
+            Err(message) => fail(message),
+        }),
+        ("fromjson", v(0), |cv: JCv<JqData>| {
+            let Some(text) = text_of(cv.1.inner()) else {
+                return fail(format!(
+                    "{} ({}) cannot be parsed as JSON",
+                    type_name(cv.1.inner()),
+                    truncated(cv.1.inner())
+                ));
+            };
+            match parse_one(text.as_bytes()) {
+                Ok(value) => ok(value),
+                Err(message) => fail(format!("{message} (while parsing '{text}')")),
+            }
+        }),
+        ("_format", v(1), |mut cv: JCv<JqData>| {
+            let name = cv.0.pop_var().0;
+            match formats::format(&text_of(&name).unwrap_or_default(), cv.1.inner()) {
+                Ok(value) => ok(value),
+                Err(message) => fail(message),
+            }
+        }),
+        ("matches", vv(), |cv: JCv<JqData>| regex_run(cv, false, true)),
+        ("split_matches", vv(), |cv: JCv<JqData>| regex_run(cv, true, true)),
+        ("split_", vv(), |cv: JCv<JqData>| regex_run(cv, true, false)),
+        ("debug_empty", v(0), |cv: JCv<JqData>| {
+            let global: &Global = cv.0.data();
+            let text = to_json(&Val::Arr(Rc::new(vec![str_val("DEBUG:"), cv.1.into_inner()]))).unwrap_or_default();
+            global.stderr.borrow_mut().extend_from_slice(format!("{text}\n").as_bytes());
+            Box::new(std::iter::empty())
+        }),
+        ("stderr_empty", v(0), |cv: JCv<JqData>| {
+            let global: &Global = cv.0.data();
+            let text = to_json(cv.1.inner()).unwrap_or_default();
+            global.stderr.borrow_mut().extend_from_slice(text.as_bytes());
+            Box::new(std::iter::empty())
+        }),
+        ("_halt_message", v(0), |cv: JCv<JqData>| {
+            let global: &Global = cv.0.data();
+            let text = match text_of(cv.1.inner()) {
+                Some(text) => text,
+                None => format!("{}\n", to_json(cv.1.inner()).unwrap_or_default()),
+            };
+            global.stderr.borrow_mut().extend_from_slice(text.as_bytes());
+            Box::new(std::iter::empty())
+        }),
+        ("input_filename", v(0), |cv: JCv<JqData>| {
+            let global: &Global = cv.0.data();
+            let name = global.location.borrow().name.clone();
+            ok(name.map_or(Val::Null, str_val))
+        }),
+        ("input_line_number", v(0), |cv: JCv<JqData>| {
+            let global: &Global = cv.0.data();
+            let line = global.location.borrow().line;
+            ok(Val::from(line))
+        }),
+        ("_math1", v(1), |mut cv: JCv<JqData>| {
+            let name = text_of(&cv.0.pop_var().0).unwrap_or_default();
+            math1_native(cv, &name)
+        }),
+        ("pow", v(2), |cv: JCv<JqData>| math2_native(cv, "pow")),
+        ("atan2", v(2), |cv: JCv<JqData>| math2_native(cv, "atan2")),
+        ("fmin", v(2), |cv: JCv<JqData>| math2_native(cv, "fmin")),
+        ("fmax", v(2), |cv: JCv<JqData>| math2_native(cv, "fmax")),
+        ("fmod", v(2), |cv: JCv<JqData>| math2_native(cv, "fmod")),
+        ("hypot", v(2), |cv: JCv<JqData>| math2_native(cv, "hypot")),
+        ("copysign", v(2), |cv: JCv<JqData>| math2_native(cv, "copysign")),
+        ("ldexp", v(2), |cv: JCv<JqData>| math2_native(cv, "ldexp")),
+        ("scalbln", v(2), |cv: JCv<JqData>| math2_native(cv, "ldexp")),
+        ("remainder", v(2), |cv: JCv<JqData>| math2_native(cv, "remainder")),
+        ("nextafter", v(2), |cv: JCv<JqData>| math2_native(cv, "nextafter")),
+        ("tgamma", v(0), |cv: JCv<JqData>| math1_native(cv, "tgamma")),
+        ("ilogb", v(0), |cv: JCv<JqData>| match cv.1.as_f64() {
+            Some(x) => ok(Val::from(math1("logb", x) as isize)),
+            None => fail(format!("{} ({}) number required", type_name(cv.1.inner()), truncated(cv.1.inner()))),
+        }),
+        ("escape_html", v(0), |cv: JCv<JqData>| format_native(cv.1.inner(), "html")),
+        ("unescape_html", v(0), |cv: JCv<JqData>| format_native(cv.1.inner(), "htmld")),
+        ("encode_uri", v(0), |cv: JCv<JqData>| format_native(cv.1.inner(), "uri")),
+        ("decode_uri", v(0), |cv: JCv<JqData>| format_native(cv.1.inner(), "urid")),
+        ("encode_base64", v(0), |cv: JCv<JqData>| format_native(cv.1.inner(), "base64")),
+        ("decode_base64", v(0), |cv: JCv<JqData>| format_native(cv.1.inner(), "base64d")),
+        ("todateiso8601", v(0), |cv: JCv<JqData>| match time::strftime(cv.1.inner(), "%Y-%m-%dT%H:%M:%SZ") {
+            Ok(text) => ok(str_val(text)),
+            Err(message) => fail(message),
+        }),
+        ("fromdateiso8601", v(0), |cv: JCv<JqData>| {
+            let Some(text) = text_of(cv.1.inner()) else {
+                return fail("strptime/1 requires string inputs and arguments");
+            };
+            let format = "%Y-%m-%dT%H:%M:%SZ";
+            match time::strptime(&text, format).map(|fields| time::mktime(&fields)) {
+                Some(Ok(secs)) => ok(Val::from(secs as isize)),
+                Some(Err(message)) => fail(message),
+                None => fail(format!("date \"{text}\" does not match format \"{format}\"")),
+            }
+        }),
+        ("_frexp", v(0), |cv: JCv<JqData>| match cv.1.as_f64() {
+            Some(x) => {
+                let (m, e) = frexp(x);
+                ok(Val::Arr(Rc::new(vec![Val::from(m), Val::from(e as isize)])))
+            }
+            None => fail(format!("{} ({}) number required", type_name(cv.1.inner()), truncated(cv.1.inner()))),
+        }),
+        ("_modf", v(0), |cv: JCv<JqData>| match cv.1.as_f64() {
+            Some(x) => {
+                let int = x.trunc();
+                let frac = if x.is_infinite() { 0.0f64.copysign(x) } else { x - int };
+                ok(Val::Arr(Rc::new(vec![Val::from(frac), Val::from(int)])))
+            }
+            None => fail(format!("{} ({}) number required", type_name(cv.1.inner()), truncated(cv.1.inner()))),
+        }),
+        ("now", v(0), |_cv: JCv<JqData>| {
+            let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+            ok(Val::from(now.map_or(0.0, |d| d.as_secs_f64())))
+        }),
+        ("mktime", v(0), |cv: JCv<JqData>| match time::mktime(cv.1.inner()) {
+            Ok(secs) => ok(Val::from(secs as isize)),
+            Err(message) => fail(message),
+        }),
+        ("gmtime", v(0), |cv: JCv<JqData>| match cv.1.as_f64() {
+            Some(secs) => ok(time::gmtime(secs)),
+            None => fail("gmtime() requires a number"),
+        }),
+        ("strftime", v(1), |mut cv: JCv<JqData>| {
+            let format = cv.0.pop_var().0;
+            let Some(format) = text_of(&format) else {
+                return fail("strftime/1 requires a string format");
+            };
+            match time::strftime(cv.1.inner(), &format) {
+                Ok(text) => ok(str_val(text)),
+                Err(message) => fail(message),
+            }
+        }),
+        ("strptime", v(1), |mut cv: JCv<JqData>| {
+            let format = cv.0.pop_var().0;
+            let (Some(text), Some(format)) = (text_of(cv.1.inner()), text_of(&format)) else {
+                return fail(format!("strptime/1 requires string inputs and arguments"));
+            };
+            match time::strptime(&text, &format) {
+                Some(value) => ok(value),
+                None => fail(format!("date \"{text}\" does not match format \"{format}\"")),
+            }
+        }),
+    ];
+    list.into_iter().map(run::<JqData>).collect()
+}
+
+fn math1_native<'a>(cv: JCv<'a, JqData>, name: &str) -> ValXs<'a, V> {
+    match cv.1.as_f64() {
+        Some(x) => ok(Val::from(math1(name, x))),
+        None => fail(format!("{} ({}) number required", type_name(cv.1.inner()), truncated(cv.1.inner()))),
+    }
+}
+
+fn math2_native<'a>(mut cv: JCv<'a, JqData>, name: &str) -> ValXs<'a, V> {
+    let b = cv.0.pop_var().0;
+    let a = cv.0.pop_var().0;
+    match (a.as_f64(), b.as_f64()) {
+        (Some(a), Some(b)) => ok(Val::from(math2(name, a, b))),
+        _ => fail(format!("{name}/2 requires numbers")),
+    }
+}
+
+fn format_native<'a>(value: &Val, name: &str) -> ValXs<'a, V> {
+    match formats::format(name, value) {
+        Ok(value) => ok(value),
+        Err(message) => fail(message),
+    }
+}
+
+/// `range($from; $upto; $by)`, checked on every value.
+fn native_range(mut cv: JCv<JqData>) -> ValXs<V> {
+    let by = cv.0.pop_var().0;
+    let upto = cv.0.pop_var().0;
+    let from = cv.0.pop_var().0;
+    let global: &Global = cv.0.data();
+    let ints = (from.as_isize(), upto.as_isize(), by.as_isize());
+    if let (Some(from), Some(upto), Some(by)) = ints {
+        if from.is_int_like() {
+            let mut next = Some(from);
+            return Box::new(std::iter::from_fn(move || {
+                let current = next?;
+                let more = if by > 0 { current < upto } else { by < 0 && current > upto };
+                if !more {
+                    return None;
+                }
+                next = current.checked_add(by);
+                Some(global.tick().map(|()| V::from(current)))
+            }));
+        }
+    }
+    let (Some(from), Some(upto), Some(by)) = (from.as_f64(), upto.as_f64(), by.as_f64()) else {
+        return fail("Range bounds must be numeric");
+    };
+    let mut current = from;
+    let mut stopped = false;
+    Box::new(std::iter::from_fn(move || {
+        let more = if by > 0.0 { current < upto } else { by < 0.0 && current > upto };
+        if stopped || !more {
+            return None;
+        }
+        let value = current;
+        current += by;
+        let step = global.tick();
+        stopped = step.is_err();
+        Some(step.map(|()| V::from(value)))
+    }))
+}
+
+/// `isize` helper so the integer path reads clearly.
+trait IntLike {
+    fn is_int_like(&self) -> bool;
+}
+
+impl IntLike for isize {
+    fn is_int_like(&self) -> bool {
+        true
+    }
+}
+
+fn math1(name: &str, x: f64) -> f64 {
+    match name {
+        "sqrt" => x.sqrt(),
+        "cbrt" => x.cbrt(),
+        "fabs" => x.abs(),
+        "exp" => x.exp(),
+        "exp2" => x.exp2(),
+        "exp10" => 10f64.powf(x),
+        "expm1" => x.exp_m1(),
+        "log" => x.ln(),
+        "log2" => x.log2(),
+        "log10" => x.log10(),
+        "log1p" => x.ln_1p(),
+        "sin" => x.sin(),
+        "cos" => x.cos(),
+        "tan" => x.tan(),
+        "asin" => x.asin(),
+        "acos" => x.acos(),
+        "atan" => x.atan(),
+        "sinh" => x.sinh(),
+        "cosh" => x.cosh(),
+        "tanh" => x.tanh(),
+        "asinh" => x.asinh(),
+        "acosh" => x.acosh(),
+        "atanh" => x.atanh(),
+        "trunc" => x.trunc(),
+        "rint" => x.round_ties_even(),
+        "significand" => {
+            if x == 0.0 || !x.is_finite() {
+                x
+            } else {
+                frexp(x).0 * 2.0
+            }
+        }
+        "logb" => {
+            if x == 0.0 {
+                f64::NEG_INFINITY
+            } else if !x.is_finite() {
+                x.abs()
+            } else {
+                (frexp(x).1 - 1) as f64
+            }
+        }
+        "lgamma" => lgamma(x),
+        "tgamma" => lgamma(x).exp() * if x < 0.0 && (x.floor() as i64) % 2 != 0 { -1.0 } else { 1.0 },
+        _ => f64::NAN,
+    }
+}
+
+fn math2(name: &str, a: f64, b: f64) -> f64 {
+    match name {
+        "pow" => a.powf(b),
+        "atan2" => a.atan2(b),
+        "fmin" => a.min(b),
+        "fmax" => a.max(b),
+        "fmod" => a % b,
+        "hypot" => a.hypot(b),
+        "copysign" => a.copysign(b),
+        "ldexp" => a * 2f64.powf(b.trunc()),
+        "remainder" => a - b * (a / b).round_ties_even(),
+        "nextafter" => {
+            if a.is_nan() || b.is_nan() {
+                f64::NAN
+            } else if a == b {
+                b
+            } else if a == 0.0 {
+                f64::from_bits(1).copysign(b)
+            } else {
+                let bits = a.to_bits();
+                let away = (b > a) == (a > 0.0);
+                f64::from_bits(if away { bits + 1 } else { bits - 1 })
+            }
+        }
+        _ => f64::NAN,
+    }
+}
+
+/// Mantissa in [0.5, 1) and exponent, as C's frexp.
+fn frexp(x: f64) -> (f64, i32) {
+    if x == 0.0 || !x.is_finite() {
+        return (x, 0);
+    }
+    let bits = x.to_bits();
+    let exp = ((bits >> 52) & 0x7ff) as i32;
+    if exp == 0 {
+        // Subnormal: scale up first.
+        let (m, e) = frexp(x * 2f64.powi(54));
+        return (m, e - 54);
+    }
+    let m = f64::from_bits((bits & !(0x7ff << 52)) | (1022 << 52));
+    (m, exp - 1022)
+}
+
+/// ln|Γ(x)| by the Lanczos approximation.
+fn lgamma(x: f64) -> f64 {
+    const G: [f64; 9] = [
+        0.999_999_999_999_809_9,
+        676.520_368_121_885_1,
+        -1_259.139_216_722_402_8,
+        771.323_428_777_653_1,
+        -176.615_029_162_140_6,
+        12.507_343_278_686_905,
+        -0.138_571_095_265_720_12,
+        9.984_369_578_019_572e-6,
+        1.505_632_735_149_311_6e-7,
+    ];
+    if x < 0.5 {
+        let s = (std::f64::consts::PI * x).sin().abs();
+        return std::f64::consts::PI.ln() - s.ln() - lgamma(1.0 - x);
+    }
+    let x = x - 1.0;
+    let mut a = G[0];
+    let t = x + 7.5;
+    for (i, g) in G.iter().enumerate().skip(1) {
+        a += g / (x + i as f64);
+    }
+    0.5 * (2.0 * std::f64::consts::PI).ln() + (x + 0.5) * t.ln() - t + a.ln()
+}
+
+// ---------------------------------------------------------------------------
+// Regular expressions (after jaq-std's regex module, over the `regex` crate)
+
+#[derive(Clone, Copy, Default)]
+struct RegexFlags {
+    global: bool,
+    ignore_empty: bool,
+}
+
+fn build_regex(pattern: &str, flags: &str) -> Result<(regex::bytes::Regex, RegexFlags), String> {
+    let mut builder = regex::bytes::RegexBuilder::new(pattern);
+    let mut out = RegexFlags::default();
+    for flag in flags.chars() {
+        match flag {
+            'g' => out.global = true,
+            'n' => out.ignore_empty = true,
+            'i' => _ = builder.case_insensitive(true),
+            'm' => _ = builder.multi_line(true),
+            's' => _ = builder.dot_matches_new_line(true),
+            'p' => _ = builder.multi_line(true).dot_matches_new_line(true),
+            'l' => _ = builder.swap_greed(true),
+            'x' => _ = builder.ignore_whitespace(true),
+            other => return Err(format!("{flags} is not a valid modifier string (invalid flag {other})")),
+        }
+    }
+    builder.size_limit(1 << 22);
+    let regex = builder.build().map_err(|e| {
+        // The regex crate's message spans lines; its last line says what is wrong.
+        let text = e.to_string();
+        let reason = text.lines().last().unwrap_or_default().trim_start_matches("error: ").to_string();
+        format!("{pattern} (at offset 0) is not a valid regex: {reason}")
+    })?;
+    Ok((regex, out))
+}
+
+fn regex_run(mut cv: JCv<JqData>, mismatches: bool, matches: bool) -> ValXs<V> {
+    let flags = cv.0.pop_var().0;
+    let pattern = cv.0.pop_var().0;
+    let global: &Global = cv.0.data();
+    let Some(input) = text_of(cv.1.inner()) else {
+        return fail(format!(
+            "{} ({}) cannot be matched, as it is not a string",
+            type_name(cv.1.inner()),
+            truncated(cv.1.inner())
+        ));
+    };
+    let Some(pattern) = text_of(&pattern) else {
+        return fail(format!("{} ({}) is not a string", type_name(&pattern), truncated(&pattern)));
+    };
+    let flags = match &flags {
+        Val::Null => String::new(),
+        other => match text_of(other) {
+            Some(text) => text,
+            None => return fail(format!("{} ({}) is not a string", type_name(other), truncated(other))),
+        },
+    };
+    let cached = global.regexes.borrow().iter().find(|(p, f, _)| *p == pattern && *f == flags).map(|e| e.2.clone());
+    let regex = match cached {
+        Some(regex) => regex,
+        None => match build_regex(&pattern, &flags) {
+            Ok((regex, _)) => {
+                let regex = std::rc::Rc::new(regex);
+                let mut cache = global.regexes.borrow_mut();
+                if cache.len() >= 16 {
+                    cache.remove(0);
+                }
+                cache.push((pattern.clone(), flags.clone(), regex.clone()));
+                regex
+            }
+            Err(message) => return fail(message),
+        },
+    };
+    let Ok((_, parsed)) = build_regex("", &flags) else {
+        return fail(format!("{flags} is not a valid modifier string"));
+    };
+    ok(regex_parts(&input, &regex, parsed, mismatches, matches))
+}
+
+/// jaq's `matches`/`split_matches`/`split_`: an array of match arrays (the
+/// whole match and each group as `{offset, length, string, name?}`) and,
+/// when splitting, the strings between them.
+fn regex_parts(input: &str, regex: &regex::bytes::Regex, flags: RegexFlags, mismatches: bool, matches: bool) -> Val {
+    let bytes = input.as_bytes();
+    let char_offset = |byte: usize| input[..byte].chars().count();
+    let names: Vec<Option<&str>> = regex.capture_names().collect();
+    let mut out = Vec::new();
+    let mut last = 0;
+    for caps in regex.captures_iter(bytes) {
+        let Some(whole) = caps.get(0) else { continue };
+        if flags.ignore_empty && whole.is_empty() {
+            continue;
+        }
+        if mismatches {
+            out.push(str_val(String::from_utf8_lossy(&bytes[last..whole.start()]).into_owned()));
+            last = whole.end();
+        }
+        if matches {
+            let mut groups = Vec::new();
+            for (i, name) in names.iter().enumerate() {
+                let mut map = Map::default();
+                match caps.get(i) {
+                    Some(m) => {
+                        let text = String::from_utf8_lossy(m.as_bytes()).into_owned();
+                        map.insert(str_val("offset"), Val::from(char_offset(m.start())));
+                        map.insert(str_val("length"), Val::from(text.chars().count()));
+                        map.insert(str_val("string"), str_val(text));
+                    }
+                    None if i > 0 => {
+                        map.insert(str_val("offset"), Val::from(-1isize));
+                        map.insert(str_val("length"), Val::from(0usize));
+                        map.insert(str_val("string"), Val::Null);
+                    }
+                    None => continue,
+                }
+                if let Some(name) = name {
+                    map.insert(str_val("name"), str_val(*name));
+                }
+                groups.push(Val::obj(map));
+            }
+            out.push(Val::Arr(Rc::new(groups)));
+        }
+        if !flags.global {
+            break;
+        }
+    }
+    if mismatches {
+        out.push(str_val(String::from_utf8_lossy(&bytes[last..]).into_owned()));
+    }
+    Val::Arr(Rc::new(out))
+}
+
+// ---------------------------------------------------------------------------
+// The `@` formats
+
+mod formats {
+    use super::{str_val, text_of, to_json, tostring, truncated, type_name, Val};
+
+    pub(super) fn format(name: &str, value: &Val) -> Result<Val, String> {
+        let text = match name {
+            "html" => html(&tostring(value)?),
+            "uri" => uri(&tostring(value)?),
+            "sh" => sh(value)?,
+            "csv" => row(value, "csv")?,
+            "tsv" => row(value, "tsv")?,
+            "base64" => base64(tostring(value)?.as_bytes()),
+            "base64d" => {
+                let text = tostring(value)?;
+                match base64_decode(&text) {
+                    Some(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+                    None => {
+                        return Err(format!("{} ({}) is not valid base64 data", type_name(value), truncated(value)))
+                    }
+                }
+            }
+            "htmld" => {
+                let text = tostring(value)?;
+                let pairs = [("&lt;", "<"), ("&gt;", ">"), ("&#39;", "'"), ("&apos;", "'"), ("&quot;", "\"")];
+                let mut text = pairs.iter().fold(text, |t, (from, to)| t.replace(from, to));
+                text = text.replace("&amp;", "&");
+                text
+            }
+            "urid" => {
+                let text = tostring(value)?;
+                let bytes = text.as_bytes();
+                let mut out = Vec::with_capacity(bytes.len());
+                let mut i = 0;
+                while i < bytes.len() {
+                    let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok());
+                    match (bytes[i], hex.and_then(|h| u8::from_str_radix(h, 16).ok())) {
+                        (b'%', Some(byte)) => {
+                            out.push(byte);
+                            i += 3;
+                        }
+                        (byte, _) => {
+                            out.push(byte);
+                            i += 1;
+                        }
+                    }
+                }
+                String::from_utf8_lossy(&out).into_owned()
+            }
+            "base32" => base32(tostring(value)?.as_bytes()),
+            "base32d" => String::from_utf8_lossy(&base32_decode(&tostring(value)?)).into_owned(),
+            other => return Err(format!("{other} is not a valid format")),
+        };
+        Ok(str_val(text))
+    }
+
+    fn html(text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        for c in text.chars() {
+            match c {
+                '<' => out.push_str("&lt;"),
+                '>' => out.push_str("&gt;"),
+                '&' => out.push_str("&amp;"),
+                '\'' => out.push_str("&#39;"),
+                '"' => out.push_str("&quot;"),
+                c => out.push(c),
+            }
+        }
+        out
+    }
+
+    fn uri(text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        for &b in text.as_bytes() {
+            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+                out.push(b as char);
+            } else {
+                out.push_str(&format!("%{b:02X}"));
+            }
+        }
+        out
+    }
+
+    fn sh(value: &Val) -> Result<String, String> {
+        let quote = |v: &Val| -> Result<String, String> {
+            match v {
+                Val::Arr(_) | Val::Obj(_) => {
+                    Err(format!("{} ({}) can not be escaped for shell", type_name(v), truncated(v)))
+                }
+                _ => match text_of(v) {
+                    Some(text) => Ok(format!("'{}'", text.replace('\'', "'\\''"))),
+                    None => to_json(v).map_err(|_| "too deep".to_string()),
+                },
+            }
+        };
+        match value {
+            Val::Arr(items) => Ok(items.iter().map(quote).collect::<Result<Vec<_>, _>>()?.join(" ")),
+            other => quote(other),
+        }
+    }
+
+    fn row(value: &Val, kind: &str) -> Result<String, String> {
+        let Val::Arr(items) = value else {
+            return Err(format!(
+                "{} ({}) cannot be {kind}-formatted, only an array can be",
+                type_name(value),
+                truncated(value)
+            ));
+        };
+        let mut cells = Vec::with_capacity(items.len());
+        for item in items.iter() {
+            let cell = match item {
+                Val::Null => String::new(),
+                Val::Bool(b) => b.to_string(),
+                Val::Num(_) => to_json(item).unwrap_or_default(),
+                Val::TStr(_) | Val::BStr(_) => {
+                    let text = text_of(item).unwrap_or_default();
+                    if kind == "csv" {
+                        format!("\"{}\"", text.replace('"', "\"\""))
+                    } else {
+                        text.replace('\\', "\\\\").replace('\t', "\\t").replace('\n', "\\n").replace('\r', "\\r")
+                    }
+                }
+                _ => {
+                    return Err(format!("{} ({}) is not valid in a csv row", type_name(item), truncated(item)));
+                }
+            };
+            cells.push(cell);
+        }
+        Ok(cells.join(if kind == "csv" { "," } else { "\t" }))
+    }
+
+    const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+    fn base64(bytes: &[u8]) -> String {
+        let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+        for chunk in bytes.chunks(3) {
+            let n = chunk.iter().enumerate().fold(0u32, |n, (i, &b)| n | (u32::from(b) << (16 - 8 * i)));
+            for i in 0..4 {
+                if i <= chunk.len() {
+                    out.push(B64[((n >> (18 - 6 * i)) & 63) as usize] as char);
+                } else {
+                    out.push('=');
+                }
+            }
+        }
+        out
+    }
+
+    fn base64_decode(text: &str) -> Option<Vec<u8>> {
+        let mut out = Vec::with_capacity(text.len() / 4 * 3);
+        let (mut acc, mut bits) = (0u32, 0u32);
+        let mut seen = 0;
+        for b in text.bytes() {
+            if b == b'=' {
+                break;
+            }
+            let v = B64.iter().position(|&c| c == b)? as u32;
+            seen += 1;
+            acc = (acc << 6) | v;
+            bits += 6;
+            if bits >= 8 {
+                bits -= 8;
+                out.push((acc >> bits) as u8);
+                acc &= (1 << bits) - 1;
+            }
+        }
+        // jq refuses input that decodes to nothing from a lone character.
+        if seen % 4 == 1 {
+            return None;
+        }
+        Some(out)
+    }
+
+    const B32: &[u8; 32] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+
+    fn base32(bytes: &[u8]) -> String {
+        let mut out = String::new();
+        for chunk in bytes.chunks(5) {
+            let mut n = 0u64;
+            for (i, &b) in chunk.iter().enumerate() {
+                n |= u64::from(b) << (32 - 8 * i);
+            }
+            let used = (chunk.len() * 8).div_ceil(5);
+            for i in 0..8 {
+                if i < used {
+                    out.push(B32[((n >> (35 - 5 * i)) & 31) as usize] as char);
+                } else {
+                    out.push('=');
+                }
+            }
+        }
+        out
+    }
+
+    fn base32_decode(text: &str) -> Vec<u8> {
+        let mut out = Vec::new();
+        let (mut acc, mut bits) = (0u64, 0u32);
+        for b in text.bytes() {
+            let Some(v) = B32.iter().position(|&c| c == b) else { continue };
+            acc = (acc << 5) | v as u64;
+            bits += 5;
+            if bits >= 8 {
+                bits -= 8;
+                out.push((acc >> bits) as u8);
+                acc &= (1 << bits) - 1;
+            }
+        }
+        out
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Dates, in UTC
+
+mod time {
+    use super::{Rc, Val};
+    use jaq_std::ValT as _;
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (month 1–12).
+    pub(super) fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+        let y = if m <= 2 { y - 1 } else { y };
+        let era = y.div_euclid(400);
+        let yoe = y - era * 400;
+        let mp = (m + 9) % 12;
+        let doy = (153 * mp + 2) / 5 + d - 1;
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        era * 146_097 + doe - 719_468
+    }
+
+    /// (year, month 1–12, day) of days since 1970-01-01.
+    pub(super) fn civil_from_days(z: i64) -> (i64, i64, i64) {
+        let z = z + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z - era * 146_097;
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let y = yoe + era * 400;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let d = doy - (153 * mp + 2) / 5 + 1;
+        let m = if mp < 10 { mp + 3 } else { mp - 9 };
+        (if m <= 2 { y + 1 } else { y }, m, d)
+    }
+
+    fn leap(y: i64) -> bool {
+        (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+    }
+
+    /// jq's broken-down time: [year, month 0–11, day, hours, minutes,
+    /// seconds (with fraction), weekday, day of year].
+    pub(super) fn gmtime(secs: f64) -> Val {
+        let whole = secs.floor();
+        let days = (whole / 86_400.0).floor() as i64;
+        let rest = whole as i64 - days * 86_400;
+        let (y, m, d) = civil_from_days(days);
+        let weekday = (days + 4).rem_euclid(7);
+        let yday = days - days_from_civil(y, 1, 1);
+        let seconds = (rest % 60) as f64 + (secs - whole);
+        let fields = [
+            Val::from(y as isize),
+            Val::from((m - 1) as isize),
+            Val::from(d as isize),
+            Val::from((rest / 3600) as isize),
+            Val::from((rest / 60 % 60) as isize),
+            if seconds.fract() == 0.0 { Val::from(seconds as isize) } else { Val::from(seconds) },
+            Val::from(weekday as isize),
+            Val::from(yday as isize),
+        ];
+        Val::Arr(Rc::new(fields.to_vec()))
+    }
+
+    /// The fields of a broken-down time (a number is taken as seconds).
+    fn fields(value: &Val) -> Result<[f64; 8], String> {
+        if let Some(secs) = value.as_f64().filter(|_| matches!(value, Val::Num(_))) {
+            return fields(&gmtime(secs));
+        }
+        let Val::Arr(items) = value else {
+            return Err("strftime/1 requires parsed datetime inputs".into());
+        };
+        let mut out = [0.0; 8];
+        for (slot, item) in out.iter_mut().zip(items.iter()) {
+            *slot = item.as_f64().ok_or("strftime/1 requires parsed datetime inputs")?;
+        }
+        if items.len() < 6 {
+            return Err("strftime/1 requires parsed datetime inputs".into());
+        }
+        Ok(out)
+    }
+
+    pub(super) fn mktime(value: &Val) -> Result<i64, String> {
+        let Val::Arr(items) = value else {
+            return Err("mktime requires array of 6 numbers".into());
+        };
+        if items.len() < 6 {
+            return Err("mktime requires array of 6 numbers".into());
+        }
+        let f = fields(value).map_err(|_| "mktime requires parsed datetime inputs".to_string())?;
+        let days = days_from_civil(f[0] as i64, f[1] as i64 + 1, 1) + f[2] as i64 - 1;
+        Ok(days * 86_400 + f[3] as i64 * 3600 + f[4] as i64 * 60 + f[5].floor() as i64)
+    }
+
+    const DAYS: [&str; 7] = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+    const MONTHS: [&str; 12] = [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ];
+
+    pub(super) fn strftime(value: &Val, format: &str) -> Result<String, String> {
+        let f = fields(value)?;
+        let (year, month, day) = (f[0] as i64, f[1] as i64, f[2] as i64);
+        let (hour, minute, second) = (f[3] as i64, f[4] as i64, f[5].floor() as i64);
+        let days = days_from_civil(year, month + 1, day);
+        let weekday = (days + 4).rem_euclid(7) as usize;
+        let yday = days - days_from_civil(year, 1, 1);
+        let month_name = MONTHS.get(month.clamp(0, 11) as usize).copied().unwrap_or("January");
+        let mut out = String::new();
+        let mut chars = format.chars();
+        while let Some(c) = chars.next() {
+            if c != '%' {
+                out.push(c);
+                continue;
+            }
+            let Some(spec) = chars.next() else {
+                out.push('%');
+                break;
+            };
+            let piece = match spec {
+                'Y' => year.to_string(),
+                'C' => format!("{:02}", year.div_euclid(100)),
+                'y' => format!("{:02}", year.rem_euclid(100)),
+                'm' => format!("{:02}", month + 1),
+                'd' => format!("{day:02}"),
+                'e' => format!("{day:2}"),
+                'H' => format!("{hour:02}"),
+                'k' => format!("{hour:2}"),
+                'I' => format!("{:02}", (hour + 11) % 12 + 1),
+                'l' => format!("{:2}", (hour + 11) % 12 + 1),
+                'M' => format!("{minute:02}"),
+                'S' => format!("{second:02}"),
+                'p' => (if hour < 12 { "AM" } else { "PM" }).to_string(),
+                'P' => (if hour < 12 { "am" } else { "pm" }).to_string(),
+                'j' => format!("{:03}", yday + 1),
+                'a' => DAYS[weekday][..3].to_string(),
+                'A' => DAYS[weekday].to_string(),
+                'b' | 'h' => month_name[..3].to_string(),
+                'B' => month_name.to_string(),
+                'u' => (if weekday == 0 { 7 } else { weekday }).to_string(),
+                'w' => weekday.to_string(),
+                's' => (days * 86_400 + hour * 3600 + minute * 60 + second).to_string(),
+                'Z' => "UTC".to_string(),
+                'z' => "+0000".to_string(),
+                'T' => format!("{hour:02}:{minute:02}:{second:02}"),
+                'R' => format!("{hour:02}:{minute:02}"),
+                'D' => format!("{:02}/{day:02}/{:02}", month + 1, year.rem_euclid(100)),
+                'F' => format!("{year}-{:02}-{day:02}", month + 1),
+                'c' => format!(
+                    "{} {} {day:2} {hour:02}:{minute:02}:{second:02} {year}",
+                    &DAYS[weekday][..3],
+                    &month_name[..3]
+                ),
+                'n' => "\n".to_string(),
+                't' => "\t".to_string(),
+                '%' => "%".to_string(),
+                other => format!("%{other}"),
+            };
+            out.push_str(&piece);
+        }
+        Ok(out)
+    }
+
+    /// Parses `text` by `format`; `None` when they do not match.
+    pub(super) fn strptime(text: &str, format: &str) -> Option<Val> {
+        let (mut year, mut month, mut day, mut hour, mut minute, mut second) = (1900i64, 0i64, 1i64, 0i64, 0i64, 0i64);
+        let mut epoch: Option<i64> = None;
+        let mut pm: Option<bool> = None;
+        let mut twelve_hour = false;
+        let mut rest = text;
+        let number = |rest: &mut &str, max: usize| -> Option<i64> {
+            let trimmed = rest.trim_start();
+            let sign = trimmed.starts_with(['-', '+']) as usize;
+            let len = trimmed[sign..].bytes().take(max).take_while(u8::is_ascii_digit).count();
+            if len == 0 {
+                return None;
+            }
+            let value = trimmed[..sign + len].parse().ok()?;
+            *rest = &trimmed[sign + len..];
+            Some(value)
+        };
+        let name = |rest: &mut &str, names: &[&str]| -> Option<i64> {
+            let lower = rest.to_ascii_lowercase();
+            for (i, full) in names.iter().enumerate() {
+                let full_lower = full.to_ascii_lowercase();
+                for candidate in [&full_lower[..], &full_lower[..3]] {
+                    if lower.starts_with(candidate) {
+                        *rest = &rest[candidate.len()..];
+                        return Some(i as i64);
+                    }
+                }
+            }
+            None
+        };
+        let mut chars = format.chars();
+        while let Some(c) = chars.next() {
+            if c.is_whitespace() {
+                rest = rest.trim_start();
+                continue;
+            }
+            if c != '%' {
+                rest = rest.strip_prefix(c)?;
+                continue;
+            }
+            match chars.next()? {
+                'Y' => year = number(&mut rest, 4)?,
+                'm' => month = number(&mut rest, 2)? - 1,
+                'd' | 'e' => day = number(&mut rest, 2)?,
+                'H' | 'k' => hour = number(&mut rest, 2)?,
+                'I' | 'l' => {
+                    hour = number(&mut rest, 2)?;
+                    twelve_hour = true;
+                }
+                'M' => minute = number(&mut rest, 2)?,
+                'S' => second = number(&mut rest, 2)?,
+                'j' => {
+                    let yday = number(&mut rest, 3)?;
+                    let (_, m, d) = civil_from_days(days_from_civil(year, 1, 1) + yday - 1);
+                    month = m - 1;
+                    day = d;
+                }
+                'y' => {
+                    let y = number(&mut rest, 2)?;
+                    year = if y < 69 { 2000 + y } else { 1900 + y };
+                }
+                'b' | 'B' | 'h' => month = name(&mut rest, &MONTHS)?,
+                'a' | 'A' => _ = name(&mut rest, &DAYS)?,
+                'p' => {
+                    let lower = rest.get(..2)?.to_ascii_lowercase();
+                    pm = Some(lower == "pm");
+                    if lower != "am" && lower != "pm" {
+                        return None;
+                    }
+                    rest = &rest[2..];
+                }
+                's' => epoch = Some(number(&mut rest, 20)?),
+                'z' => {
+                    let trimmed = rest.trim_start();
+                    if let Some(r) = trimmed.strip_prefix('Z') {
+                        rest = r;
+                    } else {
+                        let sign = trimmed.get(..1).filter(|s| *s == "+" || *s == "-")?;
+                        let len = trimmed[1..].bytes().take_while(|b| b.is_ascii_digit() || *b == b':').count();
+                        let _ = sign;
+                        rest = &trimmed[1 + len..];
+                    }
+                }
+                'Z' => {
+                    let len = rest.bytes().take_while(u8::is_ascii_alphabetic).count();
+                    rest = &rest[len..];
+                }
+                'T' => {
+                    hour = number(&mut rest, 2)?;
+                    rest = rest.strip_prefix(':')?;
+                    minute = number(&mut rest, 2)?;
+                    rest = rest.strip_prefix(':')?;
+                    second = number(&mut rest, 2)?;
+                }
+                'F' => {
+                    year = number(&mut rest, 4)?;
+                    rest = rest.strip_prefix('-')?;
+                    month = number(&mut rest, 2)? - 1;
+                    rest = rest.strip_prefix('-')?;
+                    day = number(&mut rest, 2)?;
+                }
+                'D' => {
+                    month = number(&mut rest, 2)? - 1;
+                    rest = rest.strip_prefix('/')?;
+                    day = number(&mut rest, 2)?;
+                    rest = rest.strip_prefix('/')?;
+                    let y = number(&mut rest, 2)?;
+                    year = if y < 69 { 2000 + y } else { 1900 + y };
+                }
+                'n' | 't' => rest = rest.trim_start(),
+                '%' => rest = rest.strip_prefix('%')?,
+                _ => return None,
+            }
+        }
+        if !rest.is_empty() {
+            return None;
+        }
+        if let Some(secs) = epoch {
+            return Some(gmtime(secs as f64));
+        }
+        // glibc applies %p only to a %I hour.
+        match pm.filter(|_| twelve_hour) {
+            Some(true) if hour < 12 => hour += 12,
+            Some(false) if hour == 12 => hour = 0,
+            _ => {}
+        }
+        if !(0..12).contains(&month) || day < 1 || day > 31 || hour > 24 || minute > 59 || second > 61 {
+            return None;
+        }
+        let month_days = [31, if leap(year) { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+        if day > month_days[month as usize] {
+            return None;
+        }
+        let days = days_from_civil(year, month + 1, day);
+        let weekday = (days + 4).rem_euclid(7);
+        let yday = days - days_from_civil(year, 1, 1);
+        let fields = [year, month, day, hour, minute, second, weekday, yday];
+
+        Some(Val::Arr(Rc::new(fields.iter().map(|&n| Val::from(n as isize)).collect())))
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Rewriting the filter text
+
+/// Makes string interpolation print values as jq does: `"\(x)"` becomes
+/// `"\((x) | _tostring)"` (jaq would print `1.0` for a float 1). Strings
+/// after an `@format` keep the format's own conversion.
+fn rewrite_interpolation(code: &str) -> String {
+    let bytes = code.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len() + 16);
+    let mut i = 0;
+    rewrite_code(bytes, &mut i, &mut out, false);
+    String::from_utf8(out).unwrap_or_else(|_| code.to_string())
+}
+
+/// Copies code up to an unmatched `)` (when `nested`) or the end.
+fn rewrite_code(bytes: &[u8], i: &mut usize, out: &mut Vec<u8>, nested: bool) {
+    let mut depth = 0usize;
+    let mut after_format = false;
+    while *i < bytes.len() {
+        let b = bytes[*i];
+        match b {
+            b'#' => {
+                while *i < bytes.len() && bytes[*i] != b'\n' {
+                    out.push(bytes[*i]);
+                    *i += 1;
+                }
+                continue;
+            }
+            b'"' => {
+                rewrite_string(bytes, i, out, !after_format);
+                after_format = false;
+                continue;
+            }
+            b'@' => {
+                out.push(b);
+                *i += 1;
+                while *i < bytes.len() && (bytes[*i].is_ascii_alphanumeric() || bytes[*i] == b'_') {
+                    out.push(bytes[*i]);
+                    *i += 1;
+                }
+                after_format = true;
+                continue;
+            }
+            b'(' => depth += 1,
+            b')' => {
+                if depth == 0 && nested {
+                    return;
+                }
+                depth = depth.saturating_sub(1);
+            }
+            b' ' | b'\t' | b'\n' | b'\r' => {
+                out.push(b);
+                *i += 1;
+                continue;
+            }
+            _ => {}
+        }
+        after_format = false;
+        out.push(b);
+        *i += 1;
+    }
+}
+
+/// Copies a string literal from its opening quote, wrapping each
+/// interpolation when `wrap`.
+fn rewrite_string(bytes: &[u8], i: &mut usize, out: &mut Vec<u8>, wrap: bool) {
+    out.push(b'"');
+    *i += 1;
+    while *i < bytes.len() {
+        let b = bytes[*i];
+        match b {
+            b'"' => {
+                out.push(b);
+                *i += 1;
+                return;
+            }
+            b'\\' if bytes.get(*i + 1) == Some(&b'(') => {
+                *i += 2;
+                out.extend_from_slice(if wrap { b"\\((" } else { b"\\(" });
+                rewrite_code(bytes, i, out, true);
+                if wrap {
+                    out.extend_from_slice(b") | _tostring");
+                }
+                if *i < bytes.len() {
+                    out.push(b')');
+                    *i += 1;
+                }
+            }
+            b'\\' => {
+                out.push(b);
+                *i += 1;
+                if *i < bytes.len() {
+                    out.push(bytes[*i]);
+                    *i += 1;
+                }
+            }
+            _ => {
+                out.push(b);
+                *i += 1;
+            }
+        }
+    }
+}
+
+/// `$ENV`: the shell variables whose names appear in the filter.
+fn env_object(code: &str, var: &dyn Fn(&str) -> Option<String>) -> Val {
+    let mut map = Map::default();
+    for word in code.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+        if word.is_empty() || word.as_bytes()[0].is_ascii_digit() {
+            continue;
+        }
+        if let Some(value) = var(word) {
+            map.insert(str_val(word), str_val(value));
+        }
+    }
+    Val::obj(map)
+}
+
+// ---------------------------------------------------------------------------
+// The command
+
+/// `jq [OPTIONS] FILTER [FILES...]`.
+fn jq_command(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
+    let opts = match parse_args(ctx, args)? {
+        Parsed::Run(opts) => opts,
+        Parsed::Exit(status) => return Ok(status),
+    };
+    let shown = opts.filter.clone().unwrap_or_else(|| ".".into());
+    let code = rewrite_interpolation(&shown);
+
+    // Global variables: $ENV, $__prog_args-free $ARGS, and the named ones.
+    let mut named_map = Map::default();
+    for (name, value) in &opts.named {
+        named_map.insert(str_val(name.clone()), value.clone());
+    }
+    let mut args_map = Map::default();
+    args_map.insert(str_val("positional"), Val::Arr(Rc::new(opts.positional.clone())));
+    args_map.insert(str_val("named"), Val::obj(named_map));
+    let mut globals: Vec<(String, Val)> =
+        vec![("$ENV".into(), env_object(&code, ctx.var)), ("$ARGS".into(), Val::obj(args_map))];
+    for (name, value) in &opts.named {
+        globals.push((format!("${name}"), value.clone()));
+    }
+
+    let prelude = load::parse(PRELUDE, |p| p.defs()).unwrap_or_default();
+    let defs = jaq_core::defs().chain(jaq_std::defs()).chain(jaq_json::defs()).chain(prelude);
+    let loader = Loader::new(defs);
+    let arena = Arena::default();
+    let modules = match loader.load(&arena, File { code: code.as_str(), path: () }) {
+        Ok(modules) => modules,
+        Err(errors) => {
+            let errors = load_errors(&code, errors);
+            ctx.stderr.write_str(&compile_report(&code, &shown, errors))?;
+            return Ok(STATUS_COMPILE);
+        }
+    };
+    let funs = jaq_core::funs::<JqData>()
+        .chain(jaq_std::base_funs())
+        .chain(jaq_std::input::funs::<JqData>().into_vec().into_iter().map(run::<JqData>))
+        .filter(|(name, _, _)| !REPLACED.contains(name))
+        .chain(natives());
+    let compiler = Compiler::default().with_funs(funs).with_global_vars(globals.iter().map(|(name, _)| name.as_str()));
+    let filter = match compiler.compile(modules) {
+        Ok(filter) => filter,
+        Err(errors) => {
+            let mut list = Vec::new();
+            for (_file, undefined) in errors {
+                for (name, kind) in undefined {
+                    let message = match kind {
+                        jaq_core::compile::Undefined::Filter(arity) => format!("{name}/{arity} is not defined"),
+                        jaq_core::compile::Undefined::Var => {
+                            format!("${} is not defined", name.trim_start_matches('$'))
+                        }
+                        jaq_core::compile::Undefined::Mod => format!("module {name} is not defined"),
+                        _ => format!("{name} is not defined"),
+                    };
+                    list.push((message, line_of(&code, name)));
+                }
+            }
+            ctx.stderr.write_str(&compile_report(&code, &shown, list))?;
+            return Ok(STATUS_COMPILE);
+        }
+    };
+
+    // The input sources; a missing file is reported and skipped.
+    let mut status = 0;
+    let mut sources = Vec::new();
+    if opts.files.is_empty() {
+        sources.push(Source::Named("<stdin>".into(), ctx.stdin.to_vec()));
+    }
+    for path in &opts.files {
+        match ctx.read(path) {
+            Ok(bytes) => sources.push(Source::Named(path.clone(), bytes)),
+            Err(err) => {
+                let reason = crate::shell::command::error_reason(&err);
+                ctx.stderr.write_str(&format!("jq: error: Could not open {path}: {reason}\n"))?;
+                status = STATUS_USAGE;
+            }
+        }
+    }
+
+    let location = RefCell::new(Location::default());
+    let failed = Cell::new(false);
+    let limit = Cell::new(None);
+    let reader = InputReader {
+        sources,
+        current: 0,
+        pos: 0,
+        lines: 0,
+        counted: 0,
+        raw: opts.raw_input,
+        slurp: opts.slurp,
+        done: false,
+        location: &location,
+        check: ctx.check,
+        failed: &failed,
+        limit: &limit,
+    };
+    let reader = RcIter::new(reader.map(|item| item.map(V)));
+    let inputs: Inputs<V> = &reader;
+    let global = Global {
+        lut: &filter.lut,
+        inputs,
+        check: ctx.check,
+        budget: Cell::new(GENERATOR_BUDGET),
+        limit: &limit,
+        stderr: RefCell::new(Vec::new()),
+        location: &location,
+        regexes: RefCell::new(Vec::new()),
+    };
+    let values: Vec<V> = globals.into_iter().map(|(_, value)| V(value)).collect();
+
+    let mut last_output: Option<bool> = None;
+    let mut halted = false;
+    let mut first = true;
+    while !halted {
+        let input = if opts.null_input {
+            if !first {
+                break;
+            }
+            V(Val::Null)
+        } else {
+            match { inputs }.next() {
+                None => break,
+                Some(Ok(value)) => value,
+                Some(Err(message)) => {
+                    ctx.stderr.write_str(&format!("jq: parse error: {message}\n"))?;
+                    status = STATUS_RUNTIME;
+                    break;
+                }
+            }
+        };
+        first = false;
+        let data: &Global = &global;
+        let jaq_ctx = Ctx::<JqData>::new(data, Vars::new(values.iter().cloned()));
+        let outputs = filter.id.run((jaq_ctx, input));
+        let outcome = run_outputs(ctx, &opts, &global, &location, outputs, &mut last_output);
+        flush_stderr(ctx, &global)?;
+        match outcome? {
+            Outcome::Done => {}
+            Outcome::Error => status = STATUS_RUNTIME,
+            Outcome::Halt(code) => {
+                if let Some(hit) = limit.get() {
+                    return Err(hit);
+                }
+                status = code;
+                halted = true;
+            }
+        }
+        if let Some(hit) = limit.get() {
+            return Err(hit);
+        }
+        if failed.get() {
+            status = STATUS_RUNTIME;
+        }
+    }
+    if let Some(hit) = limit.get() {
+        return Err(hit);
+    }
+    if halted || status != 0 {
+        return Ok(status);
+    }
+    if opts.exit_status {
+        return Ok(match last_output {
+            None => STATUS_NO_OUTPUT,
+            Some(false) => STATUS_FALSE,
+            Some(true) => 0,
+        });
+    }
+    Ok(status)
+}
+
+enum Outcome {
+    Done,
+    Error,
+    Halt(i32),
+}
+
+fn location_text(location: &RefCell<Location>) -> String {
+    let location = location.borrow();
+    match &location.name {
+        Some(name) => format!("{name}:{}", location.line),
+        None => "<unknown>".into(),
+    }
+}
+
+fn flush_stderr(ctx: &mut Context<'_>, global: &Global) -> Result<(), LimitHit> {
+    let pending = std::mem::take(&mut *global.stderr.borrow_mut());
+    if pending.is_empty() {
+        Ok(())
+    } else {
+        ctx.stderr.write(&pending)
+    }
+}
+
+/// Prints one run's outputs; stops at its first error, as jq does.
+fn run_outputs<'a>(
+    ctx: &mut Context<'_>,
+    opts: &Options,
+    global: &Global,
+    location: &RefCell<Location>,
+    outputs: impl Iterator<Item = ValX<'a, V>>,
+    last_output: &mut Option<bool>,
+) -> Result<Outcome, LimitHit> {
+    let mut text = String::new();
+    for output in outputs {
+        (ctx.check)()?;
+        flush_stderr(ctx, global)?;
+        match output {
+            Ok(V(value)) => {
+                *last_output = Some(!matches!(value, Val::Null | Val::Bool(false)));
+                text.clear();
+                let raw = if opts.raw_output { text_of(&value) } else { None };
+                match raw {
+                    Some(raw) => text.push_str(&raw),
+                    None => {
+                        if format_value(&mut text, &value, &opts.style, 0).is_err() {
+                            let message = format!(
+                                "jq: error (at {}): value nested deeper than {MAX_DEPTH} levels cannot be printed\n",
+                                location_text(location)
+                            );
+                            ctx.stderr.write_str(&message)?;
+                            drop_deep(value);
+                            return Ok(Outcome::Error);
+                        }
+                    }
+                }
+                if !opts.join_output {
+                    text.push('\n');
+                }
+                drop_deep(value);
+                ctx.stdout.write_str(&text)?;
+            }
+            Err(exn) => match exn.get_err() {
+                Ok(error) => {
+                    ctx.stderr.write_str(&runtime_error(error, &location_text(location)))?;
+                    return Ok(Outcome::Error);
+                }
+                Err(exn) => match exn.get_halt() {
+                    Ok(code) => return Ok(Outcome::Halt(code)),
+                    Err(_) => {
+                        ctx.stderr.write_str("jq: error: break outside of its label\n")?;
+                        return Ok(Outcome::Error);
+                    }
+                },
+            },
+        }
+    }
+    Ok(Outcome::Done)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shell::command::run_for_test;
+    use crate::storage::{MemoryLimits, MemoryStorage, Storage};
+
+    fn jq(args: &[&str], stdin: &str) -> (i32, String, String) {
+        let storage = MemoryStorage::new(MemoryLimits::default());
+        run_for_test(&storage, "jq", args, stdin)
+    }
+
+    fn out(args: &[&str], stdin: &str) -> String {
+        let (status, stdout, stderr) = jq(args, stdin);
+        assert_eq!(status, 0, "stderr: {stderr}");
+        stdout
+    }
+
+    #[test]
+    fn prelude_parses() {
+        assert!(load::parse(PRELUDE, |p| p.defs()).is_some());
+    }
+
+    #[test]
+    fn identity_pretty_prints_like_jq() {
+        let input = r#"{"a":[],"b":{},"c":[1,{"d":null,"e":"x"}],"f":true}"#;
+        let expected = "{\n  \"a\": [],\n  \"b\": {},\n  \"c\": [\n    1,\n    {\n      \"d\": null,\n      \"e\": \"x\"\n    }\n  ],\n  \"f\": true\n}\n";
+        assert_eq!(out(&["."], input), expected);
+    }
+
+    #[test]
+    fn paths_and_iteration() {
+        assert_eq!(out(&[".a.b"], r#"{"a":{"b":42}}"#), "42\n");
+        assert_eq!(out(&[".[]"], "[1,\"x\",null]"), "1\n\"x\"\nnull\n");
+        assert_eq!(out(&[".[0]"], "[7,8]"), "7\n");
+        assert_eq!(out(&["-c", "map(select(.x > 1))"], r#"[{"x":1},{"x":2},{"x":3}]"#), "[{\"x\":2},{\"x\":3}]\n");
+        assert_eq!(out(&["-c", "keys"], r#"{"b":1,"a":2}"#), "[\"a\",\"b\"]\n");
+        assert_eq!(out(&["length"], r#"[1,2,3]"#), "3\n");
+    }
+
+    #[test]
+    fn output_options() {
+        assert_eq!(out(&["-r", ".[]"], r#"["a","b\nc",1]"#), "a\nb\nc\n1\n");
+        assert_eq!(out(&["-j", ".[]"], r#"["a",1]"#), "a1");
+        assert_eq!(out(&["-c", "."], r#"{"a": [1, 2], "b": {"c": null}}"#), "{\"a\":[1,2],\"b\":{\"c\":null}}\n");
+        assert_eq!(out(&["-S", "-c", "."], r#"{"b":1,"a":{"d":1,"c":2}}"#), "{\"a\":{\"c\":2,\"d\":1},\"b\":1}\n");
+        assert_eq!(out(&["--tab", "."], r#"{"a":[1]}"#), "{\n\t\"a\": [\n\t\t1\n\t]\n}\n");
+        assert_eq!(out(&["--indent", "1", "."], r#"[1]"#), "[\n 1\n]\n");
+        assert_eq!(out(&["-a", "."], r#""é😀""#), "\"\\u00e9\\ud83d\\ude00\"\n");
+        assert_eq!(out(&["-rc", "."], r#"{"a":"x"}"#), "{\"a\":\"x\"}\n");
+    }
+
+    #[test]
+    fn input_options() {
+        assert_eq!(out(&["-n", "1, 2"], ""), "1\n2\n");
+        assert_eq!(out(&["-c", "-s", "."], "1 2\n[3]"), "[1,2,[3]]\n");
+        assert_eq!(out(&["-c", "."], "1 2\n{\"a\":3}"), "1\n2\n{\"a\":3}\n");
+        assert_eq!(out(&["-R", "."], "a\nb"), "\"a\"\n\"b\"\n");
+        assert_eq!(out(&["-Rs", "."], "a\nb\n"), "\"a\\nb\\n\"\n");
+        assert_eq!(out(&["-nc", "[inputs]"], "1 2 3"), "[1,2,3]\n");
+        assert_eq!(out(&["-c", "[., input]"], "1 2 3 4"), "[1,2]\n[3,4]\n");
+        assert_eq!(out(&["-n", "--arg", "x", "hi", "$x"], ""), "\"hi\"\n");
+        assert_eq!(out(&["-nc", "--argjson", "x", "{\"a\":1}", "$x.a, $ARGS.named"], ""), "1\n{\"x\":{\"a\":1}}\n");
+        assert_eq!(out(&["-nc", "$ARGS.positional", "--args", "a", "b"], ""), "[\"a\",\"b\"]\n");
+    }
+
+    #[test]
+    fn files() {
+        let storage = MemoryStorage::new(MemoryLimits::default());
+        storage.write("/a.json", b"{\"x\":1}\n{\"x\":2}\n").unwrap();
+        let (status, stdout, stderr) = run_for_test(&storage, "jq", &[".x", "a.json", "missing.json"], "");
+        assert_eq!(stdout, "1\n2\n");
+        assert_eq!(stderr, "jq: error: Could not open missing.json: No such file or directory\n");
+        assert_eq!(status, 2);
+        let (status, _, stderr) = run_for_test(&storage, "jq", &[".x.y", "a.json"], "");
+        assert_eq!(status, 5);
+        assert_eq!(
+            stderr,
+            "jq: error (at a.json:1): Cannot index number with \"y\"\njq: error (at a.json:2): Cannot index number with \"y\"\n"
+        );
+    }
+
+    #[test]
+    fn builtins() {
+        assert_eq!(
+            out(&["-c", "to_entries"], r#"{"a":1,"b":2}"#),
+            "[{\"key\":\"a\",\"value\":1},{\"key\":\"b\",\"value\":2}]\n"
+        );
+        assert_eq!(out(&["-c", "from_entries"], r#"[{"name":"a","value":1},{"k":"b","v":2}]"#), "{\"a\":1,\"b\":2}\n");
+        assert_eq!(out(&["-c", "group_by(.a) | map(length)"], r#"[{"a":1},{"a":2},{"a":1}]"#), "[2,1]\n");
+        assert_eq!(out(&["-c", "sort_by(.a) | map(.a)"], r#"[{"a":3},{"a":1},{"a":2}]"#), "[1,2,3]\n");
+        assert_eq!(out(&["-c", "[limit(3; repeat(1))], [range(2; 10; 3)]"], "null"), "[1,1,1]\n[2,5,8]\n");
+        assert_eq!(out(&["-c", "del(.[0, 1])"], "[1,2,3]"), "[3]\n");
+        assert_eq!(out(&["-c", "walk(if type == \"number\" then . + 1 else . end)"], "[1,[2]]"), "[2,[3]]\n");
+        assert_eq!(out(&["-c", "[.[] | ltrimstr(\"a\")]"], r#"["ab",1]"#), "[\"b\",1]\n");
+        assert_eq!(out(&["-r", "join(\"-\")"], r#"["a",1,null,true]"#), "a-1--true\n");
+        assert_eq!(out(&["-c", "[.[] | tostring]"], "[1, 1.5, [2], \"s\"]"), "[\"1\",\"1.5\",\"[2]\",\"s\"]\n");
+    }
+
+    #[test]
+    fn updates_create_and_pad_like_jq() {
+        assert_eq!(out(&["-nc", ".a.b = 1 | .c[2] = true"], ""), "{\"a\":{\"b\":1},\"c\":[null,null,true]}\n");
+        assert_eq!(out(&["-c", ".a += 1 | .b |= . + [2] | .d //= 3"], "{\"a\":1}"), "{\"a\":2,\"b\":[2],\"d\":3}\n");
+        assert_eq!(
+            out(&["-c", "setpath([\"x\", 0]; 1), delpaths([[\"a\"]]), (.[\"a\"] |= empty)"], "{\"a\":1}"),
+            "{\"a\":1,\"x\":[1]}\n{}\n{}\n"
+        );
+        assert_eq!(out(&["-c", ".[1:3] = [\"x\"], del(.[0, 2])"], "[1,2,3,4]"), "[1,\"x\",4]\n[2,4]\n");
+        let (status, _, stderr) = jq(&[".[0]"], "{}");
+        assert_eq!((status, stderr.as_str()), (5, "jq: error (at <stdin>:0): Cannot index object with number\n"));
+        let (status, _, stderr) = jq(&["keys"], "1");
+        assert_eq!((status, stderr.as_str()), (5, "jq: error (at <stdin>:0): number (1) has no keys\n"));
+    }
+
+    #[test]
+    fn strings_and_formats() {
+        assert_eq!(out(&["-r", "\"\\(.a) and \\(.b / 2)\""], r#"{"a":"x","b":10}"#), "x and 5\n");
+        assert_eq!(out(&["-r", "@csv"], r#"[1,"a,b","c\"d",null,true]"#), "1,\"a,b\",\"c\"\"d\",,true\n");
+        assert_eq!(out(&["-r", "@tsv"], r#"[1,"a\tb","c\\d",null]"#), "1\ta\\tb\tc\\\\d\t\n");
+        assert_eq!(out(&["-r", "@html"], r#""<a href='x'>&""#), "&lt;a href=&#39;x&#39;&gt;&amp;\n");
+        assert_eq!(out(&["-r", "@uri"], r#""a b&é""#), "a%20b%26%C3%A9\n");
+        assert_eq!(out(&["-r", "@sh"], r#"["it's", 1]"#), "'it'\\''s' 1\n");
+        assert_eq!(out(&["-r", "@base64, (@base64 | @base64d)"], r#""hello""#), "aGVsbG8=\nhello\n");
+        assert_eq!(out(&["-r", "@json \"v=\\(.)\""], "[1,\"a\"]"), "v=[1,\"a\"]\n");
+        assert_eq!(
+            out(&["-c", "[test(\"B\"; \"i\"), (sub(\"(?<x>a)\"; \"<\\(.x)>\")), gsub(\"a\"; \"o\")]"], r#""banana""#),
+            "[true,\"b<a>nana\",\"bonono\"]\n"
+        );
+        assert_eq!(
+            out(&["-c", "capture(\"(?<y>\\\\d+)-(?<m>\\\\d+)\")"], r#""2024-05""#),
+            "{\"y\":\"2024\",\"m\":\"05\"}\n"
+        );
+        assert_eq!(out(&["-c", "[splits(\", *\")]"], r#""a, b,c""#), "[\"a\",\"b\",\"c\"]\n");
+    }
+
+    #[test]
+    fn numbers_print_like_jq() {
+        assert_eq!(out(&["-c", "[.[] / 2]"], "[10, 3]"), "[5,1.5]\n");
+        assert_eq!(
+            out(&["-c", "[0.1 + 0.2, 1 / 3, 1e17 + 1, 1.5e16 + 0, 0.00001 + 0, 3.0 * 1]"], "null"),
+            "[0.30000000000000004,0.3333333333333333,1e+17,15000000000000000,1e-05,3]\n"
+        );
+        // Literals keep their spelling, in decNumber's canonical form (jq 1.7).
+        assert_eq!(
+            out(&["-c", "."], "[1.0, 1.50, 1e2, 1.5e3, 100000000000000000001, -0]"),
+            "[1.0,1.50,1E+2,1.5E+3,100000000000000000001,-0]\n"
+        );
+        assert_eq!(
+            out(&["-c", "[nan, infinite, -infinite]"], "null"),
+            "[null,1.7976931348623157e+308,-1.7976931348623157e+308]\n"
+        );
+    }
+
+    #[test]
+    fn dates_and_math() {
+        assert_eq!(
+            out(&["-c", "todate, (todate | fromdate), gmtime"], "1425599507"),
+            "\"2015-03-05T23:51:47Z\"\n1425599507\n[2015,2,5,23,51,47,4,63]\n"
+        );
+        assert_eq!(out(&["-r", "strftime(\"%A, %B %d, %Y %j\")"], "1425599621"), "Thursday, March 05, 2015 064\n");
+        assert_eq!(out(&["-c", "[pow(2; 10), sqrt, log10, floor]"], "100"), "[1024,10,2,100]\n");
+    }
+
+    #[test]
+    fn error_statuses() {
+        let (status, stdout, stderr) = jq(&[".a["], "null");
+        assert_eq!((status, stdout.as_str()), (3, ""));
+        assert!(stderr.starts_with("jq: error: syntax error, "), "{stderr}");
+        assert!(stderr.ends_with("at <top-level>, line 1:\n.a[\njq: 1 compile error\n"), "{stderr}");
+        let (status, _, stderr) = jq(&["foo"], "null");
+        assert_eq!(
+            (status, stderr.as_str()),
+            (3, "jq: error: foo/0 is not defined at <top-level>, line 1:\nfoo\njq: 1 compile error\n")
+        );
+        let (status, _, stderr) = jq(&["."], "{");
+        assert_eq!(
+            (status, stderr.as_str()),
+            (5, "jq: parse error: Unfinished JSON term at EOF at line 1, column 1\n")
+        );
+        let (status, stdout, stderr) = jq(&["."], "1 2 }");
+        assert_eq!(
+            (status, stdout.as_str(), stderr.as_str()),
+            (5, "1\n2\n", "jq: parse error: Unmatched '}' at line 1, column 5\n")
+        );
+        let (status, _, stderr) = jq(&[".a"], "1\n");
+        assert_eq!((status, stderr.as_str()), (5, "jq: error (at <stdin>:1): Cannot index number with \"a\"\n"));
+        let (status, _, stderr) = jq(&[".[]"], "1");
+        assert_eq!((status, stderr.as_str()), (5, "jq: error (at <stdin>:0): Cannot iterate over number (1)\n"));
+        let (status, _, stderr) = jq(&["-n", "{a:\"aaaaaaaaaaaaaaaaaaaa\"} + 1"], "");
+        assert_eq!(
+            (status, stderr.as_str()),
+            (5, "jq: error (at <unknown>): object ({\"a\":\"aaaaa...) and number (1) cannot be added\n")
+        );
+        let (status, _, stderr) = jq(&["-n", "error({a: 1})"], "");
+        assert_eq!((status, stderr.as_str()), (5, "jq: error (at <unknown>) (not a string): {\"a\":1}\n"));
+        let (status, _, stderr) = jq(&["-n", "\"x\" | error"], "");
+        assert_eq!((status, stderr.as_str()), (5, "jq: error (at <unknown>): x\n"));
+        // An error ends the run for that input only.
+        let (status, stdout, _) = jq(&[".a"], "{\"a\":1} 2 {\"a\":3}");
+        assert_eq!((status, stdout.as_str()), (5, "1\n3\n"));
+        assert_eq!(jq(&["-e", "."], "null").0, 1);
+        assert_eq!(jq(&["-e", "."], "false").0, 1);
+        assert_eq!(jq(&["-e", "empty"], "1").0, 4);
+        assert_eq!(jq(&["-e", "."], "1").0, 0);
+        assert_eq!(jq(&["-n", "halt_error"], "").0, 5);
+        assert_eq!(jq(&["-n", "\"bye\\n\" | halt_error(1)"], ""), (1, String::new(), "bye\n".into()));
+        assert_eq!(jq(&["--bogus"], "").0, 2);
+        assert_eq!(jq(&["-n", "--argjson", "x", "{", "$x"], "").0, 2);
+    }
+
+    #[test]
+    fn deep_input_is_refused_not_overflowing() {
+        let deep = "[".repeat(100_000) + &"]".repeat(100_000);
+        let (status, _, stderr) = jq(&["."], &deep);
+        assert_eq!(status, 5);
+        assert!(stderr.contains("Exceeds depth limit for parsing"), "{stderr}");
+        let (status, _, stderr) = jq(&["fromjson"], &format!("{:?}", deep));
+        assert_eq!(status, 5);
+        assert!(stderr.contains("Exceeds depth limit for parsing"), "{stderr}");
+        // A deep value built by the filter is refused at printing.
+        let (status, _, stderr) = jq(&["-n", "reduce range(600) as $i (0; [.])"], "");
+        assert_eq!(status, 5);
+        assert!(stderr.contains("cannot be printed"), "{stderr}");
+    }
+
+    /// Runs `jq` with a check that fails after `allowed` calls.
+    fn jq_with_check(args: &[&str], allowed: usize) -> Result<i32, LimitHit> {
+        use crate::shell::command::{Output, Runner};
+        struct NoRunner;
+        impl Runner for NoRunner {
+            fn run(&mut self, _: &[String], _: &[u8], _: &mut Output, _: &mut Output) -> Result<i32, LimitHit> {
+                Ok(127)
+            }
+        }
+        let storage = MemoryStorage::new(MemoryLimits::default());
+        let calls = Cell::new(0);
+        let check = || {
+            calls.set(calls.get() + 1);
+            if calls.get() > allowed {
+                Err(LimitHit::WallTime)
+            } else {
+                Ok(())
+            }
+        };
+        let (mut stdout, mut stderr) = (Output::new(1 << 20), Output::new(1 << 20));
+        let mut runner = NoRunner;
+        let mut ctx = Context {
+            name: "jq",
+            storage: &storage,
+            cwd: "/",
+            stdin: b"",
+            stdout: &mut stdout,
+            stderr: &mut stderr,
+            var: &|_| None,
+            runner: &mut runner,
+            check: &check,
+        };
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        jq_command(&mut ctx, &args)
+    }
+
+    #[test]
+    fn endless_generators_are_stopped() {
+        for filter in [
+            "[range(1e18)] | length",
+            "last(range(1e18))",
+            "[repeat(1)] | length",
+            "[recurse(. + 1)] | length",
+            "until(false; .)",
+            "[limit(1e9; while(true; .))]",
+        ] {
+            assert_eq!(jq_with_check(&["-n", filter], 1000), Err(LimitHit::WallTime), "{filter}");
+        }
+        // Plenty of output is cut by the output cap.
+        let storage = MemoryStorage::new(MemoryLimits::default());
+        let _ = storage;
+        assert_eq!(jq_with_check(&["-n", "1, 2"], 1000), Ok(0));
+    }
+}

@@ -9,6 +9,7 @@ mod awk;
 mod files;
 mod grep;
 mod jq;
+mod regex_syntax;
 mod sed;
 mod text;
 

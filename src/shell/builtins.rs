@@ -1,0 +1,1736 @@
+//! The builtins: the commands that read or change the shell's own state
+//! (`cd`, `read`, `export`, `set`…), plus `echo`, `test`/`[` and `[[ ]]`.
+//!
+//! Differences from bash, on purpose or for now: `exec` without a command
+//! (permanent redirections) does nothing; `trap` only keeps `EXIT` (other
+//! signals are accepted and ignored); `type`/`command -v` report the
+//! commands of the table as `/usr/bin/NAME`; a script run by path
+//! (`./x.sh`) needs no execute bit, as the storage has no `chmod`.
+
+use std::sync::Arc;
+
+use brush_parser::ast::{BinaryPredicate, ExtendedTestExpr, TestExpr, UnaryPredicate};
+
+use super::commands;
+use super::exec::{Assign, AssignValue, DeclArg, Flow, Interp, Res};
+use super::state::{State, Value, Var};
+use super::storage_path;
+use crate::storage::FileKind;
+
+/// A builtin's entry point: the interpreter and argv (argv[0] is the name).
+pub(crate) type BuiltinFn = fn(&mut Interp<'_>, &[String]) -> Res;
+
+/// The builtin called `name`, if there is one.
+pub(crate) fn lookup(name: &str) -> Option<BuiltinFn> {
+    Some(match name {
+        "echo" => echo,
+        ":" | "true" => |_, _| Ok(0),
+        "false" => |_, _| Ok(1),
+        "cd" => cd,
+        "pwd" => pwd,
+        "test" | "[" => test,
+        "exit" => exit,
+        "return" => return_,
+        "break" => |i, a| break_continue(i, a, true),
+        "continue" => |i, a| break_continue(i, a, false),
+        "set" => set,
+        "shift" => shift,
+        "unset" => unset,
+        "export" | "local" | "declare" | "typeset" | "readonly" => declaration_words,
+        "read" => read,
+        "mapfile" | "readarray" => mapfile,
+        "eval" => eval,
+        "source" | "." => source,
+        "trap" => trap,
+        "let" => let_,
+        "type" => type_,
+        "command" => command,
+        "getopts" => getopts,
+        "bash" | "sh" => bash,
+        "exec" => exec,
+        "wait" | "shopt" | "hash" | "alias" | "unalias" | "ulimit" | "disown" | "jobs" => |_, _| Ok(0),
+        "umask" => |i, a| {
+            if a.len() == 1 {
+                i.out(b"0022\n")?;
+            }
+            Ok(0)
+        },
+        _ => return None,
+    })
+}
+
+/// Every builtin name (for `type` and `command -v`).
+const KEYWORDS: &[&str] = &[
+    "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do", "done", "in",
+    "function", "time", "{", "}", "!", "[[", "]]", "coproc",
+];
+
+/// Whether `name` takes assignments as arguments (`declare x=1`).
+pub(crate) fn is_declaration(name: &str) -> bool {
+    matches!(name, "export" | "local" | "declare" | "typeset" | "readonly")
+}
+
+fn usage(interp: &mut Interp<'_>, name: &str, message: impl std::fmt::Display) -> Res {
+    interp.error(format_args!("{name}: {message}"))?;
+    Ok(2)
+}
+
+// ----- echo, cd, pwd -----
+
+fn echo(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    let mut newline = true;
+    let mut escapes = false;
+    let mut args = &argv[1..];
+    while let Some(first) = args.first() {
+        let flags = first.strip_prefix('-').filter(|f| !f.is_empty() && f.bytes().all(|b| b"neE".contains(&b)));
+        let Some(flags) = flags else { break };
+        for flag in flags.bytes() {
+            match flag {
+                b'n' => newline = false,
+                b'e' => escapes = true,
+                _ => escapes = false,
+            }
+        }
+        args = &args[1..];
+    }
+    if !escapes && args.len() == 1 {
+        // The hot path: one argument, no escapes.
+        interp.out(args[0].as_bytes())?;
+        if newline {
+            interp.out(b"\n")?;
+        }
+        return Ok(0);
+    }
+    let mut text = String::new();
+    for (i, arg) in args.iter().enumerate() {
+        if i > 0 {
+            text.push(' ');
+        }
+        if escapes {
+            if let Some(cut) = find_backslash_c(arg) {
+                text.push_str(&super::expand::ansi_c(&echo_escapes(&arg[..cut])));
+                interp.out(text.as_bytes())?;
+                return Ok(0);
+            }
+            text.push_str(&super::expand::ansi_c(&echo_escapes(arg)));
+        } else {
+            text.push_str(arg);
+        }
+    }
+    if newline {
+        text.push('\n');
+    }
+    interp.out(text.as_bytes())?;
+    Ok(0)
+}
+
+/// echo's `\0nnn` is `$'…'`'s `\nnn`.
+fn echo_escapes(arg: &str) -> String {
+    arg.replace("\\0", "\\")
+}
+
+fn find_backslash_c(arg: &str) -> Option<usize> {
+    let bytes = arg.as_bytes();
+    let mut i = 0;
+    while i + 1 < bytes.len() {
+        if bytes[i] == b'\\' {
+            if bytes[i + 1] == b'c' {
+                return Some(i);
+            }
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    None
+}
+
+fn cd(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    let args: Vec<&String> = argv[1..].iter().filter(|a| !matches!(a.as_str(), "-L" | "-P" | "--")).collect();
+    if args.len() > 1 {
+        return usage(interp, "cd", "too many arguments").map(|_| 1);
+    }
+    let mut print = false;
+    let target = match args.first().map(|s| s.as_str()) {
+        None => match interp.st.get("HOME") {
+            Some(home) => home.to_string(),
+            None => {
+                interp.error("cd: HOME not set")?;
+                return Ok(1);
+            }
+        },
+        Some("-") => match interp.st.get("OLDPWD") {
+            Some(old) => {
+                print = true;
+                old.to_string()
+            }
+            None => {
+                interp.error("cd: OLDPWD not set")?;
+                return Ok(1);
+            }
+        },
+        Some(dir) => dir.to_string(),
+    };
+    if target.is_empty() {
+        return Ok(0);
+    }
+    let path = storage_path(&interp.st.cwd, &target);
+    match interp.rt.storage.stat(&path) {
+        Ok(meta) if meta.kind == FileKind::Directory => {}
+        Ok(_) => {
+            interp.error(format_args!("cd: {target}: Not a directory"))?;
+            return Ok(1);
+        }
+        Err(error) => {
+            interp.error(format_args!("cd: {target}: {}", super::command::error_reason(&error)))?;
+            return Ok(1);
+        }
+    }
+    let old = interp.st.cwd.to_string();
+    interp.st.set_scalar("OLDPWD", old);
+    interp.st.set_scalar("PWD", path.clone());
+    if print {
+        interp.out(format!("{path}\n").as_bytes())?;
+    }
+    interp.st.cwd = path.into();
+    Ok(0)
+}
+
+fn pwd(interp: &mut Interp<'_>, _argv: &[String]) -> Res {
+    let line = format!("{}\n", interp.st.cwd);
+    interp.out(line.as_bytes())?;
+    Ok(0)
+}
+
+// ----- exit, return, break, continue -----
+
+fn status_arg(interp: &mut Interp<'_>, name: &str, arg: Option<&String>) -> Result<Option<i32>, Flow> {
+    match arg {
+        None => Ok(Some(interp.st.last_status)),
+        Some(text) => match text.trim().parse::<i64>() {
+            Ok(n) => Ok(Some((n & 0xff) as i32)),
+            Err(_) => {
+                interp.error(format_args!("{name}: {text}: numeric argument required"))?;
+                Ok(None)
+            }
+        },
+    }
+}
+
+fn exit(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    match status_arg(interp, "exit", argv.get(1))? {
+        Some(status) => Err(Flow::Exit(status)),
+        None => Err(Flow::Exit(2)),
+    }
+}
+
+fn return_(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    if interp.depth == 0 && interp.sourcing == 0 {
+        interp.error("return: can only `return' from a function or sourced script")?;
+        return Ok(1);
+    }
+    match status_arg(interp, "return", argv.get(1))? {
+        Some(status) => Err(Flow::Return(status)),
+        None => Err(Flow::Return(2)),
+    }
+}
+
+fn break_continue(interp: &mut Interp<'_>, argv: &[String], is_break: bool) -> Res {
+    let name = if is_break { "break" } else { "continue" };
+    let n = match argv.get(1) {
+        None => 1,
+        Some(text) => match text.parse::<i64>() {
+            Ok(n) if n >= 1 => n.min(i64::from(u32::MAX)) as u32,
+            Ok(_) => {
+                interp.error(format_args!("{name}: {text}: loop count out of range"))?;
+                return Ok(1);
+            }
+            Err(_) => {
+                interp.error(format_args!("{name}: {text}: numeric argument required"))?;
+                return Ok(1);
+            }
+        },
+    };
+    if interp.loops == 0 {
+        interp.error(format_args!("{name}: only meaningful in a `for', `while', or `until' loop"))?;
+        return Ok(0);
+    }
+    let n = n.min(interp.loops);
+    Err(if is_break { Flow::Break(n) } else { Flow::Continue(n) })
+}
+
+// ----- set, shift, unset -----
+
+fn set_option(interp: &mut Interp<'_>, name: &str, on: bool) -> bool {
+    let options = &mut interp.st.options;
+    match name {
+        "e" | "errexit" => options.errexit = on,
+        "u" | "nounset" => options.nounset = on,
+        "x" | "xtrace" => options.xtrace = on,
+        "f" | "noglob" => options.noglob = on,
+        "C" | "noclobber" => options.noclobber = on,
+        "pipefail" => options.pipefail = on,
+        // Accepted and ignored.
+        "h"
+        | "B"
+        | "H"
+        | "v"
+        | "verbose"
+        | "hashall"
+        | "braceexpand"
+        | "histexpand"
+        | "monitor"
+        | "m"
+        | "posix"
+        | "emacs"
+        | "vi"
+        | "notify"
+        | "b"
+        | "a"
+        | "allexport"
+        | "k"
+        | "t"
+        | "T"
+        | "E"
+        | "P"
+        | "physical"
+        | "functrace"
+        | "errtrace"
+        | "interactive-comments"
+        | "ignoreeof"
+        | "history" => {}
+        _ => return false,
+    }
+    true
+}
+
+fn set(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    if argv.len() == 1 {
+        let mut names: Vec<&String> = interp.st.vars.keys().collect();
+        names.sort();
+        let mut text = String::new();
+        for name in names {
+            if let Some(var) = interp.st.vars.get(name) {
+                text.push_str(&declare_line(name, var, false));
+            }
+        }
+        interp.out(text.as_bytes())?;
+        return Ok(0);
+    }
+    let mut i = 1;
+    while i < argv.len() {
+        let arg = &argv[i];
+        if arg == "--" {
+            i += 1;
+            interp.st.positional = Arc::new(argv[i..].to_vec());
+            return Ok(0);
+        }
+        let (on, flags) = match arg.as_bytes().first() {
+            Some(b'-') => (true, &arg[1..]),
+            Some(b'+') => (false, &arg[1..]),
+            _ => break,
+        };
+        if flags.is_empty() {
+            // `set -` ends the options.
+            i += 1;
+            break;
+        }
+        for flag in flags.chars() {
+            if flag == 'o' {
+                i += 1;
+                match argv.get(i) {
+                    Some(name) => {
+                        if !set_option(interp, name, on) {
+                            interp.error(format_args!("set: {name}: invalid option name"))?;
+                            return Ok(1);
+                        }
+                    }
+                    None => {
+                        let o = interp.st.options;
+                        let mut text = String::new();
+                        for (name, value) in [
+                            ("errexit", o.errexit),
+                            ("noclobber", o.noclobber),
+                            ("noglob", o.noglob),
+                            ("nounset", o.nounset),
+                            ("pipefail", o.pipefail),
+                            ("xtrace", o.xtrace),
+                        ] {
+                            text.push_str(&format!("{name:<15}\t{}\n", if value { "on" } else { "off" }));
+                        }
+                        interp.out(text.as_bytes())?;
+                        return Ok(0);
+                    }
+                }
+            } else if !set_option(interp, &flag.to_string(), on) {
+                interp.error(format_args!("set: {}{flag}: invalid option", if on { '-' } else { '+' }))?;
+                return Ok(2);
+            }
+        }
+        i += 1;
+    }
+    if i < argv.len() {
+        interp.st.positional = Arc::new(argv[i..].to_vec());
+    }
+    Ok(0)
+}
+
+fn shift(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    let n = match argv.get(1) {
+        None => 1,
+        Some(text) => match text.parse::<usize>() {
+            Ok(n) => n,
+            Err(_) => {
+                interp.error(format_args!("shift: {text}: numeric argument required"))?;
+                return Ok(1);
+            }
+        },
+    };
+    if n > interp.st.positional.len() {
+        return Ok(1);
+    }
+    Arc::make_mut(&mut interp.st.positional).drain(..n);
+    Ok(0)
+}
+
+fn unset(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    let mut functions = false;
+    let mut status = 0;
+    for arg in &argv[1..] {
+        match arg.as_str() {
+            "-f" => functions = true,
+            "-v" => functions = false,
+            "-n" => {}
+            name => {
+                if functions {
+                    if interp.st.functions.contains_key(name) {
+                        Arc::make_mut(&mut interp.st.functions).remove(name);
+                    }
+                    continue;
+                }
+                if let Some((base, index)) = name.strip_suffix(']').and_then(|n| n.split_once('[')) {
+                    unset_element(interp, base, index)?;
+                    continue;
+                }
+                if interp.st.vars.get(name).is_some_and(|v| v.readonly) {
+                    interp.error(format_args!("unset: {name}: cannot unset: readonly variable"))?;
+                    status = 1;
+                    continue;
+                }
+                if interp.st.vars.contains_key(name) {
+                    interp.st.unset(name);
+                } else if interp.st.functions.contains_key(name) {
+                    Arc::make_mut(&mut interp.st.functions).remove(name);
+                }
+            }
+        }
+    }
+    Ok(status)
+}
+
+fn unset_element(interp: &mut Interp<'_>, name: &str, index: &str) -> Result<(), Flow> {
+    if index == "@" || index == "*" {
+        interp.st.unset(name);
+        return Ok(());
+    }
+    match interp.st.vars.get(name).map(|v| &v.value) {
+        Some(Value::Assoc(_)) => {
+            let key = interp.expand_string(index)?;
+            if let Some(Value::Assoc(map)) = interp.st.vars_mut().get_mut(name).map(|v| &mut v.value) {
+                map.shift_remove(&key);
+            }
+        }
+        Some(Value::Indexed(_)) | Some(Value::Str(_)) => {
+            let i = interp.arith_expand(index)?;
+            let Some(i) = interp.resolve_index(name, i) else { return Ok(()) };
+            let var = interp.st.vars_mut().get_mut(name);
+            match var.map(|v| &mut v.value) {
+                Some(Value::Indexed(map)) => {
+                    map.remove(&i);
+                }
+                Some(Value::Str(_)) if i == 0 => interp.st.unset(name),
+                _ => {}
+            }
+        }
+        None => {}
+    }
+    Ok(())
+}
+
+// ----- declare, local, export, readonly -----
+
+fn declaration_words(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    let args: Vec<DeclArg> = argv[1..]
+        .iter()
+        .map(|arg| match arg.split_once('=') {
+            Some((name, value)) if is_name(name.trim_end_matches('+')) && !arg.starts_with('-') => {
+                DeclArg::Assign(Assign {
+                    name: name.trim_end_matches('+').to_string(),
+                    index: None,
+                    value: AssignValue::Scalar(value.to_string()),
+                    append: name.ends_with('+'),
+                })
+            }
+            _ => DeclArg::Word(arg.clone()),
+        })
+        .collect();
+    declaration(interp, &argv[0], &args)
+}
+
+/// Whether `s` is a valid variable name.
+pub(crate) fn is_name(s: &str) -> bool {
+    let mut bytes = s.bytes();
+    matches!(bytes.next(), Some(b) if b.is_ascii_alphabetic() || b == b'_')
+        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// `declare`, `typeset`, `local`, `export`, `readonly` with their arguments.
+pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg]) -> Res {
+    let mut array = false;
+    let mut assoc = false;
+    let mut integer = None;
+    let mut export = (name == "export").then_some(true);
+    let mut readonly = name == "readonly";
+    let mut print = false;
+    let mut functions = false;
+    let mut global = false;
+    let mut status = 0;
+    let mut items: Vec<&DeclArg> = Vec::new();
+    for arg in args {
+        match arg {
+            DeclArg::Word(word)
+                if (word.starts_with('-') || word.starts_with('+')) && word.len() > 1 && items.is_empty() =>
+            {
+                let on = word.starts_with('-');
+                for flag in word[1..].chars() {
+                    match flag {
+                        'a' => array = on,
+                        'A' => assoc = on,
+                        'i' => integer = Some(on),
+                        'x' => export = Some(on),
+                        'r' => readonly = on,
+                        'p' => print = true,
+                        'f' | 'F' => functions = true,
+                        'g' => global = true,
+                        'n' | 'l' | 'u' | 't' => {}
+                        _ => {
+                            interp.error(format_args!("{name}: {word}: invalid option"))?;
+                            return Ok(2);
+                        }
+                    }
+                }
+            }
+            other => items.push(other),
+        }
+    }
+    let in_function = !interp.st.locals.is_empty();
+    if name == "local" && !in_function {
+        interp.error("local: can only be used in a function")?;
+        return Ok(1);
+    }
+    let local = (name == "local" || (matches!(name, "declare" | "typeset") && in_function)) && !global;
+    if functions {
+        let mut text = String::new();
+        for item in &items {
+            if let DeclArg::Word(f) = item {
+                if interp.st.functions.contains_key(f.as_str()) {
+                    text.push_str(&format!("declare -f {f}\n"));
+                } else {
+                    status = 1;
+                }
+            }
+        }
+        if items.is_empty() {
+            let mut names: Vec<&String> = interp.st.functions.keys().collect();
+            names.sort();
+            for f in names {
+                text.push_str(&format!("declare -f {f}\n"));
+            }
+        }
+        interp.out(text.as_bytes())?;
+        return Ok(status);
+    }
+    if print || (items.is_empty() && name != "local") {
+        let mut text = String::new();
+        if items.is_empty() {
+            let mut names: Vec<&String> = interp.st.vars.keys().collect();
+            names.sort();
+            for n in names {
+                let Some(var) = interp.st.vars.get(n) else { continue };
+                let wanted = match name {
+                    "export" => var.exported,
+                    "readonly" => var.readonly,
+                    _ => {
+                        (!array || matches!(var.value, Value::Indexed(_)))
+                            && (!assoc || matches!(var.value, Value::Assoc(_)))
+                            && (export != Some(true) || var.exported)
+                    }
+                };
+                if wanted {
+                    text.push_str(&declare_line(n, var, true));
+                }
+            }
+        } else {
+            for item in &items {
+                let n = match item {
+                    DeclArg::Word(w) => w.as_str(),
+                    DeclArg::Assign(a) => a.name.as_str(),
+                };
+                match interp.st.vars.get(n) {
+                    Some(var) => text.push_str(&declare_line(n, var, true)),
+                    None => {
+                        interp.error(format_args!("declare: {n}: not found"))?;
+                        status = 1;
+                    }
+                }
+            }
+        }
+        interp.out(text.as_bytes())?;
+        return Ok(status);
+    }
+    for item in items {
+        let (var_name, assign) = match item {
+            DeclArg::Word(w) => (w.as_str(), None),
+            DeclArg::Assign(a) => (a.name.as_str(), Some(a)),
+        };
+        if !is_name(var_name) {
+            interp.error(format_args!("{name}: `{var_name}': not a valid identifier"))?;
+            status = 1;
+            continue;
+        }
+        if local {
+            interp.st.make_local(var_name);
+            if assign.is_none() && !interp.st.locals.is_empty() {
+                // `local x` hides the outer value: x is unset until assigned.
+                if !array && !assoc {
+                    interp.st.unset(var_name);
+                }
+            }
+        }
+        if interp.st.vars.get(var_name).is_some_and(|v| v.readonly) && assign.is_some() {
+            interp.error(format_args!("{var_name}: readonly variable"))?;
+            status = 1;
+            continue;
+        }
+        if array || assoc {
+            let wanted_assoc = assoc;
+            let current = interp.st.vars.get(var_name).map(|v| &v.value);
+            let convert = match current {
+                None => true,
+                Some(Value::Assoc(_)) => !wanted_assoc,
+                Some(Value::Indexed(_)) => wanted_assoc,
+                Some(Value::Str(_)) => true,
+            };
+            if convert {
+                let value = if wanted_assoc {
+                    Value::Assoc(indexmap::IndexMap::new())
+                } else {
+                    let mut map = std::collections::BTreeMap::new();
+                    if let Some(Value::Str(s)) = current {
+                        map.insert(0, s.clone());
+                    }
+                    Value::Indexed(map)
+                };
+                interp.set_value(var_name, value);
+            }
+        }
+        if let Some(on) = integer {
+            if let Some(var) = interp.st.vars_mut().get_mut(var_name) {
+                var.integer = on;
+            } else if on {
+                interp.st.vars_mut().insert(var_name.to_string(), Var { integer: true, ..Var::string(String::new()) });
+                interp.st.unset(var_name);
+                // bash keeps the attribute on an unset variable; we create it empty.
+                interp.st.vars_mut().insert(var_name.to_string(), Var { integer: true, ..Var::string(String::new()) });
+            }
+        }
+        if let Some(assign) = assign {
+            if let Err(message) = interp.assign(assign, false) {
+                interp.error(message)?;
+                status = 1;
+                continue;
+            }
+        }
+        if let Some(var) = interp.st.vars_mut().get_mut(var_name) {
+            if let Some(on) = export {
+                var.exported = on;
+            }
+            if readonly {
+                var.readonly = true;
+            }
+        }
+    }
+    Ok(status)
+}
+
+/// `declare -p` style line for a variable (`set` style when `declare` is false).
+fn declare_line(name: &str, var: &Var, declare: bool) -> String {
+    let value = match &var.value {
+        Value::Str(s) => double_quote(s),
+        Value::Indexed(map) => {
+            let items: Vec<String> = map.iter().map(|(k, v)| format!("[{k}]={}", double_quote(v))).collect();
+            format!("({})", items.join(" "))
+        }
+        Value::Assoc(map) => {
+            let items: Vec<String> = map.iter().map(|(k, v)| format!("[{k}]={} ", double_quote(v))).collect();
+            format!("({})", items.concat())
+        }
+    };
+    if !declare {
+        let value = match &var.value {
+            Value::Str(s) => single_quote_if_needed(s),
+            _ => value,
+        };
+        return format!("{name}={value}\n");
+    }
+    format!("declare {} {name}={value}\n", attribute_string(var))
+}
+
+fn attribute_string(var: &Var) -> String {
+    let mut flags = String::from("-");
+    match var.value {
+        Value::Indexed(_) => flags.push('a'),
+        Value::Assoc(_) => flags.push('A'),
+        Value::Str(_) => {}
+    }
+    if var.integer {
+        flags.push('i');
+    }
+    if var.readonly {
+        flags.push('r');
+    }
+    if var.exported {
+        flags.push('x');
+    }
+    if flags.len() == 1 {
+        flags.push('-');
+    }
+    flags
+}
+
+/// `${v@a}`: the attribute letters.
+pub(crate) fn attribute_flags(state: &State, name: &str) -> String {
+    match state.var(name) {
+        Some(var) => attribute_string(var).trim_start_matches('-').to_string(),
+        None => String::new(),
+    }
+}
+
+fn double_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        if matches!(c, '"' | '\\' | '$' | '`') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    out
+}
+
+/// `'text'`, with embedded quotes as `'\''` (`${v@Q}`).
+pub(crate) fn single_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+fn single_quote_if_needed(s: &str) -> String {
+    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"_-./:,=+@%^".contains(&b)) {
+        s.to_string()
+    } else {
+        single_quote(s)
+    }
+}
+
+/// An argument as `set -x` shows it.
+pub(crate) fn quote_for_trace(s: &str) -> String {
+    single_quote_if_needed(s)
+}
+
+// ----- read, mapfile -----
+
+fn read(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    let mut raw = false;
+    let mut array: Option<String> = None;
+    let mut delim = Some(b'\n');
+    let mut count: Option<usize> = None;
+    let mut names: Vec<String> = Vec::new();
+    let mut i = 1;
+    while i < argv.len() {
+        let arg = &argv[i];
+        if names.is_empty() && arg.starts_with('-') && arg.len() > 1 {
+            for (pos, flag) in arg[1..].char_indices() {
+                let takes_value = matches!(flag, 'a' | 'd' | 'p' | 'n' | 'N' | 't' | 'u' | 'i');
+                let value = if takes_value {
+                    let rest = &arg[1 + pos + 1..];
+                    if rest.is_empty() {
+                        i += 1;
+                        argv.get(i).cloned()
+                    } else {
+                        Some(rest.to_string())
+                    }
+                } else {
+                    None
+                };
+                match flag {
+                    'r' => raw = true,
+                    's' | 'e' => {}
+                    'a' => array = value,
+                    'd' => delim = value.and_then(|v| v.bytes().next()).or(None),
+                    'n' | 'N' => count = value.and_then(|v| v.parse().ok()),
+                    'p' | 't' | 'u' | 'i' => {}
+                    _ => return usage(interp, "read", format_args!("-{flag}: invalid option")),
+                }
+                if takes_value {
+                    break;
+                }
+            }
+        } else {
+            names.push(arg.clone());
+        }
+        i += 1;
+    }
+    // Read up to the delimiter (or `count` characters), backslash escapes
+    // honoured unless -r.
+    let input = &mut interp.ins[interp.fd.input];
+    let data = input.data.get(input.pos..).unwrap_or(&[]);
+    let mut line: Vec<u8> = Vec::new();
+    let mut escaped: Vec<bool> = Vec::new();
+    let mut consumed = 0;
+    let mut found_delim = false;
+    while consumed < data.len() {
+        if count.is_some_and(|c| line.len() >= c) {
+            found_delim = true;
+            break;
+        }
+        let b = data[consumed];
+        consumed += 1;
+        if Some(b) == delim {
+            found_delim = true;
+            break;
+        }
+        if b == b'\\' && !raw {
+            match data.get(consumed) {
+                Some(b'\n') => {
+                    consumed += 1;
+                    continue;
+                }
+                Some(&next) => {
+                    consumed += 1;
+                    line.push(next);
+                    escaped.push(true);
+                    continue;
+                }
+                None => continue,
+            }
+        }
+        line.push(b);
+        escaped.push(false);
+    }
+    if count.is_some_and(|c| line.len() >= c) {
+        found_delim = true;
+    }
+    input.pos += consumed;
+    let status = i32::from(!found_delim);
+    let text = String::from_utf8_lossy(&line).into_owned();
+    let ifs = interp.st.get("IFS").map_or_else(|| " \t\n".to_string(), str::to_string);
+    if let Some(array) = array {
+        let fields = split_read(&text, &escaped, &ifs, usize::MAX);
+        let map = fields.into_iter().enumerate().map(|(i, f)| (i as i64, f)).collect();
+        interp.set_value(&array, Value::Indexed(map));
+        return Ok(status);
+    }
+    if names.is_empty() {
+        // REPLY keeps the line whole (no IFS trimming).
+        if let Err(message) = interp.set_var("REPLY", text) {
+            interp.error(message)?;
+            return Ok(1);
+        }
+        return Ok(status);
+    }
+    let fields = split_read(&text, &escaped, &ifs, names.len());
+    for (k, name) in names.iter().enumerate() {
+        let value = fields.get(k).cloned().unwrap_or_default();
+        if !is_name(name) {
+            interp.error(format_args!("read: `{name}': not a valid identifier"))?;
+            return Ok(1);
+        }
+        if let Err(message) = interp.set_var(name, value) {
+            interp.error(message)?;
+            return Ok(1);
+        }
+    }
+    Ok(status)
+}
+
+/// Splits a line read by `read` into at most `n` fields; the last one keeps
+/// the rest of the line (trailing IFS whitespace removed).
+fn split_read(text: &str, escaped: &[bool], ifs: &str, n: usize) -> Vec<String> {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    // Map char positions to the escape flags (which are per byte).
+    let is_sep = |idx: usize, c: char| ifs.contains(c) && !escaped.get(idx).copied().unwrap_or(false);
+    let is_ws = |c: char| matches!(c, ' ' | '\t' | '\n') && ifs.contains(c);
+    let mut fields = Vec::new();
+    let mut i = 0;
+    // Leading IFS whitespace.
+    while i < chars.len() && is_ws(chars[i].1) && is_sep(chars[i].0, chars[i].1) {
+        i += 1;
+    }
+    while i < chars.len() {
+        if fields.len() + 1 == n {
+            // The rest of the line, trailing IFS whitespace removed.
+            let mut end = chars.len();
+            while end > i && is_ws(chars[end - 1].1) && is_sep(chars[end - 1].0, chars[end - 1].1) {
+                end -= 1;
+            }
+            let start_byte = chars[i].0;
+            let end_byte = if end < chars.len() { chars[end].0 } else { text.len() };
+            fields.push(text[start_byte..end_byte].to_string());
+            return fields;
+        }
+        let mut field = String::new();
+        while i < chars.len() && !is_sep(chars[i].0, chars[i].1) {
+            field.push(chars[i].1);
+            i += 1;
+        }
+        fields.push(field);
+        // Skip the separator: whitespace, at most one non-whitespace
+        // delimiter, whitespace.
+        while i < chars.len() && is_ws(chars[i].1) && is_sep(chars[i].0, chars[i].1) {
+            i += 1;
+        }
+        if i < chars.len() && is_sep(chars[i].0, chars[i].1) && !is_ws(chars[i].1) {
+            i += 1;
+            while i < chars.len() && is_ws(chars[i].1) && is_sep(chars[i].0, chars[i].1) {
+                i += 1;
+            }
+        }
+    }
+    fields
+}
+
+fn mapfile(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    let mut strip = false;
+    let mut delim = b'\n';
+    let mut max: Option<usize> = None;
+    let mut skip = 0usize;
+    let mut name = "MAPFILE".to_string();
+    let mut i = 1;
+    while i < argv.len() {
+        match argv[i].as_str() {
+            "-t" => strip = true,
+            "-d" => {
+                i += 1;
+                delim = argv.get(i).and_then(|d| d.bytes().next()).unwrap_or(0);
+            }
+            "-n" => {
+                i += 1;
+                max = argv.get(i).and_then(|v| v.parse().ok()).filter(|&v| v > 0);
+            }
+            "-s" => {
+                i += 1;
+                skip = argv.get(i).and_then(|v| v.parse().ok()).unwrap_or(0);
+            }
+            "-u" | "-C" | "-c" | "-O" => i += 1,
+            other => name = other.to_string(),
+        }
+        i += 1;
+    }
+    let input = &mut interp.ins[interp.fd.input];
+    let data = input.data.get(input.pos..).unwrap_or(&[]);
+    let mut items = std::collections::BTreeMap::new();
+    let mut consumed = 0;
+    let mut index = 0i64;
+    let mut seen = 0usize;
+    while consumed < data.len() {
+        if max.is_some_and(|m| index as usize >= m) {
+            break;
+        }
+        let end = memchr::memchr(delim, &data[consumed..]).map_or(data.len(), |p| consumed + p + 1);
+        let mut item = &data[consumed..end];
+        consumed = end;
+        if strip && item.last() == Some(&delim) {
+            item = &item[..item.len() - 1];
+        }
+        seen += 1;
+        if seen <= skip {
+            continue;
+        }
+        items.insert(index, String::from_utf8_lossy(item).into_owned());
+        index += 1;
+    }
+    input.pos += consumed;
+    interp.set_value(&name, Value::Indexed(items));
+    Ok(0)
+}
+
+// ----- eval, source, trap, let -----
+
+fn eval(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    let script = argv[1..].join(" ");
+    if script.trim().is_empty() {
+        return Ok(0);
+    }
+    nested(interp, |i| i.eval_string(&script))
+}
+
+/// Runs `f` one level deeper (function depth also bounds `eval` and `source`).
+fn nested(interp: &mut Interp<'_>, f: impl FnOnce(&mut Interp<'_>) -> Res) -> Res {
+    if interp.depth >= interp.rt.limits.max_function_depth {
+        return Err(Flow::Limit(super::LimitHit::FunctionDepth));
+    }
+    interp.rt.check_stack()?;
+    interp.depth += 1;
+    let result = f(interp);
+    interp.depth -= 1;
+    result
+}
+
+fn source(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    let Some(file) = argv.get(1) else {
+        interp.error(format_args!("{}: filename argument required", argv[0]))?;
+        return Ok(2);
+    };
+    let path = storage_path(&interp.st.cwd, file);
+    let data = match interp.rt.storage.read(&path) {
+        Ok(data) => data,
+        Err(error) => {
+            interp.error(format_args!("{file}: {}", super::command::error_reason(&error)))?;
+            return Ok(1);
+        }
+    };
+    let script = String::from_utf8_lossy(&data).into_owned();
+    let saved_positional = if argv.len() > 2 {
+        Some(std::mem::replace(&mut interp.st.positional, Arc::new(argv[2..].to_vec())))
+    } else {
+        None
+    };
+    interp.sourcing += 1;
+    let result = nested(interp, |i| i.eval_string(&script));
+    interp.sourcing -= 1;
+    if let Some(saved) = saved_positional {
+        interp.st.positional = saved;
+    }
+    match result {
+        Err(Flow::Return(status)) => Ok(status),
+        other => other,
+    }
+}
+
+fn trap(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    let args = &argv[1..];
+    if args.is_empty() || args[0] == "-p" {
+        if let Some(action) = interp.st.exit_trap.clone() {
+            let line = format!("trap -- {} EXIT\n", single_quote(&action));
+            interp.out(line.as_bytes())?;
+        }
+        return Ok(0);
+    }
+    if args[0] == "-l" {
+        return Ok(0);
+    }
+    let (action, signals) = if args.len() == 1 || args[0] == "-" {
+        (None, if args.len() == 1 { args } else { &args[1..] })
+    } else {
+        (Some(args[0].clone()), &args[1..])
+    };
+    for signal in signals {
+        match signal.as_str() {
+            "EXIT" | "0" | "SIGEXIT" => {
+                interp.st.exit_trap = action.clone().filter(|a| !a.is_empty()).map(Arc::from);
+            }
+            "ERR" | "DEBUG" | "RETURN" | "INT" | "TERM" | "HUP" | "QUIT" | "PIPE" | "USR1" | "USR2" | "ALRM"
+            | "SIGINT" | "SIGTERM" | "SIGHUP" | "CHLD" | "2" | "15" | "1" | "3" | "13" => {}
+            other => {
+                interp.error(format_args!("trap: {other}: invalid signal specification"))?;
+                return Ok(1);
+            }
+        }
+    }
+    Ok(0)
+}
+
+fn let_(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    if argv.len() < 2 {
+        interp.error("let: expression expected")?;
+        return Ok(1);
+    }
+    let mut last = 0;
+    for expr in &argv[1..] {
+        match interp.arith_value(expr) {
+            Ok(v) => last = v,
+            Err(error) => {
+                let message = Interp::arith_message(expr, &error);
+                interp.error(format_args!("let: {message}"))?;
+                return Ok(1);
+            }
+        }
+    }
+    Ok(i32::from(last == 0))
+}
+
+// ----- type, command -----
+
+enum Kind {
+    Function,
+    Builtin,
+    Keyword,
+    File,
+}
+
+fn kind_of(interp: &Interp<'_>, name: &str, functions: bool) -> Option<Kind> {
+    if KEYWORDS.contains(&name) {
+        Some(Kind::Keyword)
+    } else if functions && interp.st.functions.contains_key(name) {
+        Some(Kind::Function)
+    } else if lookup(name).is_some() {
+        Some(Kind::Builtin)
+    } else if commands::lookup(name).is_some() {
+        Some(Kind::File)
+    } else {
+        None
+    }
+}
+
+fn type_(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    let mut terse = false;
+    let mut path_only = false;
+    let mut status = 0;
+    let mut text = String::new();
+    for arg in &argv[1..] {
+        match arg.as_str() {
+            "-t" => terse = true,
+            "-p" | "-P" => path_only = true,
+            "-a" | "-f" => {}
+            name => match kind_of(interp, name, true) {
+                Some(kind) => {
+                    let line = match (kind, terse, path_only) {
+                        (Kind::File, _, true) => format!("/usr/bin/{name}\n"),
+                        (_, _, true) => String::new(),
+                        (Kind::Function, true, _) => "function\n".to_string(),
+                        (Kind::Builtin, true, _) => "builtin\n".to_string(),
+                        (Kind::Keyword, true, _) => "keyword\n".to_string(),
+                        (Kind::File, true, _) => "file\n".to_string(),
+                        (Kind::Function, false, _) => format!("{name} is a function\n"),
+                        (Kind::Builtin, false, _) => format!("{name} is a shell builtin\n"),
+                        (Kind::Keyword, false, _) => format!("{name} is a shell keyword\n"),
+                        (Kind::File, false, _) => format!("{name} is /usr/bin/{name}\n"),
+                    };
+                    text.push_str(&line);
+                }
+                None => {
+                    status = 1;
+                    if !terse && !path_only {
+                        interp.out(text.as_bytes())?;
+                        text.clear();
+                        interp.error(format_args!("type: {name}: not found"))?;
+                    }
+                }
+            },
+        }
+    }
+    interp.out(text.as_bytes())?;
+    Ok(status)
+}
+
+fn command(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    let mut i = 1;
+    let mut verbose = None;
+    while let Some(arg) = argv.get(i) {
+        match arg.as_str() {
+            "-v" => verbose = Some(false),
+            "-V" => verbose = Some(true),
+            "-p" => {}
+            "--" => {
+                i += 1;
+                break;
+            }
+            _ => break,
+        }
+        i += 1;
+    }
+    let rest = &argv[i.min(argv.len())..];
+    if let Some(long) = verbose {
+        let mut status = 0;
+        for name in rest {
+            let line = match kind_of(interp, name, true) {
+                Some(Kind::File) => {
+                    if long {
+                        format!("{name} is /usr/bin/{name}\n")
+                    } else {
+                        format!("/usr/bin/{name}\n")
+                    }
+                }
+                Some(Kind::Function) if long => format!("{name} is a function\n"),
+                Some(Kind::Builtin) if long => format!("{name} is a shell builtin\n"),
+                Some(Kind::Keyword) if long => format!("{name} is a shell keyword\n"),
+                Some(_) => format!("{name}\n"),
+                None => {
+                    status = 1;
+                    if long {
+                        interp.error(format_args!("command: {name}: not found"))?;
+                    }
+                    continue;
+                }
+            };
+            interp.out(line.as_bytes())?;
+        }
+        return Ok(status);
+    }
+    if rest.is_empty() {
+        return Ok(0);
+    }
+    // `command name`: skip functions.
+    let name = rest[0].as_str();
+    if let Some(builtin) = lookup(name) {
+        return builtin(interp, rest);
+    }
+    let saved = interp.st.functions.clone();
+    if saved.contains_key(name) {
+        let mut without = (*saved).clone();
+        without.remove(name);
+        interp.st.functions = Arc::new(without);
+        let result = interp.dispatch(rest, None);
+        interp.st.functions = saved;
+        return result;
+    }
+    interp.dispatch(rest, None)
+}
+
+// ----- getopts -----
+
+fn getopts(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    if argv.len() < 3 {
+        interp.error("getopts: usage: getopts optstring name [arg ...]")?;
+        return Ok(2);
+    }
+    let spec = argv[1].as_str();
+    let name = argv[2].clone();
+    let args: Vec<String> = if argv.len() > 3 { argv[3..].to_vec() } else { interp.st.positional.to_vec() };
+    let silent = spec.starts_with(':');
+    let spec = spec.trim_start_matches(':');
+    let optind: usize = interp.st.get("OPTIND").and_then(|v| v.parse().ok()).filter(|&v| v >= 1).unwrap_or(1);
+    let mut sub: usize = interp.st.get("_AIKIDO_OPTPOS").and_then(|v| v.parse().ok()).unwrap_or(0);
+    let set = |interp: &mut Interp<'_>, n: &str, v: String| interp.set_var(n, v).map_err(|_| ());
+    let Some(arg) = args.get(optind - 1) else {
+        let _ = set(interp, &name, "?".to_string());
+        return Ok(1);
+    };
+    if sub == 0 {
+        if arg == "--" {
+            let _ = set(interp, "OPTIND", (optind + 1).to_string());
+            let _ = set(interp, &name, "?".to_string());
+            return Ok(1);
+        }
+        if !arg.starts_with('-') || arg.len() < 2 {
+            let _ = set(interp, &name, "?".to_string());
+            return Ok(1);
+        }
+        sub = 1;
+    }
+    let chars: Vec<char> = arg.chars().collect();
+    let opt = chars.get(sub).copied().unwrap_or('?');
+    let mut next_optind = optind;
+    let mut next_sub = sub + 1;
+    if next_sub >= chars.len() {
+        next_optind += 1;
+        next_sub = 0;
+    }
+    let position = spec.find(opt).filter(|_| opt != ':');
+    let status = match position {
+        None => {
+            if silent {
+                let _ = set(interp, "OPTARG", opt.to_string());
+            } else {
+                interp.unset_quiet("OPTARG");
+                interp.error(format_args!("illegal option -- {opt}"))?;
+            }
+            let _ = set(interp, &name, "?".to_string());
+            0
+        }
+        Some(p) => {
+            let takes = spec[p + opt.len_utf8()..].starts_with(':');
+            if takes {
+                let value = if next_sub != 0 {
+                    let v: String = chars[next_sub..].iter().collect();
+                    next_optind += 1;
+                    next_sub = 0;
+                    Some(v)
+                } else {
+                    let v = args.get(next_optind - 1).cloned();
+                    if v.is_some() {
+                        next_optind += 1;
+                    }
+                    v
+                };
+                match value {
+                    Some(v) => {
+                        let _ = set(interp, "OPTARG", v);
+                        let _ = set(interp, &name, opt.to_string());
+                    }
+                    None => {
+                        if silent {
+                            let _ = set(interp, "OPTARG", opt.to_string());
+                            let _ = set(interp, &name, ":".to_string());
+                        } else {
+                            interp.error(format_args!("option requires an argument -- {opt}"))?;
+                            let _ = set(interp, &name, "?".to_string());
+                        }
+                    }
+                }
+            } else {
+                let _ = set(interp, &name, opt.to_string());
+            }
+            0
+        }
+    };
+    let _ = set(interp, "OPTIND", next_optind.to_string());
+    let _ = set(interp, "_AIKIDO_OPTPOS", next_sub.to_string());
+    Ok(status)
+}
+
+impl Interp<'_> {
+    fn unset_quiet(&mut self, name: &str) {
+        self.st.unset(name);
+    }
+}
+
+// ----- bash, sh, exec, script files -----
+
+fn bash(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    let mut options = Vec::new();
+    let mut command: Option<String> = None;
+    let mut i = 1;
+    while i < argv.len() {
+        let arg = &argv[i];
+        if arg == "-c" {
+            i += 1;
+            match argv.get(i) {
+                Some(c) => command = Some(c.clone()),
+                None => return usage(interp, &argv[0], "-c: option requires an argument"),
+            }
+            i += 1;
+            break;
+        } else if arg == "-o" {
+            i += 1;
+            if let Some(o) = argv.get(i) {
+                options.push((o.clone(), true));
+            }
+        } else if arg == "--" {
+            i += 1;
+            break;
+        } else if let Some(flags) = arg.strip_prefix('-').filter(|f| !f.is_empty() && !f.starts_with('-')) {
+            for flag in flags.chars() {
+                if flag == 'c' {
+                    i += 1;
+                    match argv.get(i) {
+                        Some(c) => command = Some(c.clone()),
+                        None => return usage(interp, &argv[0], "-c: option requires an argument"),
+                    }
+                } else {
+                    options.push((flag.to_string(), true));
+                }
+            }
+            if command.is_some() {
+                i += 1;
+                break;
+            }
+        } else if arg.starts_with("--") {
+            // --norc, --noprofile…: accepted.
+        } else {
+            break;
+        }
+        i += 1;
+    }
+    let rest = &argv[i.min(argv.len())..];
+    let mut arg0 = None;
+    let (script, positional) = match command {
+        Some(c) => {
+            arg0 = rest.first().cloned();
+            (c, rest.get(1..).map(<[String]>::to_vec).unwrap_or_default())
+        }
+        None => match rest.first() {
+            Some(file) => {
+                arg0 = Some(file.clone());
+                let path = storage_path(&interp.st.cwd, file);
+                match interp.rt.storage.read(&path) {
+                    Ok(data) => (String::from_utf8_lossy(&data).into_owned(), rest[1..].to_vec()),
+                    Err(error) => {
+                        let message = format!("{}: {file}: {}\n", argv[0], super::command::error_reason(&error));
+                        interp.err(message.as_bytes())?;
+                        return Ok(127);
+                    }
+                }
+            }
+            None => {
+                let input = &mut interp.ins[interp.fd.input];
+                let data = input.data.get(input.pos..).unwrap_or(&[]).to_vec();
+                input.pos = input.data.len();
+                (String::from_utf8_lossy(&data).into_owned(), Vec::new())
+            }
+        },
+    };
+    run_in_subshell(interp, &script, arg0, positional, &options)
+}
+
+fn run_in_subshell(
+    interp: &mut Interp<'_>,
+    script: &str,
+    arg0: Option<String>,
+    positional: Vec<String>,
+    options: &[(String, bool)],
+) -> Res {
+    nested(interp, |interp| {
+        interp.subshell(|s| {
+            if let Some(arg0) = arg0 {
+                s.st.arg0 = Arc::from(arg0);
+            }
+            s.st.positional = Arc::new(positional);
+            s.st.exit_trap = None;
+            for (name, on) in options {
+                set_option(s, name, *on);
+            }
+            let saved_cond = std::mem::replace(&mut s.cond, 0);
+            let saved_loops = std::mem::replace(&mut s.loops, 0);
+            let result = s.eval_string(script);
+            s.cond = saved_cond;
+            s.loops = saved_loops;
+            result
+        })
+    })
+}
+
+/// `./script.sh args`: runs a file of the storage in a subshell.
+pub(crate) fn run_script_file(interp: &mut Interp<'_>, name: &str, args: &[String]) -> Res {
+    let path = storage_path(&interp.st.cwd, name);
+    match interp.rt.storage.stat(&path) {
+        Ok(meta) if meta.kind == FileKind::Directory => {
+            interp.error(format_args!("{name}: Is a directory"))?;
+            return Ok(126);
+        }
+        Ok(_) => {}
+        Err(_) => {
+            interp.error(format_args!("{name}: No such file or directory"))?;
+            return Ok(127);
+        }
+    }
+    let data = match interp.rt.storage.read(&path) {
+        Ok(data) => data,
+        Err(error) => {
+            interp.error(format_args!("{name}: {}", super::command::error_reason(&error)))?;
+            return Ok(126);
+        }
+    };
+    let script = String::from_utf8_lossy(&data).into_owned();
+    run_in_subshell(interp, &script, Some(name.to_string()), args.to_vec(), &[])
+}
+
+fn exec(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    if argv.len() < 2 {
+        return Ok(0);
+    }
+    let status = interp.dispatch(&argv[1..], None)?;
+    Err(Flow::Exit(status))
+}
+
+// ----- test, [ and [[ ]] -----
+
+fn test(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    let name = argv[0].as_str();
+    let mut args = &argv[1..];
+    if name == "[" {
+        if args.last().map(String::as_str) != Some("]") {
+            interp.error("[: missing `]'")?;
+            return Ok(2);
+        }
+        args = &args[..args.len() - 1];
+    }
+    if args.len() > 512 {
+        interp.error(format_args!("{name}: too many arguments"))?;
+        return Ok(2);
+    }
+    let expr = match brush_parser::test_command::parse(args) {
+        Ok(expr) => expr,
+        Err(_) => {
+            let message = match args.len() {
+                1 | 2 => format!("{}: unary operator expected", args[0]),
+                3 => format!("{}: binary operator expected", args[1]),
+                _ => "too many arguments".to_string(),
+            };
+            interp.error(format_args!("{name}: {message}"))?;
+            return Ok(2);
+        }
+    };
+    match eval_test(interp, &expr) {
+        Ok(true) => Ok(0),
+        Ok(false) => Ok(1),
+        Err(message) => {
+            interp.error(format_args!("{name}: {message}"))?;
+            Ok(2)
+        }
+    }
+}
+
+fn eval_test(interp: &mut Interp<'_>, expr: &TestExpr) -> Result<bool, String> {
+    Ok(match expr {
+        TestExpr::False => false,
+        TestExpr::Literal(s) => !s.is_empty(),
+        TestExpr::And(a, b) => eval_test(interp, a)? && eval_test(interp, b)?,
+        TestExpr::Or(a, b) => eval_test(interp, a)? || eval_test(interp, b)?,
+        TestExpr::Not(a) => !eval_test(interp, a)?,
+        TestExpr::Parenthesized(a) => eval_test(interp, a)?,
+        TestExpr::UnaryTest(predicate, operand) => unary(interp, predicate, operand),
+        TestExpr::BinaryTest(predicate, left, right) => match predicate {
+            BinaryPredicate::StringExactlyMatchesPattern | BinaryPredicate::StringExactlyMatchesString => left == right,
+            BinaryPredicate::StringDoesNotExactlyMatchPattern | BinaryPredicate::StringDoesNotExactlyMatchString => {
+                left != right
+            }
+            _ => binary_common(interp, predicate, left, right, false)?,
+        },
+    })
+}
+
+/// A file or string test shared by `test` and `[[ ]]`.
+fn unary(interp: &mut Interp<'_>, predicate: &UnaryPredicate, operand: &str) -> bool {
+    let storage = interp.rt.storage;
+    let path = || storage_path(&interp.st.cwd, operand);
+    let stat = || if operand.is_empty() { None } else { storage.stat(&path()).ok() };
+    match predicate {
+        UnaryPredicate::StringHasZeroLength => operand.is_empty(),
+        UnaryPredicate::StringHasNonZeroLength => !operand.is_empty(),
+        UnaryPredicate::FileExists => stat().is_some(),
+        UnaryPredicate::FileExistsAndIsDir => stat().is_some_and(|m| m.kind == FileKind::Directory),
+        UnaryPredicate::FileExistsAndIsRegularFile => stat().is_some_and(|m| m.kind == FileKind::File),
+        UnaryPredicate::FileExistsAndIsSymlink => {
+            !operand.is_empty() && storage.lstat(&path()).is_ok_and(|m| m.kind == FileKind::Symlink)
+        }
+        UnaryPredicate::FileExistsAndIsNotZeroLength => stat().is_some_and(|m| m.size > 0),
+        UnaryPredicate::FileExistsAndIsReadable => stat().is_some_and(|m| m.mode & 0o444 != 0),
+        UnaryPredicate::FileExistsAndIsWritable => stat().is_some_and(|m| m.mode & 0o222 != 0),
+        UnaryPredicate::FileExistsAndIsExecutable => {
+            stat().is_some_and(|m| m.kind == FileKind::Directory || m.mode & 0o111 != 0)
+        }
+        UnaryPredicate::FileExistsAndOwnedByEffectiveUserId | UnaryPredicate::FileExistsAndOwnedByEffectiveGroupId => {
+            stat().is_some()
+        }
+        UnaryPredicate::ShellOptionEnabled => {
+            let o = interp.st.options;
+            match operand {
+                "errexit" => o.errexit,
+                "nounset" => o.nounset,
+                "pipefail" => o.pipefail,
+                "xtrace" => o.xtrace,
+                "noglob" => o.noglob,
+                "noclobber" => o.noclobber,
+                _ => false,
+            }
+        }
+        UnaryPredicate::ShellVariableIsSetAndAssigned => var_is_set(interp, operand),
+        UnaryPredicate::ShellVariableIsSetAndNameRef => false,
+        _ => false,
+    }
+}
+
+fn var_is_set(interp: &mut Interp<'_>, operand: &str) -> bool {
+    if let Some((name, index)) = operand.strip_suffix(']').and_then(|n| n.split_once('[')) {
+        let i = match interp.st.vars.get(name).map(|v| &v.value) {
+            Some(Value::Indexed(_)) => interp.arith_value(index).unwrap_or(-1),
+            _ => 0,
+        };
+        let i = interp.resolve_index(name, i);
+        return match interp.st.vars.get(name).map(|v| &v.value) {
+            Some(Value::Assoc(map)) => map.contains_key(index),
+            Some(Value::Indexed(map)) => i.is_some_and(|i| map.contains_key(&i)),
+            Some(Value::Str(_)) => index == "0",
+            None => false,
+        };
+    }
+    match interp.st.vars.get(operand) {
+        Some(var) => var.value.scalar().is_some() || !matches!(var.value, Value::Str(_)),
+        None => false,
+    }
+}
+
+fn parse_integer(s: &str) -> Result<i64, String> {
+    let t = s.trim();
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("{s}: integer expression expected"));
+    }
+    t.parse::<i64>().map_err(|_| format!("{s}: integer expression expected"))
+}
+
+/// Comparisons shared by `test` and `[[ ]]` (`arith`: operands of `-eq`…
+/// are arithmetic expressions, as in `[[ ]]`).
+fn binary_common(
+    interp: &mut Interp<'_>,
+    predicate: &BinaryPredicate,
+    left: &str,
+    right: &str,
+    arith: bool,
+) -> Result<bool, String> {
+    let int = |interp: &mut Interp<'_>, s: &str| -> Result<i64, String> {
+        if arith {
+            interp.arith_value(s).map_err(|e| Interp::arith_message(s, &e))
+        } else {
+            parse_integer(s)
+        }
+    };
+    Ok(match predicate {
+        BinaryPredicate::ArithmeticEqualTo => int(interp, left)? == int(interp, right)?,
+        BinaryPredicate::ArithmeticNotEqualTo => int(interp, left)? != int(interp, right)?,
+        BinaryPredicate::ArithmeticLessThan => int(interp, left)? < int(interp, right)?,
+        BinaryPredicate::ArithmeticLessThanOrEqualTo => int(interp, left)? <= int(interp, right)?,
+        BinaryPredicate::ArithmeticGreaterThan => int(interp, left)? > int(interp, right)?,
+        BinaryPredicate::ArithmeticGreaterThanOrEqualTo => int(interp, left)? >= int(interp, right)?,
+        BinaryPredicate::LeftSortsBeforeRight => left.as_bytes() < right.as_bytes(),
+        BinaryPredicate::LeftSortsAfterRight => left.as_bytes() > right.as_bytes(),
+        BinaryPredicate::StringExactlyMatchesString | BinaryPredicate::StringExactlyMatchesPattern => left == right,
+        BinaryPredicate::StringDoesNotExactlyMatchString | BinaryPredicate::StringDoesNotExactlyMatchPattern => {
+            left != right
+        }
+        BinaryPredicate::StringContainsSubstring => left.contains(right),
+        BinaryPredicate::FilesReferToSameDeviceAndInodeNumbers => {
+            let storage = interp.rt.storage;
+            let a = storage_path(&interp.st.cwd, left);
+            let b = storage_path(&interp.st.cwd, right);
+            storage.stat(&a).is_ok() && storage.stat(&b).is_ok() && a == b
+        }
+        BinaryPredicate::LeftFileIsNewerOrExistsWhenRightDoesNot
+        | BinaryPredicate::LeftFileIsOlderOrDoesNotExistWhenRightDoes => {
+            let storage = interp.rt.storage;
+            let a = storage.stat(&storage_path(&interp.st.cwd, left)).ok().map(|m| m.modified);
+            let b = storage.stat(&storage_path(&interp.st.cwd, right)).ok().map(|m| m.modified);
+            let newer = matches!(predicate, BinaryPredicate::LeftFileIsNewerOrExistsWhenRightDoesNot);
+            match (a, b) {
+                (Some(a), Some(b)) => {
+                    if newer {
+                        a > b
+                    } else {
+                        a < b
+                    }
+                }
+                (Some(_), None) => newer,
+                (None, Some(_)) => !newer,
+                (None, None) => false,
+            }
+        }
+        BinaryPredicate::StringMatchesRegex => false,
+    })
+}
+
+impl Interp<'_> {
+    /// `[[ expr ]]`: 0 true, 1 false, 2 error (a bad regex or number).
+    pub(crate) fn run_extended_test(&mut self, expr: &ExtendedTestExpr) -> Res {
+        match self.eval_extended(expr)? {
+            Ok(true) => Ok(0),
+            Ok(false) => Ok(1),
+            Err(message) => {
+                if !message.is_empty() {
+                    self.error(message)?;
+                }
+                Ok(2)
+            }
+        }
+    }
+
+    fn eval_extended(&mut self, expr: &ExtendedTestExpr) -> Result<Result<bool, String>, Flow> {
+        Ok(Ok(match expr {
+            ExtendedTestExpr::And(a, b) => match self.eval_extended(a)? {
+                Ok(true) => return self.eval_extended(b),
+                other => return Ok(other),
+            },
+            ExtendedTestExpr::Or(a, b) => match self.eval_extended(a)? {
+                Ok(false) => return self.eval_extended(b),
+                other => return Ok(other),
+            },
+            ExtendedTestExpr::Not(a) => match self.eval_extended(a)? {
+                Ok(v) => !v,
+                Err(e) => return Ok(Err(e)),
+            },
+            ExtendedTestExpr::Parenthesized(a) => return self.eval_extended(a),
+            ExtendedTestExpr::UnaryTest(predicate, word) => {
+                let operand = self.expand_string(&word.value)?;
+                unary(self, predicate, &operand)
+            }
+            ExtendedTestExpr::BinaryTest(predicate, left, right) => {
+                let l = self.expand_string(&left.value)?;
+                match predicate {
+                    BinaryPredicate::StringExactlyMatchesPattern | BinaryPredicate::StringExactlyMatchesString => {
+                        let pattern = self.expand_pattern(&right.value)?;
+                        super::pattern::Pattern::new(&pattern).matches(&l)
+                    }
+                    BinaryPredicate::StringDoesNotExactlyMatchPattern
+                    | BinaryPredicate::StringDoesNotExactlyMatchString => {
+                        let pattern = self.expand_pattern(&right.value)?;
+                        !super::pattern::Pattern::new(&pattern).matches(&l)
+                    }
+                    BinaryPredicate::StringMatchesRegex => {
+                        let regex = self.expand_regex(&right.value)?;
+                        return Ok(self.regex_match(&l, &regex));
+                    }
+                    _ => {
+                        let r = self.expand_string(&right.value)?;
+                        match binary_common(self, predicate, &l, &r, true) {
+                            Ok(v) => v,
+                            Err(e) => return Ok(Err(e)),
+                        }
+                    }
+                }
+            }
+        }))
+    }
+
+    /// `text =~ regex`: sets `BASH_REMATCH`.
+    fn regex_match(&mut self, text: &str, regex: &str) -> Result<bool, String> {
+        let compiled = match self.regexes.get(regex) {
+            Some(r) => r.clone(),
+            None => {
+                let Ok(r) = regex::bytes::RegexBuilder::new(regex).unicode(false).build() else {
+                    return Err(String::new());
+                };
+                let r = std::rc::Rc::new(r);
+                if self.regexes.len() < 256 {
+                    self.regexes.insert(regex.to_string(), r.clone());
+                }
+                r
+            }
+        };
+        let mut map = std::collections::BTreeMap::new();
+        let matched = match compiled.captures(text.as_bytes()) {
+            Some(caps) => {
+                for (i, group) in caps.iter().enumerate() {
+                    let value = group.map(|m| String::from_utf8_lossy(m.as_bytes()).into_owned()).unwrap_or_default();
+                    map.insert(i as i64, value);
+                }
+                true
+            }
+            None => false,
+        };
+        self.set_value("BASH_REMATCH", Value::Indexed(map));
+        Ok(matched)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn read_splitting() {
+        let none = [false; 64];
+        assert_eq!(split_read("  a  b  c  ", &none, " \t\n", 2), ["a", "b  c"]);
+        assert_eq!(split_read("a,b,c", &none, ",", 2), ["a", "b,c"]);
+        assert_eq!(split_read("a,,c", &none, ",", 5), ["a", "", "c"]);
+        assert_eq!(split_read("  x  ", &none, " \t\n", 1), ["x"]);
+    }
+
+    #[test]
+    fn quoting() {
+        assert_eq!(single_quote("a'b"), "'a'\\''b'");
+        assert_eq!(quote_for_trace("a b"), "'a b'");
+        assert_eq!(quote_for_trace("ab"), "ab");
+        assert!(is_name("_a1"));
+        assert!(!is_name("1a"));
+    }
+}

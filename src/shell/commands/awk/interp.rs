@@ -1,0 +1,1899 @@
+//! The awk interpreter: walks the tree the parser built, over records read
+//! from the storage (or stdin), writing to the command's streams and to
+//! storage files.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use regex::bytes::Regex;
+use rustc_hash::FxHashMap;
+
+use super::ere;
+use super::lexer::Builtin;
+use super::parser::*;
+use super::value::{self, is_blank, num_to_str, sprintf, Value, MAX_STRING};
+use crate::shell::command::{error_reason, Context};
+use crate::shell::LimitHit;
+
+/// Deepest user-function recursion; past it the program stops with an error.
+const MAX_CALL_DEPTH: usize = 64;
+/// Deepest evaluation recursion (expression nesting across function
+/// calls): keeps the interpreter inside a 2 MiB stack.
+const MAX_EVAL_DEPTH: usize = 600;
+/// What one user-function call counts for against MAX_EVAL_DEPTH.
+const CALL_COST: usize = 4;
+/// What one builtin call counts for against MAX_EVAL_DEPTH.
+const BUILTIN_COST: usize = 6;
+/// Most elements one array may hold, and the highest field number.
+const MAX_ELEMENTS: usize = 5_000_000;
+const MAX_FIELD: usize = 1_000_000;
+/// Output files are written to the storage in chunks of this size.
+const FLUSH_AT: usize = 64 << 10;
+
+/// Why a program stopped early.
+#[derive(Debug)]
+pub enum Fatal {
+    /// A shell limit fired (time, output, cancellation).
+    Limit(LimitHit),
+    /// A run-time error: the message for stderr (status 2).
+    Error(String),
+}
+
+impl From<LimitHit> for Fatal {
+    fn from(hit: LimitHit) -> Self {
+        Fatal::Limit(hit)
+    }
+}
+
+type R<T> = Result<T, Fatal>;
+
+fn fail<T>(message: impl Into<String>) -> R<T> {
+    Err(Fatal::Error(message.into()))
+}
+
+/// An associative array that remembers insertion order; `for (k in a)`
+/// visits keys in that order (gawk leaves the order unspecified).
+#[derive(Default, Debug)]
+pub struct Array {
+    index: FxHashMap<Rc<[u8]>, usize>,
+    slots: Vec<Option<(Rc<[u8]>, Value)>>,
+}
+
+impl Array {
+    fn len(&self) -> usize {
+        self.index.len()
+    }
+
+    fn get(&self, key: &[u8]) -> Option<&Value> {
+        let &i = self.index.get(key)?;
+        self.slots[i].as_ref().map(|(_, v)| v)
+    }
+
+    fn contains(&self, key: &[u8]) -> bool {
+        self.index.contains_key(key)
+    }
+
+    fn set(&mut self, key: Rc<[u8]>, value: Value) -> R<()> {
+        if let Some(&i) = self.index.get(&key) {
+            if let Some(slot) = self.slots[i].as_mut() {
+                slot.1 = value;
+            }
+            return Ok(());
+        }
+        if self.index.len() >= MAX_ELEMENTS {
+            return fail("array too large");
+        }
+        self.index.insert(key.clone(), self.slots.len());
+        self.slots.push(Some((key, value)));
+        Ok(())
+    }
+
+    fn remove(&mut self, key: &[u8]) {
+        if let Some(i) = self.index.remove(key) {
+            self.slots[i] = None;
+            if self.slots.len() > 32 && self.slots.len() > 2 * self.index.len() {
+                self.compact();
+            }
+        }
+    }
+
+    fn compact(&mut self) {
+        self.slots.retain(Option::is_some);
+        for (i, slot) in self.slots.iter().enumerate() {
+            if let Some((k, _)) = slot {
+                self.index.insert(k.clone(), i);
+            }
+        }
+    }
+
+    fn clear(&mut self) {
+        self.index.clear();
+        self.slots.clear();
+    }
+
+    fn keys(&self) -> Vec<Rc<[u8]>> {
+        self.slots.iter().flatten().map(|(k, _)| k.clone()).collect()
+    }
+}
+
+type ArrayRc = Rc<RefCell<Array>>;
+
+/// A record: the buffer it lives in and its bounds.
+type Span = (Rc<[u8]>, usize, usize);
+
+/// A variable slot.
+#[derive(Debug)]
+enum Cell {
+    Val(Value),
+    Arr(ArrayRc),
+    /// An untyped argument passed to a function: becomes an array (shared
+    /// with the caller) if the function uses it as one.
+    Untyped(ArrayRc),
+}
+
+enum Place {
+    Global(usize),
+    Local(usize),
+    Field(usize),
+    Elem(ArrayRc, Rc<[u8]>),
+}
+
+enum Flow {
+    Normal,
+    Break,
+    Continue,
+    Next,
+    NextFile,
+    Exit,
+    Return(Value),
+}
+
+/// How fields are split.
+enum Splitter {
+    /// Runs of blanks; leading and trailing blanks ignored.
+    Space,
+    Byte(u8),
+    Regex(Regex),
+    /// Every character a field (`FS = ""`).
+    Chars,
+}
+
+impl Splitter {
+    fn build(fs: &[u8], paragraph: bool) -> R<Splitter> {
+        let s = match fs {
+            b" " => return Ok(Splitter::Space),
+            b"" => return Ok(Splitter::Chars),
+            [c] if !paragraph => return Ok(Splitter::Byte(*c)),
+            [c] => ere::literal(&[*c]),
+            _ => ere::translate(fs).map_err(Fatal::Error)?,
+        };
+        let pattern = if paragraph { format!("(?:{s})|\\n") } else { s };
+        let re = regex::bytes::RegexBuilder::new(&pattern)
+            .unicode(false)
+            .dot_matches_new_line(true)
+            .build()
+            .map_err(|e| Fatal::Error(format!("bad field separator: {e}")))?;
+        Ok(Splitter::Regex(re))
+    }
+
+    fn split(&self, text: &[u8], out: &mut Vec<(usize, usize)>) {
+        out.clear();
+        match self {
+            Splitter::Space => {
+                let mut i = 0;
+                while i < text.len() {
+                    while i < text.len() && is_blank(text[i]) {
+                        i += 1;
+                    }
+                    if i >= text.len() {
+                        break;
+                    }
+                    let start = i;
+                    while i < text.len() && !is_blank(text[i]) {
+                        i += 1;
+                    }
+                    out.push((start, i));
+                }
+            }
+            _ if text.is_empty() => {}
+            Splitter::Byte(c) => {
+                let mut start = 0;
+                for i in memchr::memchr_iter(*c, text) {
+                    out.push((start, i));
+                    start = i + 1;
+                }
+                out.push((start, text.len()));
+            }
+            Splitter::Chars => out.extend((0..text.len()).map(|i| (i, i + 1))),
+            Splitter::Regex(re) => {
+                let mut start = 0;
+                for m in re.find_iter(text) {
+                    if m.start() == m.end() {
+                        continue;
+                    }
+                    out.push((start, m.start()));
+                    start = m.end();
+                }
+                out.push((start, text.len()));
+            }
+        }
+    }
+}
+
+/// How records are separated.
+#[derive(Clone)]
+enum RecordSep {
+    Byte(u8),
+    Paragraph,
+    Regex(Rc<Regex>),
+}
+
+/// The next record of `data` from `*pos`: its bounds.
+fn next_record(data: &[u8], pos: &mut usize, sep: &RecordSep) -> Option<(usize, usize)> {
+    let start = *pos;
+    match sep {
+        RecordSep::Byte(c) => {
+            if start >= data.len() {
+                return None;
+            }
+            match memchr::memchr(*c, &data[start..]) {
+                Some(i) => {
+                    *pos = start + i + 1;
+                    Some((start, start + i))
+                }
+                None => {
+                    *pos = data.len();
+                    Some((start, data.len()))
+                }
+            }
+        }
+        RecordSep::Paragraph => {
+            let mut s = start;
+            while s < data.len() && data[s] == b'\n' {
+                s += 1;
+            }
+            if s >= data.len() {
+                *pos = data.len();
+                return None;
+            }
+            let end = memchr::memmem::find(&data[s..], b"\n\n").map_or(data.len(), |i| s + i);
+            let mut next = end;
+            while next < data.len() && data[next] == b'\n' {
+                next += 1;
+            }
+            *pos = next;
+            let mut e = end;
+            while e > s && data[e - 1] == b'\n' {
+                e -= 1;
+            }
+            Some((s, e))
+        }
+        RecordSep::Regex(re) => {
+            if start >= data.len() {
+                return None;
+            }
+            let found = re.find_iter(&data[start..]).find(|m| m.end() > m.start());
+            match found {
+                Some(m) => {
+                    *pos = start + m.end();
+                    Some((start, start + m.start()))
+                }
+                None => {
+                    *pos = data.len();
+                    Some((start, data.len()))
+                }
+            }
+        }
+    }
+}
+
+struct Record {
+    text: Vec<u8>,
+    /// `text` must be rebuilt from `vals` (a field was assigned).
+    stale: bool,
+    split: bool,
+    /// Fields live in `vals` rather than as ranges of `text`.
+    materialized: bool,
+    ranges: Vec<(usize, usize)>,
+    vals: Vec<Value>,
+    splitter: Rc<Splitter>,
+}
+
+struct Source {
+    data: Rc<[u8]>,
+    pos: usize,
+}
+
+enum OutTarget {
+    Stdout,
+    Stderr,
+    File { path: String, buf: Vec<u8> },
+}
+
+/// The interpreter state for one run.
+pub struct Interp<'p, 'c, 'a> {
+    prog: &'p Program,
+    ctx: &'c mut Context<'a>,
+    globals: Vec<Cell>,
+    frames: Vec<Vec<Cell>>,
+    record: Record,
+    splitter_key: (Vec<u8>, bool),
+    splitter: Rc<Splitter>,
+    rs_key: Vec<u8>,
+    rs: RecordSep,
+    range_active: Vec<bool>,
+    next_arg: usize,
+    used_file: bool,
+    main: Option<Source>,
+    inputs: HashMap<Vec<u8>, Source>,
+    outputs: HashMap<Vec<u8>, OutTarget>,
+    output_order: Vec<Vec<u8>>,
+    regex_cache: HashMap<Vec<u8>, Rc<Regex>>,
+    convfmt: Vec<u8>,
+    ofmt: Vec<u8>,
+    ofs: Vec<u8>,
+    ors: Vec<u8>,
+    subsep: Vec<u8>,
+    seed: f64,
+    rand_state: u64,
+    pub exit_code: i32,
+    ticks: u32,
+    depth: usize,
+    line_buf: Vec<u8>,
+    /// An input file could not be read: exit 2 at the end.
+    input_error: bool,
+}
+
+impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
+    /// A fresh interpreter; `argv` is ARGV (ARGV[0] = "awk"), `assigns` the
+    /// `-v` assignments, `env` ENVIRON.
+    pub fn new(
+        prog: &'p Program,
+        ctx: &'c mut Context<'a>,
+        argv: &[String],
+        env: Vec<(String, String)>,
+    ) -> Interp<'p, 'c, 'a> {
+        let mut globals: Vec<Cell> = prog.globals.iter().map(|_| Cell::Val(Value::Uninit)).collect();
+        let num = |n: f64| Cell::Val(Value::Num(n));
+        let s = |t: &[u8]| Cell::Val(Value::str(t));
+        globals[NR] = num(0.0);
+        globals[NF] = num(0.0);
+        globals[FNR] = num(0.0);
+        globals[FS] = s(b" ");
+        globals[OFS] = s(b" ");
+        globals[ORS] = s(b"\n");
+        globals[RS] = s(b"\n");
+        globals[FILENAME] = s(b"");
+        globals[SUBSEP] = s(b"\x1c");
+        globals[RSTART] = num(0.0);
+        globals[RLENGTH] = num(-1.0);
+        globals[CONVFMT] = s(b"%.6g");
+        globals[OFMT] = s(b"%.6g");
+        let mut environ = Array::default();
+        for (k, v) in env {
+            let _ = environ.set(Rc::from(k.as_bytes()), Value::strnum(v.as_bytes()));
+        }
+        globals[ENVIRON] = Cell::Arr(Rc::new(RefCell::new(environ)));
+        let mut args = Array::default();
+        for (i, a) in argv.iter().enumerate() {
+            let _ = args.set(Rc::from(i.to_string().as_bytes()), Value::strnum(a.as_bytes()));
+        }
+        globals[ARGV] = Cell::Arr(Rc::new(RefCell::new(args)));
+        globals[ARGC] = num(argv.len() as f64);
+        let splitter = Rc::new(Splitter::Space);
+        Interp {
+            prog,
+            ctx,
+            globals,
+            frames: Vec::new(),
+            record: Record {
+                text: Vec::new(),
+                stale: false,
+                split: true,
+                materialized: false,
+                ranges: Vec::new(),
+                vals: Vec::new(),
+                splitter: splitter.clone(),
+            },
+            splitter_key: (b" ".to_vec(), false),
+            splitter,
+            rs_key: b"\n".to_vec(),
+            rs: RecordSep::Byte(b'\n'),
+            range_active: vec![false; prog.items.len()],
+            next_arg: 1,
+            used_file: false,
+            main: None,
+            inputs: HashMap::new(),
+            outputs: HashMap::new(),
+            output_order: Vec::new(),
+            regex_cache: HashMap::new(),
+            convfmt: b"%.6g".to_vec(),
+            ofmt: b"%.6g".to_vec(),
+            ofs: b" ".to_vec(),
+            ors: b"\n".to_vec(),
+            subsep: b"\x1c".to_vec(),
+            seed: 0.0,
+            rand_state: seed_state(0.0),
+            exit_code: 0,
+            ticks: 0,
+            depth: 0,
+            line_buf: Vec::new(),
+            input_error: false,
+        }
+    }
+
+    /// Assigns a global by name (`-v` and operand assignments); the value
+    /// is a strnum, escapes already processed by the caller.
+    pub fn assign_global(&mut self, name: &str, value: &[u8]) -> R<()> {
+        let Some(i) = self.prog.globals.iter().position(|g| g == name) else {
+            return Ok(());
+        };
+        self.set_global(i, Value::strnum(value))
+    }
+
+    /// Runs the whole program: BEGIN, the records, END; flushes files.
+    pub fn run(&mut self) -> R<()> {
+        let result = self.run_inner();
+        let flushed = self.flush_all();
+        result?;
+        flushed?;
+        if self.input_error && self.exit_code == 0 {
+            self.exit_code = 2;
+        }
+        Ok(())
+    }
+
+    fn run_inner(&mut self) -> R<()> {
+        let prog = self.prog;
+        let mut exiting = false;
+        for block in &prog.begin {
+            if let Flow::Exit = self.exec_block(block)? {
+                exiting = true;
+                break;
+            }
+        }
+        if !exiting && (!prog.items.is_empty() || !prog.end.is_empty()) {
+            exiting = self.main_loop()?;
+        }
+        let _ = exiting;
+        for block in &prog.end {
+            if let Flow::Exit = self.exec_block(block)? {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads every record and runs the rules; true when `exit` ran.
+    fn main_loop(&mut self) -> R<bool> {
+        let prog = self.prog;
+        while self.read_main_into_record()? {
+            self.tick()?;
+            'items: for (i, item) in prog.items.iter().enumerate() {
+                let selected = match self.selected(i, &item.pattern) {
+                    Ok(b) => b,
+                    Err(Fatal::Error(m)) if is_marker(&m) => match marker_flow(&m) {
+                        Flow::Exit => return Ok(true),
+                        Flow::NextFile => {
+                            self.main = None;
+                            break 'items;
+                        }
+                        _ => break 'items,
+                    },
+                    Err(e) => return Err(e),
+                };
+                if !selected {
+                    continue;
+                }
+                let flow = match &item.action {
+                    Some(stmts) => self.exec_block(stmts)?,
+                    None => {
+                        self.print_record(None)?;
+                        Flow::Normal
+                    }
+                };
+                match flow {
+                    Flow::Next => break 'items,
+                    Flow::NextFile => {
+                        self.main = None;
+                        break 'items;
+                    }
+                    Flow::Exit => return Ok(true),
+                    _ => {}
+                }
+            }
+        }
+        Ok(false)
+    }
+
+    fn selected(&mut self, i: usize, pattern: &Pattern) -> R<bool> {
+        Ok(match pattern {
+            Pattern::All => true,
+            Pattern::Expr(e) => self.eval_bool(e)?,
+            Pattern::Range(a, b) => {
+                if self.range_active[i] {
+                    if self.eval_bool(b)? {
+                        self.range_active[i] = false;
+                    }
+                    true
+                } else if self.eval_bool(a)? {
+                    if !self.eval_bool(b)? {
+                        self.range_active[i] = true;
+                    }
+                    true
+                } else {
+                    false
+                }
+            }
+        })
+    }
+
+    fn tick(&mut self) -> R<()> {
+        self.ticks = self.ticks.wrapping_add(1);
+        if self.ticks.is_multiple_of(256) {
+            (self.ctx.check)()?;
+        }
+        Ok(())
+    }
+
+    // ---- input ----
+
+    fn record_sep(&mut self) -> R<RecordSep> {
+        let rs = self.scalar_bytes(RS)?;
+        if *rs != *self.rs_key {
+            self.rs = match &*rs {
+                b"" => RecordSep::Paragraph,
+                [c] => RecordSep::Byte(*c),
+                pattern => RecordSep::Regex(Rc::new(ere::compile(pattern).map_err(Fatal::Error)?)),
+            };
+            self.rs_key = rs.to_vec();
+        }
+        Ok(self.rs.clone())
+    }
+
+    fn current_splitter(&mut self) -> R<Rc<Splitter>> {
+        let fs = self.scalar_bytes(FS)?;
+        let paragraph = matches!(self.rs, RecordSep::Paragraph);
+        if *fs != *self.splitter_key.0 || paragraph != self.splitter_key.1 {
+            self.splitter = Rc::new(Splitter::build(&fs, paragraph)?);
+            self.splitter_key = (fs.to_vec(), paragraph);
+        }
+        Ok(self.splitter.clone())
+    }
+
+    fn scalar_bytes(&self, i: usize) -> R<Rc<[u8]>> {
+        match &self.globals[i] {
+            Cell::Val(v) => Ok(self.to_str(v)),
+            _ => Ok(Rc::from(&b""[..])),
+        }
+    }
+
+    /// Opens the next main input operand; false when there is none.
+    fn open_next_main(&mut self) -> R<bool> {
+        loop {
+            let argc = self.global_value(ARGC).num();
+            if (self.next_arg as f64) >= argc {
+                break;
+            }
+            let i = self.next_arg;
+            self.next_arg += 1;
+            let arg = {
+                let Cell::Arr(argv) = &self.globals[ARGV] else { break };
+                let argv = argv.borrow();
+                match argv.get(i.to_string().as_bytes()) {
+                    Some(v) => self.to_str(v),
+                    None => continue,
+                }
+            };
+            if arg.is_empty() {
+                continue;
+            }
+            if let Some((name, value)) = split_assignment(&arg) {
+                let value = super::lexer::unescape(value);
+                self.assign_global(name, &value)?;
+                continue;
+            }
+            self.used_file = true;
+            let name = String::from_utf8_lossy(&arg).into_owned();
+            let data: Rc<[u8]> = if name == "-" || name == "/dev/stdin" {
+                Rc::from(self.ctx.stdin)
+            } else {
+                match self.ctx.storage.read(&self.ctx.path(&name)) {
+                    Ok(d) => Rc::from(d),
+                    Err(e) => {
+                        let reason = error_reason(&e);
+                        self.ctx.error(format!("cannot open \"{name}\" ({reason})"))?;
+                        self.input_error = true;
+                        continue;
+                    }
+                }
+            };
+            self.globals[FILENAME] = Cell::Val(Value::str(&arg));
+            self.globals[FNR] = Cell::Val(Value::Num(0.0));
+            self.main = Some(Source { data, pos: 0 });
+            return Ok(true);
+        }
+        if !self.used_file {
+            self.used_file = true;
+            self.globals[FNR] = Cell::Val(Value::Num(0.0));
+            self.globals[FILENAME] = Cell::Val(Value::str(b"-"));
+            self.main = Some(Source { data: Rc::from(self.ctx.stdin), pos: 0 });
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// The next main-input record's bytes, advancing NR and FNR.
+    fn read_main(&mut self) -> R<Option<Span>> {
+        loop {
+            let sep = self.record_sep()?;
+            if let Some(src) = &mut self.main {
+                if let Some((s, e)) = next_record(&src.data, &mut src.pos, &sep) {
+                    let data = src.data.clone();
+                    let nr = self.global_value(NR).num() + 1.0;
+                    let fnr = self.global_value(FNR).num() + 1.0;
+                    self.globals[NR] = Cell::Val(Value::Num(nr));
+                    self.globals[FNR] = Cell::Val(Value::Num(fnr));
+                    return Ok(Some((data, s, e)));
+                }
+                self.main = None;
+            }
+            if !self.open_next_main()? {
+                return Ok(None);
+            }
+        }
+    }
+
+    fn read_main_into_record(&mut self) -> R<bool> {
+        match self.read_main()? {
+            Some((data, s, e)) => {
+                self.set_record(&data[s..e])?;
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
+    fn set_record(&mut self, bytes: &[u8]) -> R<()> {
+        let splitter = self.current_splitter()?;
+        let r = &mut self.record;
+        r.text.clear();
+        r.text.extend_from_slice(bytes);
+        r.stale = false;
+        r.split = false;
+        r.materialized = false;
+        r.vals.clear();
+        r.splitter = splitter;
+        Ok(())
+    }
+
+    // ---- fields ----
+
+    fn ensure_split(&mut self) {
+        let r = &mut self.record;
+        if !r.split {
+            let splitter = r.splitter.clone();
+            splitter.split(&r.text, &mut r.ranges);
+            r.split = true;
+        }
+    }
+
+    fn nf(&mut self) -> usize {
+        self.ensure_split();
+        if self.record.materialized {
+            self.record.vals.len()
+        } else {
+            self.record.ranges.len()
+        }
+    }
+
+    fn materialize(&mut self) {
+        self.ensure_split();
+        let r = &mut self.record;
+        if !r.materialized {
+            r.vals.clear();
+            r.vals.extend(r.ranges.iter().map(|&(s, e)| Value::strnum(&r.text[s..e])));
+            r.materialized = true;
+        }
+    }
+
+    fn rebuild_record(&mut self) {
+        if !self.record.stale {
+            return;
+        }
+        let mut text = Vec::with_capacity(self.record.text.len());
+        for (i, v) in self.record.vals.iter().enumerate() {
+            if i > 0 {
+                text.extend_from_slice(&self.ofs);
+            }
+            match v {
+                Value::Uninit => {}
+                Value::Num(n) => text.extend_from_slice(&num_to_str(*n, &self.convfmt)),
+                Value::Str(s) | Value::StrNum(s) => text.extend_from_slice(s),
+            }
+        }
+        self.record.text = text;
+        self.record.stale = false;
+    }
+
+    fn field_index(&self, n: f64) -> R<usize> {
+        if n < 0.0 || n.is_nan() {
+            return fail(format!("trying to access out of range field {}", n as i64));
+        }
+        if n > MAX_FIELD as f64 {
+            return fail(format!("field index {} too large", n as i64));
+        }
+        Ok(n as usize)
+    }
+
+    fn get_field(&mut self, i: usize) -> Value {
+        if i == 0 {
+            self.rebuild_record();
+            return Value::strnum(&self.record.text);
+        }
+        self.ensure_split();
+        let r = &self.record;
+        // A field past NF is an empty input string: `$9 == 0` is false.
+        if r.materialized {
+            r.vals.get(i - 1).cloned().unwrap_or_else(|| Value::strnum(b""))
+        } else {
+            r.ranges.get(i - 1).map_or_else(|| Value::strnum(b""), |&(s, e)| Value::strnum(&r.text[s..e]))
+        }
+    }
+
+    fn field_num(&mut self, i: usize) -> f64 {
+        if i == 0 {
+            self.rebuild_record();
+            return value::str_to_num(&self.record.text);
+        }
+        self.ensure_split();
+        let r = &self.record;
+        if r.materialized {
+            r.vals.get(i - 1).map_or(0.0, Value::num)
+        } else {
+            r.ranges.get(i - 1).map_or(0.0, |&(s, e)| value::str_to_num(&r.text[s..e]))
+        }
+    }
+
+    fn set_field(&mut self, i: usize, v: Value) -> R<()> {
+        if i == 0 {
+            let bytes = self.to_str(&v);
+            return self.set_record(&bytes);
+        }
+        self.materialize();
+        let r = &mut self.record;
+        if i > r.vals.len() {
+            r.vals.resize(i, Value::str(b""));
+        }
+        r.vals[i - 1] = v;
+        r.stale = true;
+        Ok(())
+    }
+
+    fn set_nf(&mut self, n: f64) -> R<()> {
+        let n = self.field_index(n)?;
+        self.materialize();
+        let r = &mut self.record;
+        r.vals.resize(n, Value::str(b""));
+        r.stale = true;
+        Ok(())
+    }
+
+    // ---- variables ----
+
+    fn global_value(&mut self, i: usize) -> Value {
+        match self.get_global(i) {
+            Ok(v) => v,
+            Err(_) => Value::Uninit,
+        }
+    }
+
+    fn get_global(&mut self, i: usize) -> R<Value> {
+        if i == NF {
+            return Ok(Value::Num(self.nf() as f64));
+        }
+        match &self.globals[i] {
+            Cell::Val(v) => Ok(v.clone()),
+            Cell::Untyped(_) => Ok(Value::Uninit),
+            Cell::Arr(_) => fail(format!("attempt to use array `{}' in a scalar context", self.prog.globals[i])),
+        }
+    }
+
+    fn set_global(&mut self, i: usize, v: Value) -> R<()> {
+        if matches!(self.globals[i], Cell::Arr(_)) {
+            return fail(format!("attempt to use array `{}' in a scalar context", self.prog.globals[i]));
+        }
+        match i {
+            NF => return self.set_nf(v.num()),
+            CONVFMT => self.convfmt = self.to_str(&v).to_vec(),
+            OFMT => self.ofmt = self.to_str(&v).to_vec(),
+            OFS => self.ofs = self.to_str(&v).to_vec(),
+            ORS => self.ors = self.to_str(&v).to_vec(),
+            SUBSEP => self.subsep = self.to_str(&v).to_vec(),
+            _ => {}
+        }
+        self.globals[i] = Cell::Val(v);
+        Ok(())
+    }
+
+    fn frame(&mut self) -> R<&mut Vec<Cell>> {
+        match self.frames.last_mut() {
+            Some(f) => Ok(f),
+            None => fail("local variable outside a function"),
+        }
+    }
+
+    fn get_local(&mut self, i: usize) -> R<Value> {
+        match self.frame()?.get(i) {
+            Some(Cell::Val(v)) => Ok(v.clone()),
+            Some(Cell::Untyped(_)) | None => Ok(Value::Uninit),
+            Some(Cell::Arr(_)) => fail("attempt to use array in a scalar context"),
+        }
+    }
+
+    fn set_local(&mut self, i: usize, v: Value) -> R<()> {
+        let frame = self.frame()?;
+        match frame.get_mut(i) {
+            Some(Cell::Arr(_)) => fail("attempt to use array in a scalar context"),
+            Some(cell) => {
+                *cell = Cell::Val(v);
+                Ok(())
+            }
+            None => fail("bad local variable"),
+        }
+    }
+
+    fn array(&mut self, r: ArrayRef) -> R<ArrayRc> {
+        let name = match r {
+            ArrayRef::Global(i) => self.prog.globals[i].as_str(),
+            ArrayRef::Local(_) => "parameter",
+        };
+        let cell = match r {
+            ArrayRef::Global(i) => &mut self.globals[i],
+            ArrayRef::Local(i) => match self.frames.last_mut().and_then(|f| f.get_mut(i)) {
+                Some(c) => c,
+                None => return fail("bad local variable"),
+            },
+        };
+        match cell {
+            Cell::Arr(a) => Ok(a.clone()),
+            Cell::Untyped(a) => {
+                let a = a.clone();
+                *cell = Cell::Arr(a.clone());
+                Ok(a)
+            }
+            Cell::Val(Value::Uninit) => {
+                let a: ArrayRc = Rc::default();
+                *cell = Cell::Arr(a.clone());
+                Ok(a)
+            }
+            Cell::Val(_) => fail(format!("attempt to use scalar `{name}' as an array")),
+        }
+    }
+
+    fn subscript(&mut self, subs: &[Expr]) -> R<Rc<[u8]>> {
+        if let [one] = subs {
+            let v = self.eval(one)?;
+            return Ok(self.to_str(&v));
+        }
+        let mut key = Vec::new();
+        for (i, e) in subs.iter().enumerate() {
+            if i > 0 {
+                key.extend_from_slice(&self.subsep);
+            }
+            let v = self.eval(e)?;
+            key.extend_from_slice(&self.to_str(&v));
+        }
+        Ok(Rc::from(key))
+    }
+
+    fn place(&mut self, e: &Expr) -> R<Place> {
+        Ok(match e {
+            Expr::Var(i) => Place::Global(*i),
+            Expr::Local(i) => Place::Local(*i),
+            Expr::Field(idx) => {
+                let n = self.eval_num(idx)?;
+                Place::Field(self.field_index(n)?)
+            }
+            Expr::Index(r, subs) => {
+                let key = self.subscript(subs)?;
+                Place::Elem(self.array(*r)?, key)
+            }
+            Expr::Group(inner) => return self.place(inner),
+            _ => return fail("assignment to a non-variable"),
+        })
+    }
+
+    fn get_place(&mut self, p: &Place) -> R<Value> {
+        match p {
+            Place::Global(i) => self.get_global(*i),
+            Place::Local(i) => self.get_local(*i),
+            Place::Field(i) => Ok(self.get_field(*i)),
+            Place::Elem(a, k) => {
+                if let Some(v) = a.borrow().get(k) {
+                    return Ok(v.clone());
+                }
+                a.borrow_mut().set(k.clone(), Value::Uninit)?;
+                Ok(Value::Uninit)
+            }
+        }
+    }
+
+    fn set_place(&mut self, p: &Place, v: Value) -> R<()> {
+        match p {
+            Place::Global(i) => self.set_global(*i, v),
+            Place::Local(i) => self.set_local(*i, v),
+            Place::Field(i) => self.set_field(*i, v),
+            Place::Elem(a, k) => a.borrow_mut().set(k.clone(), v),
+        }
+    }
+
+    // ---- conversions ----
+
+    fn to_str(&self, v: &Value) -> Rc<[u8]> {
+        match v {
+            Value::Uninit => Rc::from(&b""[..]),
+            Value::Num(n) => Rc::from(num_to_str(*n, &self.convfmt)),
+            Value::Str(s) | Value::StrNum(s) => s.clone(),
+        }
+    }
+
+    fn push_output(&self, out: &mut Vec<u8>, v: &Value) {
+        match v {
+            Value::Uninit => {}
+            Value::Num(n) => out.extend_from_slice(&num_to_str(*n, &self.ofmt)),
+            Value::Str(s) | Value::StrNum(s) => out.extend_from_slice(s),
+        }
+    }
+
+    fn regex_for(&mut self, e: &Expr) -> R<Rc<Regex>> {
+        if let Expr::Regex(i) = e {
+            return Ok(Rc::new(self.prog.regexes[*i].clone()));
+        }
+        let v = self.eval(e)?;
+        let s = self.to_str(&v);
+        self.dynamic_regex(&s)
+    }
+
+    fn dynamic_regex(&mut self, s: &[u8]) -> R<Rc<Regex>> {
+        if let Some(re) = self.regex_cache.get(s) {
+            return Ok(re.clone());
+        }
+        let re = Rc::new(ere::compile(s).map_err(Fatal::Error)?);
+        if self.regex_cache.len() > 500 {
+            self.regex_cache.clear();
+        }
+        self.regex_cache.insert(s.to_vec(), re.clone());
+        Ok(re)
+    }
+
+    fn is_match(&mut self, re: &Expr, s: &[u8]) -> R<bool> {
+        if let Expr::Regex(i) = re {
+            return Ok(self.prog.regexes[*i].is_match(s));
+        }
+        Ok(self.regex_for(re)?.is_match(s))
+    }
+
+    // ---- expressions ----
+
+    fn eval_bool(&mut self, e: &Expr) -> R<bool> {
+        self.depth += 1;
+        if self.depth > MAX_EVAL_DEPTH {
+            self.depth -= 1;
+            return fail("expressions or function calls nested too deeply");
+        }
+        let result = self.eval_bool_inner(e);
+        self.depth -= 1;
+        result
+    }
+
+    fn eval_bool_inner(&mut self, e: &Expr) -> R<bool> {
+        match e {
+            Expr::Regex(i) => {
+                self.rebuild_record();
+                Ok(self.prog.regexes[*i].is_match(&self.record.text))
+            }
+            Expr::Cmp(op, a, b) => self.compare(*op, a, b),
+            Expr::Not(inner) => Ok(!self.eval_bool(inner)?),
+            Expr::And(a, b) => Ok(self.eval_bool(a)? && self.eval_bool(b)?),
+            Expr::Or(a, b) => Ok(self.eval_bool(a)? || self.eval_bool(b)?),
+            Expr::Match(negated, a, b) => {
+                let v = self.eval(a)?;
+                let s = self.to_str(&v);
+                Ok(self.is_match(b, &s)? != *negated)
+            }
+            _ => Ok(self.eval(e)?.truthy()),
+        }
+    }
+
+    fn eval_num(&mut self, e: &Expr) -> R<f64> {
+        self.depth += 1;
+        if self.depth > MAX_EVAL_DEPTH {
+            self.depth -= 1;
+            return fail("expressions or function calls nested too deeply");
+        }
+        let result = self.eval_num_inner(e);
+        self.depth -= 1;
+        result
+    }
+
+    fn eval_num_inner(&mut self, e: &Expr) -> R<f64> {
+        match e {
+            Expr::Num(n) => Ok(*n),
+            Expr::Field(idx) => {
+                let n = self.eval_num(idx)?;
+                let i = self.field_index(n)?;
+                Ok(self.field_num(i))
+            }
+            Expr::Binary(op, a, b) => self.arith(*op, a, b),
+            _ => Ok(self.eval(e)?.num()),
+        }
+    }
+
+    fn arith(&mut self, op: BinOp, a: &Expr, b: &Expr) -> R<f64> {
+        let x = self.eval_num(a)?;
+        let y = self.eval_num(b)?;
+        apply(op, x, y)
+    }
+
+    fn compare(&mut self, op: CmpOp, a: &Expr, b: &Expr) -> R<bool> {
+        let x = self.eval(a)?;
+        let y = self.eval(b)?;
+        Ok(compare_values(op, &x, &y, &self.convfmt))
+    }
+
+    fn eval(&mut self, e: &Expr) -> R<Value> {
+        self.depth += 1;
+        if self.depth > MAX_EVAL_DEPTH {
+            self.depth -= 1;
+            return fail("expressions or function calls nested too deeply");
+        }
+        let result = self.eval_inner(e);
+        self.depth -= 1;
+        result
+    }
+
+    // The evaluator recurses through this function: it stays small, and
+    // the arms with many locals live in their own (never inlined)
+    // functions so each level of recursion costs little stack.
+    fn eval_inner(&mut self, e: &Expr) -> R<Value> {
+        match e {
+            Expr::Num(n) => Ok(Value::Num(*n)),
+            Expr::Str(s) => Ok(Value::Str(s.clone())),
+            Expr::Group(inner) => self.eval(inner),
+            Expr::Var(i) => self.get_global(*i),
+            Expr::Local(i) => self.get_local(*i),
+            Expr::Field(idx) => self.eval_field(idx),
+            Expr::Index(r, subs) => self.eval_index(*r, subs),
+            Expr::In(subs, r) => self.eval_in(subs, *r),
+            Expr::Regex(_) | Expr::Cmp(..) | Expr::Not(_) | Expr::And(..) | Expr::Or(..) | Expr::Match(..) => {
+                Ok(bool_value(self.eval_bool(e)?))
+            }
+            Expr::Assign(target, value) => self.eval_assign(target, value),
+            Expr::AugAssign(op, target, value) => self.eval_aug_assign(*op, target, value),
+            Expr::Cond(c, a, b) => {
+                if self.eval_bool(c)? {
+                    self.eval(a)
+                } else {
+                    self.eval(b)
+                }
+            }
+            Expr::Neg(inner) => Ok(Value::Num(-self.eval_num(inner)?)),
+            Expr::Pos(inner) => Ok(Value::Num(self.eval_num(inner)?)),
+            Expr::Binary(op, a, b) => Ok(Value::Num(self.arith(*op, a, b)?)),
+            Expr::Concat(a, b) => self.eval_concat(a, b),
+            Expr::IncDec { target, delta, post } => self.eval_incdec(target, *delta, *post),
+            Expr::Call(f, args) => self.call(*f, args),
+            Expr::Builtin(b, args) => self.builtin_counted(*b, args),
+            Expr::Getline { var, file } => self.getline(var.as_deref(), file.as_deref()),
+            Expr::Unsupported(what) => fail(*what),
+        }
+    }
+
+    #[inline(never)]
+    fn eval_field(&mut self, idx: &Expr) -> R<Value> {
+        let n = self.eval_num(idx)?;
+        let i = self.field_index(n)?;
+        Ok(self.get_field(i))
+    }
+
+    #[inline(never)]
+    fn eval_index(&mut self, r: ArrayRef, subs: &[Expr]) -> R<Value> {
+        let key = self.subscript(subs)?;
+        let arr = self.array(r)?;
+        let found = arr.borrow().get(&key).cloned();
+        match found {
+            Some(v) => Ok(v),
+            None => {
+                arr.borrow_mut().set(key, Value::Uninit)?;
+                Ok(Value::Uninit)
+            }
+        }
+    }
+
+    #[inline(never)]
+    fn eval_in(&mut self, subs: &[Expr], r: ArrayRef) -> R<Value> {
+        let key = self.subscript(subs)?;
+        let arr = self.array(r)?;
+        let found = arr.borrow().contains(&key);
+        Ok(bool_value(found))
+    }
+
+    #[inline(never)]
+    fn eval_assign(&mut self, target: &Expr, value: &Expr) -> R<Value> {
+        let v = self.eval(value)?;
+        let p = self.place(target)?;
+        self.set_place(&p, v.clone())?;
+        Ok(v)
+    }
+
+    #[inline(never)]
+    fn eval_aug_assign(&mut self, op: BinOp, target: &Expr, value: &Expr) -> R<Value> {
+        // Like gawk: the target's subscript first, then the right side,
+        // then the target's current value (`x += x += 2` is 6 for x = 1).
+        let p = self.place(target)?;
+        let rhs = self.eval_num(value)?;
+        let old = self.get_place(&p)?.num();
+        let new = Value::Num(apply(op, old, rhs)?);
+        self.set_place(&p, new.clone())?;
+        Ok(new)
+    }
+
+    #[inline(never)]
+    fn eval_concat(&mut self, a: &Expr, b: &Expr) -> R<Value> {
+        let x = self.eval(a)?;
+        let x = self.to_str(&x);
+        let y = self.eval(b)?;
+        let y = self.to_str(&y);
+        if x.len() + y.len() > MAX_STRING {
+            return fail("string too long");
+        }
+        let mut out = Vec::with_capacity(x.len() + y.len());
+        out.extend_from_slice(&x);
+        out.extend_from_slice(&y);
+        Ok(Value::Str(Rc::from(out)))
+    }
+
+    #[inline(never)]
+    fn eval_incdec(&mut self, target: &Expr, delta: f64, post: bool) -> R<Value> {
+        let p = self.place(target)?;
+        let old = self.get_place(&p)?.num();
+        let new = old + delta;
+        self.set_place(&p, Value::Num(new))?;
+        Ok(Value::Num(if post { old } else { new }))
+    }
+
+    /// Builtins have large frames: they count for more recursion depth.
+    #[inline(never)]
+    fn builtin_counted(&mut self, b: Builtin, args: &[Expr]) -> R<Value> {
+        self.depth += BUILTIN_COST;
+        let result = if self.depth > MAX_EVAL_DEPTH {
+            fail("expressions or function calls nested too deeply")
+        } else {
+            self.builtin(b, args)
+        };
+        self.depth -= BUILTIN_COST;
+        result
+    }
+
+    // ---- functions ----
+
+    #[inline(never)]
+    fn call(&mut self, index: usize, args: &[Expr]) -> R<Value> {
+        let prog = self.prog;
+        let func = &prog.functions[index];
+        if args.len() > func.nparams {
+            return fail(format!("function `{}' called with more arguments than declared", func.name));
+        }
+        if self.frames.len() >= MAX_CALL_DEPTH {
+            return fail(format!("function `{}': recursion too deep (limit {MAX_CALL_DEPTH})", func.name));
+        }
+        self.tick()?;
+        let mut locals = Vec::with_capacity(func.nparams);
+        // Untyped variables passed by name: (where, shared array, param).
+        let mut bind_back: Vec<(ArrayRef, ArrayRc, usize)> = Vec::new();
+        for (pi, arg) in args.iter().enumerate() {
+            let by_name = match arg {
+                Expr::Var(i) if *i != NF => Some(ArrayRef::Global(*i)),
+                Expr::Local(i) => Some(ArrayRef::Local(*i)),
+                _ => None,
+            };
+            let cell = match by_name {
+                Some(r) => {
+                    let slot = match r {
+                        ArrayRef::Global(i) => self.globals.get(i),
+                        ArrayRef::Local(i) => self.frames.last().and_then(|f| f.get(i)),
+                    };
+                    match slot {
+                        Some(Cell::Arr(a)) => Cell::Arr(a.clone()),
+                        Some(Cell::Untyped(a)) => {
+                            bind_back.push((r, a.clone(), pi));
+                            Cell::Untyped(a.clone())
+                        }
+                        Some(Cell::Val(Value::Uninit)) | None => {
+                            let a: ArrayRc = Rc::default();
+                            bind_back.push((r, a.clone(), pi));
+                            Cell::Untyped(a)
+                        }
+                        Some(Cell::Val(v)) => Cell::Val(v.clone()),
+                    }
+                }
+                None => Cell::Val(self.eval(arg)?),
+            };
+            locals.push(cell);
+        }
+        while locals.len() < func.nparams {
+            locals.push(Cell::Val(Value::Uninit));
+        }
+        self.frames.push(locals);
+        self.depth += CALL_COST;
+        let flow = if self.depth > MAX_EVAL_DEPTH {
+            Err(Fatal::Error("expressions or function calls nested too deeply".into()))
+        } else {
+            self.exec_block(&func.body)
+        };
+        self.depth -= CALL_COST;
+        let frame = self.frames.pop().unwrap_or_default();
+        let flow = flow?;
+        for (r, a, pi) in bind_back {
+            if let Some(Cell::Arr(used)) = frame.get(pi) {
+                if Rc::ptr_eq(used, &a) {
+                    let slot = match r {
+                        ArrayRef::Global(i) => self.globals.get_mut(i),
+                        ArrayRef::Local(i) => self.frames.last_mut().and_then(|f| f.get_mut(i)),
+                    };
+                    if let Some(slot) = slot {
+                        if matches!(slot, Cell::Val(Value::Uninit) | Cell::Untyped(_)) {
+                            *slot = Cell::Arr(a);
+                        }
+                    }
+                }
+            }
+        }
+        match flow {
+            Flow::Return(v) => Ok(v),
+            Flow::Exit => Err(Fatal::Error(EXIT_MARKER.into())),
+            Flow::Next => Err(Fatal::Error(NEXT_MARKER.into())),
+            Flow::NextFile => Err(Fatal::Error(NEXTFILE_MARKER.into())),
+            _ => Ok(Value::Uninit),
+        }
+    }
+
+    // ---- statements ----
+
+    fn exec_block(&mut self, stmts: &[Stmt]) -> R<Flow> {
+        for s in stmts {
+            let flow = match self.exec(s) {
+                Ok(f) => f,
+                // `exit`, `next` inside a function unwind as errors to the
+                // nearest statement, which turns them back into flow.
+                Err(Fatal::Error(m)) if self.frames.is_empty() && is_marker(&m) => marker_flow(&m),
+                Err(e) => return Err(e),
+            };
+            if !matches!(flow, Flow::Normal) {
+                return Ok(flow);
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    fn exec_loop_body(&mut self, body: &Stmt) -> R<Option<Flow>> {
+        self.tick()?;
+        match self.exec(body)? {
+            Flow::Break => Ok(Some(Flow::Normal)),
+            Flow::Normal | Flow::Continue => Ok(None),
+            other => Ok(Some(other)),
+        }
+    }
+
+    fn exec(&mut self, s: &Stmt) -> R<Flow> {
+        self.depth += 1;
+        if self.depth > MAX_EVAL_DEPTH {
+            self.depth -= 1;
+            return fail("expressions or function calls nested too deeply");
+        }
+        let result = self.exec_inner(s);
+        self.depth -= 1;
+        result
+    }
+
+    // Small on purpose (see eval_inner): heavy arms live out of line.
+    fn exec_inner(&mut self, s: &Stmt) -> R<Flow> {
+        match s {
+            Stmt::Expr(e) => {
+                self.eval(e)?;
+            }
+            Stmt::Print(args, dest) => self.exec_print(args, dest.as_ref())?,
+            Stmt::Printf(args, dest) => self.exec_printf(args, dest.as_ref())?,
+            Stmt::If(c, then, other) => {
+                if self.eval_bool(c)? {
+                    return self.exec(then);
+                } else if let Some(other) = other {
+                    return self.exec(other);
+                }
+            }
+            Stmt::While(..) | Stmt::Do(..) | Stmt::For(..) | Stmt::ForIn(..) => return self.exec_loop(s),
+            Stmt::Block(stmts) => return self.exec_block(stmts),
+            Stmt::Next => return Ok(Flow::Next),
+            Stmt::NextFile => return Ok(Flow::NextFile),
+            Stmt::Exit(code) => {
+                if let Some(c) = code {
+                    self.exit_code = (self.eval_num(c)? as i64 & 0xff) as i32;
+                }
+                return Ok(Flow::Exit);
+            }
+            Stmt::Return(v) => {
+                let v = match v {
+                    Some(e) => self.eval(e)?,
+                    None => Value::Uninit,
+                };
+                return Ok(Flow::Return(v));
+            }
+            Stmt::Break => return Ok(Flow::Break),
+            Stmt::Continue => return Ok(Flow::Continue),
+            Stmt::Delete(r, subs) => self.exec_delete(*r, subs.as_deref())?,
+        }
+        Ok(Flow::Normal)
+    }
+
+    #[inline(never)]
+    fn exec_print(&mut self, args: &[Expr], dest: Option<&(Redirect, Expr)>) -> R<()> {
+        if args.is_empty() {
+            return self.print_record(dest);
+        }
+        let mut line = std::mem::take(&mut self.line_buf);
+        line.clear();
+        for (i, a) in args.iter().enumerate() {
+            if i > 0 {
+                line.extend_from_slice(&self.ofs);
+            }
+            let v = match self.eval(a) {
+                Ok(v) => v,
+                Err(e) => {
+                    self.line_buf = line;
+                    return Err(e);
+                }
+            };
+            self.push_output(&mut line, &v);
+        }
+        line.extend_from_slice(&self.ors);
+        let result = self.write_to(dest, &line);
+        self.line_buf = line;
+        result
+    }
+
+    #[inline(never)]
+    fn exec_printf(&mut self, args: &[Expr], dest: Option<&(Redirect, Expr)>) -> R<()> {
+        let fmt = self.eval(&args[0])?;
+        let fmt = self.to_str(&fmt);
+        let mut values = Vec::with_capacity(args.len() - 1);
+        for a in &args[1..] {
+            values.push(self.eval(a)?);
+        }
+        let out = sprintf(&fmt, &values, &self.convfmt).map_err(|m| Fatal::Error(format!("printf: {m}")))?;
+        self.write_to(dest, &out)
+    }
+
+    #[inline(never)]
+    fn exec_delete(&mut self, r: ArrayRef, subs: Option<&[Expr]>) -> R<()> {
+        let arr = self.array(r)?;
+        match subs {
+            Some(subs) => {
+                let key = self.subscript(subs)?;
+                arr.borrow_mut().remove(&key);
+            }
+            None => arr.borrow_mut().clear(),
+        }
+        Ok(())
+    }
+
+    #[inline(never)]
+    fn exec_loop(&mut self, s: &Stmt) -> R<Flow> {
+        match s {
+            Stmt::While(c, body) => {
+                while self.eval_bool(c)? {
+                    if let Some(f) = self.exec_loop_body(body)? {
+                        return Ok(f);
+                    }
+                }
+            }
+            Stmt::Do(body, c) => loop {
+                if let Some(f) = self.exec_loop_body(body)? {
+                    return Ok(f);
+                }
+                if !self.eval_bool(c)? {
+                    break;
+                }
+            },
+            Stmt::For(init, cond, step, body) => {
+                if let Some(init) = init {
+                    self.exec(init)?;
+                }
+                loop {
+                    if let Some(c) = cond {
+                        if !self.eval_bool(c)? {
+                            break;
+                        }
+                    }
+                    if let Some(f) = self.exec_loop_body(body)? {
+                        return Ok(f);
+                    }
+                    if let Some(step) = step {
+                        self.exec(step)?;
+                    }
+                }
+            }
+            Stmt::ForIn(var, r, body) => {
+                let arr = self.array(*r)?;
+                let keys = arr.borrow().keys();
+                for k in keys {
+                    if !arr.borrow().contains(&k) {
+                        continue;
+                    }
+                    let p = self.place(var)?;
+                    self.set_place(&p, Value::Str(k))?;
+                    if let Some(f) = self.exec_loop_body(body)? {
+                        return Ok(f);
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(Flow::Normal)
+    }
+
+    // ---- output ----
+
+    fn print_record(&mut self, dest: Option<&(Redirect, Expr)>) -> R<()> {
+        self.rebuild_record();
+        let mut line = std::mem::take(&mut self.line_buf);
+        line.clear();
+        line.extend_from_slice(&self.record.text);
+        line.extend_from_slice(&self.ors);
+        let result = self.write_to(dest, &line);
+        self.line_buf = line;
+        result
+    }
+
+    fn write_to(&mut self, dest: Option<&(Redirect, Expr)>, bytes: &[u8]) -> R<()> {
+        let Some((mode, target)) = dest else {
+            return Ok(self.ctx.stdout.write(bytes)?);
+        };
+        if *mode == Redirect::Pipe {
+            return fail("output to a command (print | \"cmd\") is not supported (no processes)");
+        }
+        let name = self.eval(target)?;
+        let name = self.to_str(&name).to_vec();
+        if !self.outputs.contains_key(&name) {
+            let target = match &name[..] {
+                b"/dev/stdout" | b"-" => OutTarget::Stdout,
+                b"/dev/stderr" => OutTarget::Stderr,
+                _ => {
+                    let user = String::from_utf8_lossy(&name).into_owned();
+                    if user.is_empty() {
+                        return fail("null file name in print or printf");
+                    }
+                    let path = self.ctx.path(&user);
+                    if *mode == Redirect::Truncate {
+                        if let Err(e) = self.ctx.storage.write(&path, b"") {
+                            return fail(format!("can't redirect to `{user}' ({})", error_reason(&e)));
+                        }
+                    }
+                    OutTarget::File { path, buf: Vec::new() }
+                }
+            };
+            self.outputs.insert(name.clone(), target);
+            self.output_order.push(name.clone());
+        }
+        let flush = match self.outputs.get_mut(&name) {
+            Some(OutTarget::Stdout) => return Ok(self.ctx.stdout.write(bytes)?),
+            Some(OutTarget::Stderr) => return Ok(self.ctx.stderr.write(bytes)?),
+            Some(OutTarget::File { buf, .. }) => {
+                buf.extend_from_slice(bytes);
+                buf.len() >= FLUSH_AT
+            }
+            None => false,
+        };
+        if flush {
+            self.flush_output(&name)?;
+        }
+        Ok(())
+    }
+
+    fn flush_output(&mut self, name: &[u8]) -> R<()> {
+        if let Some(OutTarget::File { path, buf }) = self.outputs.get_mut(name) {
+            if !buf.is_empty() {
+                let data = std::mem::take(buf);
+                let path = path.clone();
+                if let Err(e) = self.ctx.storage.append(&path, &data) {
+                    return fail(format!("write to `{}' failed ({})", String::from_utf8_lossy(name), error_reason(&e)));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn flush_all(&mut self) -> R<()> {
+        for name in self.output_order.clone() {
+            self.flush_output(&name)?;
+        }
+        Ok(())
+    }
+
+    fn close(&mut self, name: &[u8]) -> R<f64> {
+        let mut found = false;
+        if self.outputs.contains_key(name) {
+            self.flush_output(name)?;
+            self.outputs.remove(name);
+            self.output_order.retain(|n| n != name);
+            found = true;
+        }
+        if self.inputs.remove(name).is_some() {
+            found = true;
+        }
+        Ok(if found { 0.0 } else { -1.0 })
+    }
+
+    // ---- getline ----
+
+    #[inline(never)]
+    fn getline(&mut self, var: Option<&Expr>, file: Option<&Expr>) -> R<Value> {
+        let Some(file) = file else {
+            let Some((data, s, e)) = self.read_main()? else {
+                return Ok(Value::Num(0.0));
+            };
+            match var {
+                Some(v) => {
+                    let p = self.place(v)?;
+                    self.set_place(&p, Value::strnum(&data[s..e]))?;
+                }
+                None => self.set_record(&data[s..e])?,
+            }
+            return Ok(Value::Num(1.0));
+        };
+        let name = self.eval(file)?;
+        let name = self.to_str(&name).to_vec();
+        if !self.inputs.contains_key(&name) {
+            let user = String::from_utf8_lossy(&name).into_owned();
+            let data: Rc<[u8]> = if user == "-" || user == "/dev/stdin" {
+                Rc::from(self.ctx.stdin)
+            } else {
+                match self.ctx.storage.read(&self.ctx.path(&user)) {
+                    Ok(d) => Rc::from(d),
+                    Err(_) => return Ok(Value::Num(-1.0)),
+                }
+            };
+            self.inputs.insert(name.clone(), Source { data, pos: 0 });
+        }
+        let sep = self.record_sep()?;
+        let Some(src) = self.inputs.get_mut(&name) else {
+            return Ok(Value::Num(-1.0));
+        };
+        let Some((s, e)) = next_record(&src.data, &mut src.pos, &sep) else {
+            return Ok(Value::Num(0.0));
+        };
+        let data = src.data.clone();
+        match var {
+            Some(v) => {
+                let p = self.place(v)?;
+                self.set_place(&p, Value::strnum(&data[s..e]))?;
+            }
+            None => {
+                self.set_record(&data[s..e])?;
+                let nr = self.global_value(NR).num() + 1.0;
+                self.globals[NR] = Cell::Val(Value::Num(nr));
+            }
+        }
+        Ok(Value::Num(1.0))
+    }
+
+    // ---- builtins ----
+
+    fn str_arg(&mut self, e: &Expr) -> R<Rc<[u8]>> {
+        let v = self.eval(e)?;
+        Ok(self.to_str(&v))
+    }
+
+    #[inline(never)]
+    fn builtin(&mut self, b: Builtin, args: &[Expr]) -> R<Value> {
+        let num = |n: f64| Ok(Value::Num(n));
+        match b {
+            Builtin::Length => {
+                let Some(arg) = args.first() else {
+                    self.rebuild_record();
+                    return num(self.record.text.len() as f64);
+                };
+                let cell = match arg {
+                    Expr::Var(i) => self.globals.get(*i),
+                    Expr::Local(i) => self.frames.last().and_then(|f| f.get(*i)),
+                    _ => None,
+                };
+                if let Some(Cell::Arr(a)) = cell {
+                    return num(a.borrow().len() as f64);
+                }
+                let s = self.str_arg(arg)?;
+                num(s.len() as f64)
+            }
+            Builtin::Substr => {
+                let s = self.str_arg(&args[0])?;
+                let m = round_half_even(self.eval_num(&args[1])?);
+                let end = match args.get(2) {
+                    Some(n) => m + round_half_even(self.eval_num(n)?),
+                    None => f64::INFINITY,
+                };
+                let start = m.max(1.0);
+                let end = end.min(s.len() as f64 + 1.0);
+                if start.is_nan() || end.is_nan() || end <= start {
+                    return Ok(Value::str(b""));
+                }
+                Ok(Value::str(&s[start as usize - 1..end as usize - 1]))
+            }
+            Builtin::Index => {
+                let s = self.str_arg(&args[0])?;
+                let t = self.str_arg(&args[1])?;
+                if t.is_empty() {
+                    return num(0.0);
+                }
+                num(memchr::memmem::find(&s, &t).map_or(0.0, |i| (i + 1) as f64))
+            }
+            Builtin::Split => {
+                let s = self.str_arg(&args[0])?;
+                let arr_ref = match &args[1] {
+                    Expr::Var(i) => ArrayRef::Global(*i),
+                    Expr::Local(i) => ArrayRef::Local(*i),
+                    _ => return fail("split: second argument is not an array"),
+                };
+                let splitter = match args.get(2) {
+                    None => {
+                        let fs = self.scalar_bytes(FS)?;
+                        Rc::new(Splitter::build(&fs, false)?)
+                    }
+                    Some(Expr::Regex(i)) => Rc::new(Splitter::Regex(self.prog.regexes[*i].clone())),
+                    Some(e) => {
+                        let sep = self.str_arg(e)?;
+                        Rc::new(Splitter::build(&sep, false)?)
+                    }
+                };
+                let mut ranges = Vec::new();
+                splitter.split(&s, &mut ranges);
+                let arr = self.array(arr_ref)?;
+                let mut arr = arr.borrow_mut();
+                arr.clear();
+                for (i, &(a, e)) in ranges.iter().enumerate() {
+                    arr.set(Rc::from((i + 1).to_string().as_bytes()), Value::strnum(&s[a..e]))?;
+                }
+                num(ranges.len() as f64)
+            }
+            Builtin::Sub | Builtin::Gsub => {
+                let re = self.regex_for(&args[0])?;
+                let repl = self.str_arg(&args[1])?;
+                let place = match args.get(2) {
+                    Some(t) => self.place(t)?,
+                    None => Place::Field(0),
+                };
+                let target = self.get_place(&place)?;
+                let s = self.to_str(&target);
+                let (out, count) = substitute(&re, &s, &repl, b == Builtin::Gsub)?;
+                if count > 0 {
+                    self.set_place(&place, Value::Str(Rc::from(out)))?;
+                }
+                num(count as f64)
+            }
+            Builtin::Match => {
+                let s = self.str_arg(&args[0])?;
+                let re = self.regex_for(&args[1])?;
+                let (start, len) = match re.find(&s) {
+                    Some(m) => ((m.start() + 1) as f64, (m.end() - m.start()) as f64),
+                    None => (0.0, -1.0),
+                };
+                self.globals[RSTART] = Cell::Val(Value::Num(start));
+                self.globals[RLENGTH] = Cell::Val(Value::Num(len));
+                num(start)
+            }
+            Builtin::Sprintf => {
+                let fmt = self.str_arg(&args[0])?;
+                let mut values = Vec::with_capacity(args.len() - 1);
+                for a in &args[1..] {
+                    values.push(self.eval(a)?);
+                }
+                let out = sprintf(&fmt, &values, &self.convfmt).map_err(|m| Fatal::Error(format!("sprintf: {m}")))?;
+                Ok(Value::Str(Rc::from(out)))
+            }
+            Builtin::Tolower | Builtin::Toupper => {
+                let s = self.str_arg(&args[0])?;
+                let out: Vec<u8> = if b == Builtin::Tolower { s.to_ascii_lowercase() } else { s.to_ascii_uppercase() };
+                Ok(Value::Str(Rc::from(out)))
+            }
+            Builtin::Int => num(self.eval_num(&args[0])?.trunc()),
+            Builtin::Sqrt => num(self.eval_num(&args[0])?.sqrt()),
+            Builtin::Exp => num(self.eval_num(&args[0])?.exp()),
+            Builtin::Log => num(self.eval_num(&args[0])?.ln()),
+            Builtin::Sin => num(self.eval_num(&args[0])?.sin()),
+            Builtin::Cos => num(self.eval_num(&args[0])?.cos()),
+            Builtin::Atan2 => {
+                let y = self.eval_num(&args[0])?;
+                let x = self.eval_num(&args[1])?;
+                num(y.atan2(x))
+            }
+            Builtin::Rand => {
+                // xorshift64*: deterministic for a given seed.
+                let mut x = self.rand_state;
+                x ^= x >> 12;
+                x ^= x << 25;
+                x ^= x >> 27;
+                self.rand_state = x;
+                let r = x.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11;
+                num(r as f64 / (1u64 << 53) as f64)
+            }
+            Builtin::Srand => {
+                let previous = self.seed;
+                self.seed = match args.first() {
+                    Some(e) => self.eval_num(e)?,
+                    None => 0.0,
+                };
+                self.rand_state = seed_state(self.seed);
+                num(previous)
+            }
+            Builtin::System => fail("system() is not supported (no processes)"),
+            Builtin::Close => {
+                let name = self.str_arg(&args[0])?;
+                num(self.close(&name)?)
+            }
+            Builtin::Fflush => {
+                self.flush_all()?;
+                num(0.0)
+            }
+        }
+    }
+}
+
+const EXIT_MARKER: &str = "\0exit";
+const NEXT_MARKER: &str = "\0next";
+const NEXTFILE_MARKER: &str = "\0nextfile";
+
+fn is_marker(m: &str) -> bool {
+    m == EXIT_MARKER || m == NEXT_MARKER || m == NEXTFILE_MARKER
+}
+
+fn marker_flow(m: &str) -> Flow {
+    match m {
+        EXIT_MARKER => Flow::Exit,
+        NEXT_MARKER => Flow::Next,
+        _ => Flow::NextFile,
+    }
+}
+
+/// Whether a run-time error is really `exit`/`next` escaping a function
+/// called from a pattern (the caller ends the program or the record).
+pub fn marker_kind(f: &Fatal) -> Option<&'static str> {
+    match f {
+        Fatal::Error(m) if m == EXIT_MARKER => Some("exit"),
+        Fatal::Error(m) if m == NEXT_MARKER || m == NEXTFILE_MARKER => Some("next"),
+        _ => None,
+    }
+}
+
+fn seed_state(seed: f64) -> u64 {
+    let bits = seed.to_bits() ^ 0x9e37_79b9_7f4a_7c15;
+    if bits == 0 {
+        1
+    } else {
+        bits
+    }
+}
+
+fn bool_value(b: bool) -> Value {
+    Value::Num(if b { 1.0 } else { 0.0 })
+}
+
+fn round_half_even(x: f64) -> f64 {
+    let r = x.round();
+    if (x - x.trunc()).abs() == 0.5 && r % 2.0 != 0.0 {
+        r - x.signum()
+    } else {
+        r
+    }
+}
+
+fn apply(op: BinOp, x: f64, y: f64) -> R<f64> {
+    Ok(match op {
+        BinOp::Add => x + y,
+        BinOp::Sub => x - y,
+        BinOp::Mul => x * y,
+        BinOp::Div => {
+            if y == 0.0 {
+                return fail("division by zero attempted");
+            }
+            x / y
+        }
+        BinOp::Mod => {
+            if y == 0.0 {
+                return fail("division by zero attempted in `%'");
+            }
+            x % y
+        }
+        BinOp::Pow => x.powf(y),
+    })
+}
+
+fn compare_values(op: CmpOp, x: &Value, y: &Value, convfmt: &[u8]) -> bool {
+    if let (Some(a), Some(b)) = (x.as_comparable_num(), y.as_comparable_num()) {
+        return match op {
+            CmpOp::Lt => a < b,
+            CmpOp::Le => a <= b,
+            CmpOp::Gt => a > b,
+            CmpOp::Ge => a >= b,
+            CmpOp::Eq => a == b,
+            CmpOp::Ne => a != b,
+        };
+    }
+    let bytes = |v: &Value| -> Rc<[u8]> {
+        match v {
+            Value::Uninit => Rc::from(&b""[..]),
+            Value::Num(n) => Rc::from(num_to_str(*n, convfmt)),
+            Value::Str(s) | Value::StrNum(s) => s.clone(),
+        }
+    };
+    let (a, b) = (bytes(x), bytes(y));
+    let ord = a.cmp(&b);
+    match op {
+        CmpOp::Lt => ord.is_lt(),
+        CmpOp::Le => ord.is_le(),
+        CmpOp::Gt => ord.is_gt(),
+        CmpOp::Ge => ord.is_ge(),
+        CmpOp::Eq => ord.is_eq(),
+        CmpOp::Ne => ord.is_ne(),
+    }
+}
+
+/// `sub`/`gsub`: the new string and the number of replacements. In the
+/// replacement `&` is the match, `\&` a literal `&`, `\\` a backslash.
+fn substitute(re: &Regex, s: &[u8], repl: &[u8], global: bool) -> R<(Vec<u8>, usize)> {
+    let mut out = Vec::with_capacity(s.len());
+    let mut last = 0;
+    let mut count = 0;
+    for m in re.find_iter(s) {
+        out.extend_from_slice(&s[last..m.start()]);
+        let matched = &s[m.start()..m.end()];
+        let mut i = 0;
+        while i < repl.len() {
+            match repl[i] {
+                b'\\' if i + 1 < repl.len() && (repl[i + 1] == b'&' || repl[i + 1] == b'\\') => {
+                    out.push(repl[i + 1]);
+                    i += 2;
+                }
+                b'&' => {
+                    out.extend_from_slice(matched);
+                    i += 1;
+                }
+                c => {
+                    out.push(c);
+                    i += 1;
+                }
+            }
+        }
+        if out.len() > MAX_STRING {
+            return fail("string too long");
+        }
+        last = m.end();
+        count += 1;
+        if !global {
+            break;
+        }
+    }
+    out.extend_from_slice(&s[last..]);
+    Ok((out, count))
+}
+
+/// `name=value` with a valid awk variable name.
+pub fn split_assignment(arg: &[u8]) -> Option<(&str, &[u8])> {
+    let eq = arg.iter().position(|&b| b == b'=')?;
+    let name = std::str::from_utf8(&arg[..eq]).ok()?;
+    let mut chars = name.chars();
+    let first = chars.next()?;
+    if !(first.is_ascii_alphabetic() || first == '_') || !chars.all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return None;
+    }
+    Some((name, &arg[eq + 1..]))
+}

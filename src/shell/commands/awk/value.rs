@@ -1,0 +1,537 @@
+//! awk values (number, string, "strnum" input string, uninitialised), the
+//! conversions between numbers and strings, and `printf` formatting.
+
+use std::rc::Rc;
+
+/// Longest string any operation may build (concatenation, `sprintf` widths,
+/// `gsub` results): beyond it the program stops with an error instead of
+/// exhausting memory.
+pub const MAX_STRING: usize = 64 << 20;
+
+/// One awk value.
+#[derive(Clone, Debug, Default)]
+pub enum Value {
+    /// Never assigned: both "" and 0.
+    #[default]
+    Uninit,
+    /// A number.
+    Num(f64),
+    /// A string constant or the result of a string operation.
+    Str(Rc<[u8]>),
+    /// Input text (fields, `getline`, `split` elements, `-v` values): a
+    /// number when it looks like one, a string otherwise.
+    StrNum(Rc<[u8]>),
+}
+
+impl Value {
+    /// A string value from bytes.
+    pub fn str(bytes: &[u8]) -> Value {
+        Value::Str(Rc::from(bytes))
+    }
+
+    /// An input (strnum) value from bytes.
+    pub fn strnum(bytes: &[u8]) -> Value {
+        Value::StrNum(Rc::from(bytes))
+    }
+
+    /// The numeric value.
+    pub fn num(&self) -> f64 {
+        match self {
+            Value::Uninit => 0.0,
+            Value::Num(n) => *n,
+            Value::Str(s) | Value::StrNum(s) => str_to_num(s),
+        }
+    }
+
+    /// Truth as awk sees it: numbers are true when nonzero, strings when
+    /// nonempty, input text by whichever it looks like.
+    pub fn truthy(&self) -> bool {
+        match self {
+            Value::Uninit => false,
+            Value::Num(n) => *n != 0.0,
+            Value::Str(s) => !s.is_empty(),
+            Value::StrNum(s) => match looks_numeric(s) {
+                Some(n) => n != 0.0,
+                None => !s.is_empty(),
+            },
+        }
+    }
+
+    /// The number this value compares as, if it compares numerically.
+    pub fn as_comparable_num(&self) -> Option<f64> {
+        match self {
+            Value::Uninit => Some(0.0),
+            Value::Num(n) => Some(*n),
+            Value::Str(_) => None,
+            Value::StrNum(s) => looks_numeric(s),
+        }
+    }
+}
+
+/// Whether `c` is a blank as awk's number scanner and default field
+/// splitting see it.
+pub fn is_blank(c: u8) -> bool {
+    c == b' ' || c == b'\t' || c == b'\n'
+}
+
+/// Length of the longest decimal number at the start of `s` (after no
+/// blanks): sign, digits, fraction, exponent. 0 when there is none.
+fn number_prefix(s: &[u8]) -> usize {
+    let mut i = 0;
+    if i < s.len() && (s[i] == b'+' || s[i] == b'-') {
+        i += 1;
+    }
+    let digits_start = i;
+    while i < s.len() && s[i].is_ascii_digit() {
+        i += 1;
+    }
+    let mut mantissa = i - digits_start;
+    if i < s.len() && s[i] == b'.' {
+        i += 1;
+        let frac_start = i;
+        while i < s.len() && s[i].is_ascii_digit() {
+            i += 1;
+        }
+        mantissa += i - frac_start;
+    }
+    if mantissa == 0 {
+        return 0;
+    }
+    if i < s.len() && (s[i] == b'e' || s[i] == b'E') {
+        let mut j = i + 1;
+        if j < s.len() && (s[j] == b'+' || s[j] == b'-') {
+            j += 1;
+        }
+        let exp_start = j;
+        while j < s.len() && s[j].is_ascii_digit() {
+            j += 1;
+        }
+        if j > exp_start {
+            i = j;
+        }
+    }
+    i
+}
+
+fn parse_prefix(s: &[u8]) -> f64 {
+    // The prefix is ASCII digits, signs, '.', 'e': always valid UTF-8.
+    std::str::from_utf8(s).ok().and_then(|t| t.parse::<f64>().ok()).unwrap_or(0.0)
+}
+
+/// awk's string-to-number conversion: leading blanks, then the longest
+/// numeric prefix; anything else is 0.
+pub fn str_to_num(s: &[u8]) -> f64 {
+    let start = s.iter().position(|&c| !is_blank(c) && c != b'\r' && c != 0x0b && c != 0x0c).unwrap_or(s.len());
+    let rest = &s[start..];
+    let len = number_prefix(rest);
+    if len == 0 {
+        return 0.0;
+    }
+    parse_prefix(&rest[..len])
+}
+
+/// The number an input string stands for when the whole of it (blanks
+/// aside) is a decimal number; `None` otherwise.
+pub fn looks_numeric(s: &[u8]) -> Option<f64> {
+    let is_space = |c: u8| is_blank(c) || c == b'\r' || c == 0x0b || c == 0x0c;
+    let start = s.iter().position(|&c| !is_space(c))?;
+    let end = s.iter().rposition(|&c| !is_space(c))? + 1;
+    let body = &s[start..end];
+    let len = number_prefix(body);
+    if len == 0 || len != body.len() {
+        return None;
+    }
+    Some(parse_prefix(body))
+}
+
+/// A number as awk shows it: integral values as integers, others through
+/// `fmt` (CONVFMT or OFMT).
+pub fn num_to_str(n: f64, fmt: &[u8]) -> Vec<u8> {
+    if n.is_nan() {
+        return if n.is_sign_negative() { b"-nan".to_vec() } else { b"nan".to_vec() };
+    }
+    if n.is_infinite() {
+        return if n < 0.0 { b"-inf".to_vec() } else { b"inf".to_vec() };
+    }
+    if n == n.trunc() {
+        if n.abs() < 1e18 {
+            return (n as i64).to_string().into_bytes();
+        }
+        return format!("{n:.0}").into_bytes();
+    }
+    if fmt == b"%.6g" {
+        return format_g(n, 6, false, false).into_bytes();
+    }
+    match sprintf(fmt, &[Value::Num(n)], b"%.6g") {
+        Ok(s) => s,
+        Err(_) => format_g(n, 6, false, false).into_bytes(),
+    }
+}
+
+/// `%e` with C's exponent (sign and at least two digits).
+fn format_e(v: f64, prec: usize, upper: bool) -> String {
+    let s = format!("{v:.prec$e}");
+    let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
+    let (sign, digits) = match exp.strip_prefix('-') {
+        Some(d) => ('-', d),
+        None => ('+', exp),
+    };
+    let e = if upper { 'E' } else { 'e' };
+    if digits.len() < 2 {
+        format!("{mantissa}{e}{sign}0{digits}")
+    } else {
+        format!("{mantissa}{e}{sign}{digits}")
+    }
+}
+
+/// `%g`: `%e` or `%f` by the exponent, trailing zeros removed unless `#`.
+fn format_g(v: f64, prec: usize, alt: bool, upper: bool) -> String {
+    let p = if prec == 0 { 1 } else { prec };
+    if v == 0.0 {
+        let mut s = if v.is_sign_negative() { "-0".to_string() } else { "0".to_string() };
+        if alt && p > 1 {
+            s.push('.');
+            s.push_str(&"0".repeat(p - 1));
+        }
+        return s;
+    }
+    let probe = format!("{:.*e}", p - 1, v);
+    let exp: i64 = probe.split_once('e').and_then(|(_, e)| e.parse().ok()).unwrap_or(0);
+    let mut s = if exp < -4 || exp >= p as i64 {
+        format_e(v, p - 1, upper)
+    } else {
+        let fprec = (p as i64 - 1 - exp).max(0) as usize;
+        format!("{v:.fprec$}")
+    };
+    if !alt {
+        // Strip zeros after the point (in the mantissa only).
+        let (mant, exp_part) = match s.find(['e', 'E']) {
+            Some(i) => (s[..i].to_string(), s[i..].to_string()),
+            None => (s.clone(), String::new()),
+        };
+        if mant.contains('.') {
+            let trimmed = mant.trim_end_matches('0').trim_end_matches('.');
+            s = format!("{trimmed}{exp_part}");
+        }
+    }
+    s
+}
+
+fn non_finite(v: f64, upper: bool) -> String {
+    let s = if v.is_nan() {
+        if v.is_sign_negative() {
+            "-nan"
+        } else {
+            "nan"
+        }
+    } else if v < 0.0 {
+        "-inf"
+    } else {
+        "inf"
+    };
+    if upper {
+        s.to_uppercase()
+    } else {
+        s.to_string()
+    }
+}
+
+struct Spec {
+    minus: bool,
+    plus: bool,
+    space: bool,
+    alt: bool,
+    zero: bool,
+    width: usize,
+    prec: Option<usize>,
+}
+
+fn pad(out: &mut Vec<u8>, body: &[u8], spec: &Spec, numeric: bool) -> Result<(), String> {
+    if spec.width > MAX_STRING {
+        return Err("printf width too large".into());
+    }
+    let fill = spec.width.saturating_sub(body.len());
+    if spec.minus {
+        out.extend_from_slice(body);
+        out.resize(out.len() + fill, b' ');
+    } else if spec.zero && numeric {
+        // Zeros go after the sign (and 0x).
+        let sign_len = match body.first() {
+            Some(b'-' | b'+' | b' ') => 1,
+            _ => 0,
+        };
+        let prefix_len = if body.len() >= sign_len + 2
+            && body[sign_len] == b'0'
+            && (body[sign_len + 1] == b'x' || body[sign_len + 1] == b'X')
+        {
+            sign_len + 2
+        } else {
+            sign_len
+        };
+        out.extend_from_slice(&body[..prefix_len]);
+        out.resize(out.len() + fill, b'0');
+        out.extend_from_slice(&body[prefix_len..]);
+    } else {
+        out.resize(out.len() + fill, b' ');
+        out.extend_from_slice(body);
+    }
+    Ok(())
+}
+
+fn value_bytes(v: &Value, convfmt: &[u8]) -> Vec<u8> {
+    match v {
+        Value::Uninit => Vec::new(),
+        Value::Num(n) => num_to_str(*n, convfmt),
+        Value::Str(s) | Value::StrNum(s) => s.to_vec(),
+    }
+}
+
+/// awk's `sprintf`: `%c %d %i %o %x %X %u %e %E %f %F %g %G %s %%` with
+/// flags `-+ #0`, widths and precisions (`*` too). Too few arguments is an
+/// error, as in gawk.
+pub fn sprintf(fmt: &[u8], args: &[Value], convfmt: &[u8]) -> Result<Vec<u8>, String> {
+    let mut out = Vec::with_capacity(fmt.len() + 16);
+    let mut next_arg = 0usize;
+    let take = |next_arg: &mut usize| -> Result<&Value, String> {
+        let v = args.get(*next_arg).ok_or_else(|| "not enough arguments to satisfy format string".to_string())?;
+        *next_arg += 1;
+        Ok(v)
+    };
+    let mut i = 0;
+    while i < fmt.len() {
+        let c = fmt[i];
+        if c != b'%' {
+            let run_end = memchr::memchr(b'%', &fmt[i..]).map_or(fmt.len(), |p| i + p);
+            out.extend_from_slice(&fmt[i..run_end]);
+            i = run_end;
+            continue;
+        }
+        let start = i;
+        i += 1;
+        if i >= fmt.len() {
+            out.push(b'%');
+            break;
+        }
+        if fmt[i] == b'%' {
+            out.push(b'%');
+            i += 1;
+            continue;
+        }
+        let mut spec = Spec { minus: false, plus: false, space: false, alt: false, zero: false, width: 0, prec: None };
+        while i < fmt.len() {
+            match fmt[i] {
+                b'-' => spec.minus = true,
+                b'+' => spec.plus = true,
+                b' ' => spec.space = true,
+                b'#' => spec.alt = true,
+                b'0' => spec.zero = true,
+                _ => break,
+            }
+            i += 1;
+        }
+        if i < fmt.len() && fmt[i] == b'*' {
+            let w = take(&mut next_arg)?.num();
+            if w < 0.0 {
+                spec.minus = true;
+            }
+            spec.width = w.abs().min(MAX_STRING as f64 + 1.0) as usize;
+            i += 1;
+        } else {
+            while i < fmt.len() && fmt[i].is_ascii_digit() {
+                spec.width = spec.width.saturating_mul(10).saturating_add((fmt[i] - b'0') as usize);
+                i += 1;
+            }
+        }
+        if i < fmt.len() && fmt[i] == b'.' {
+            i += 1;
+            let mut p = 0usize;
+            if i < fmt.len() && fmt[i] == b'*' {
+                let v = take(&mut next_arg)?.num();
+                p = if v < 0.0 { 0 } else { v.min(MAX_STRING as f64 + 1.0) as usize };
+                i += 1;
+                spec.prec = if v < 0.0 { None } else { Some(p) };
+            } else {
+                while i < fmt.len() && fmt[i].is_ascii_digit() {
+                    p = p.saturating_mul(10).saturating_add((fmt[i] - b'0') as usize);
+                    i += 1;
+                }
+                spec.prec = Some(p);
+            }
+        }
+        // Length modifiers (h, l, L, q, j, z, t) mean nothing in awk.
+        while i < fmt.len() && matches!(fmt[i], b'h' | b'l' | b'L' | b'q' | b'j' | b'z' | b't') {
+            i += 1;
+        }
+        if i >= fmt.len() {
+            out.extend_from_slice(&fmt[start..]);
+            break;
+        }
+        if spec.prec.is_some_and(|p| p > MAX_STRING) {
+            return Err("printf precision too large".into());
+        }
+        let conv = fmt[i];
+        i += 1;
+        match conv {
+            b'd' | b'i' | b'u' => {
+                let v = take(&mut next_arg)?.num();
+                let body = if v.is_finite() {
+                    let n = v.trunc() as i128;
+                    let mut digits = n.unsigned_abs().to_string();
+                    if let Some(p) = spec.prec {
+                        if p == 0 && n == 0 {
+                            digits.clear();
+                        } else if digits.len() < p {
+                            digits = format!("{}{}", "0".repeat(p - digits.len()), digits);
+                        }
+                    }
+                    let sign = if n < 0 {
+                        "-"
+                    } else if spec.plus {
+                        "+"
+                    } else if spec.space {
+                        " "
+                    } else {
+                        ""
+                    };
+                    format!("{sign}{digits}")
+                } else {
+                    non_finite(v, false)
+                };
+                let zero_ok = spec.prec.is_none() && v.is_finite();
+                let s = Spec { zero: spec.zero && zero_ok, ..spec };
+                pad(&mut out, body.as_bytes(), &s, true)?;
+            }
+            b'o' | b'x' | b'X' => {
+                let v = take(&mut next_arg)?.num();
+                let body = if v.is_finite() {
+                    let t = v.trunc();
+                    let n: u128 = if t < 0.0 { (t as i64) as u64 as u128 } else { t as u128 };
+                    let mut digits = match conv {
+                        b'o' => format!("{n:o}"),
+                        b'x' => format!("{n:x}"),
+                        _ => format!("{n:X}"),
+                    };
+                    if let Some(p) = spec.prec {
+                        if p == 0 && n == 0 {
+                            digits.clear();
+                        } else if digits.len() < p {
+                            digits = format!("{}{}", "0".repeat(p - digits.len()), digits);
+                        }
+                    }
+                    if spec.alt && n != 0 {
+                        match conv {
+                            b'o' if !digits.starts_with('0') => digits.insert(0, '0'),
+                            b'x' => digits.insert_str(0, "0x"),
+                            b'X' => digits.insert_str(0, "0X"),
+                            _ => {}
+                        }
+                    }
+                    digits
+                } else {
+                    non_finite(v, conv == b'X')
+                };
+                let s = Spec { zero: spec.zero && spec.prec.is_none(), ..spec };
+                pad(&mut out, body.as_bytes(), &s, true)?;
+            }
+            b'e' | b'E' | b'f' | b'F' | b'g' | b'G' => {
+                let v = take(&mut next_arg)?.num();
+                let upper = conv.is_ascii_uppercase();
+                let prec = spec.prec.unwrap_or(6);
+                let mut body = if !v.is_finite() {
+                    non_finite(v, upper)
+                } else {
+                    match conv {
+                        b'e' | b'E' => format_e(v, prec, upper),
+                        b'f' | b'F' => format!("{v:.prec$}"),
+                        _ => format_g(v, prec, spec.alt, upper),
+                    }
+                };
+                if spec.alt && prec == 0 && v.is_finite() && matches!(conv, b'f' | b'F' | b'e' | b'E') {
+                    let at = body.find(['e', 'E']).unwrap_or(body.len());
+                    body.insert(at, '.');
+                }
+                if !body.starts_with('-') {
+                    if spec.plus {
+                        body.insert(0, '+');
+                    } else if spec.space {
+                        body.insert(0, ' ');
+                    }
+                }
+                let s = Spec { zero: spec.zero && v.is_finite(), ..spec };
+                pad(&mut out, body.as_bytes(), &s, true)?;
+            }
+            b'c' => {
+                let v = take(&mut next_arg)?;
+                let body: Vec<u8> = match v {
+                    Value::Num(n) => vec![(*n as i64 & 0xff) as u8],
+                    Value::Uninit => vec![0],
+                    Value::Str(s) => s.first().map(|&b| vec![b]).unwrap_or_default(),
+                    Value::StrNum(s) => match looks_numeric(s) {
+                        Some(n) => vec![(n as i64 & 0xff) as u8],
+                        None => s.first().map(|&b| vec![b]).unwrap_or_default(),
+                    },
+                };
+                pad(&mut out, &body, &spec, false)?;
+            }
+            b's' => {
+                let v = take(&mut next_arg)?;
+                let mut body = value_bytes(v, convfmt);
+                if let Some(p) = spec.prec {
+                    body.truncate(p);
+                }
+                pad(&mut out, &body, &spec, false)?;
+            }
+            _ => {
+                // Unknown conversion: printed as written.
+                out.extend_from_slice(&fmt[start..i]);
+            }
+        }
+        if out.len() > MAX_STRING {
+            return Err("string too long".into());
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(fmt: &str, args: &[Value]) -> String {
+        String::from_utf8(sprintf(fmt.as_bytes(), args, b"%.6g").unwrap()).unwrap()
+    }
+
+    #[test]
+    fn conversions() {
+        assert_eq!(str_to_num(b"  12abc"), 12.0);
+        assert_eq!(str_to_num(b"1e3x"), 1000.0);
+        assert_eq!(str_to_num(b"1e"), 1.0);
+        assert_eq!(str_to_num(b".5"), 0.5);
+        assert_eq!(str_to_num(b"abc"), 0.0);
+        assert_eq!(looks_numeric(b" 12 "), Some(12.0));
+        assert_eq!(looks_numeric(b"12a"), None);
+        assert_eq!(looks_numeric(b""), None);
+        assert_eq!(num_to_str(0.1 + 0.2, b"%.6g"), b"0.3");
+        assert_eq!(num_to_str(1e30, b"%.6g"), b"1000000000000000019884624838656");
+        assert_eq!(num_to_str(123456789.5, b"%.6g"), b"1.23457e+08");
+        assert_eq!(num_to_str(0.0001, b"%.6g"), b"0.0001");
+        assert_eq!(num_to_str(0.00001, b"%.6g"), b"1e-05");
+    }
+
+    #[test]
+    fn printf_formats() {
+        let n = |x: f64| Value::Num(x);
+        assert_eq!(
+            f("%5.2f|%-5d|%05d|%x|%o|%e", &[n(3.14159), n(42.0), n(-42.0), n(255.0), n(8.0), n(1234.5)]),
+            " 3.14|42   |-0042|ff|10|1.234500e+03"
+        );
+        assert_eq!(
+            f("%c%c|%s|%.2s|%10s|%%", &[n(65.0), Value::str(b"hi"), n(1.5), Value::str(b"abc"), Value::str(b"x")]),
+            "Ah|1.5|ab|         x|%"
+        );
+        assert_eq!(f("%g %g %g %G", &[n(100000.0), n(1000000.0), n(0.0001), n(1e-10)]), "100000 1e+06 0.0001 1E-10");
+        assert_eq!(f("%+d % d %.3d %#x %#o", &[n(5.0), n(5.0), n(7.0), n(255.0), n(8.0)]), "+5  5 007 0xff 010");
+        assert_eq!(f("%*d|%-*d|", &[n(4.0), n(1.0), n(3.0), n(2.0)]), "   1|2  |");
+        assert!(sprintf(b"%d %d", &[n(1.0)], b"%.6g").is_err());
+    }
+}

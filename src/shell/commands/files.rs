@@ -1,5 +1,0 @@
-//! (to be written)
-
-use crate::shell::command::CommandFn;
-
-pub(super) const COMMANDS: &[(&str, CommandFn)] = &[];

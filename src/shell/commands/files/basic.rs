@@ -1,0 +1,897 @@
+//! The small file commands: `cat`, `mkdir`, `rm`, `rmdir`, `touch`, `tee`,
+//! `ln`, `readlink`, `realpath`, `basename`, `dirname`, `mktemp`.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use super::{base_name, canonicalize, child, fail, is_dir, lstat, parse, quote, tick, usage_error, Canon, Spec};
+use crate::shell::command::{error_reason, Context};
+use crate::shell::LimitHit;
+use crate::storage::{FileKind, StorageError};
+
+/// `cat [-AbeEnstTv] [FILE]…`: no file or `-` reads stdin. A file that
+/// cannot be read is reported and skipped (status 1).
+pub(super) fn cat(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
+    const SPEC: Spec = Spec {
+        flags: "AbeEnstTuv",
+        valued: "",
+        long: &[
+            ("show-all", 'A'),
+            ("number-nonblank", 'b'),
+            ("show-ends", 'E'),
+            ("number", 'n'),
+            ("squeeze-blank", 's'),
+            ("show-tabs", 'T'),
+            ("show-nonprinting", 'v'),
+        ],
+        stop_at_operand: false,
+    };
+    let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(1) };
+    let mut show_ends = false;
+    let mut show_tabs = false;
+    let mut nonprinting = false;
+    for (option, _) in &parsed.options {
+        match option {
+            'A' => (show_ends, show_tabs, nonprinting) = (true, true, true),
+            'e' => (show_ends, nonprinting) = (true, true),
+            'E' => show_ends = true,
+            't' => (show_tabs, nonprinting) = (true, true),
+            'T' => show_tabs = true,
+            'v' => nonprinting = true,
+            _ => {}
+        }
+    }
+    let number_nonblank = parsed.has('b');
+    let number = parsed.has('n') && !number_nonblank;
+    let squeeze = parsed.has('s');
+    let plain = !(show_ends || show_tabs || nonprinting || number || number_nonblank || squeeze);
+    let operands = if parsed.operands.is_empty() { vec!["-".to_string()] } else { parsed.operands };
+    let mut status = 0;
+    // Line state carries across files, as GNU's does.
+    let mut line_number = 0u64;
+    let mut at_line_start = true;
+    let mut blank_run = 0u32;
+    for operand in &operands {
+        let data = match ctx.read(operand) {
+            Ok(data) => data,
+            Err(error) => {
+                ctx.storage_error(operand, &error)?;
+                status = 1;
+                continue;
+            }
+        };
+        if plain {
+            ctx.stdout.write(&data)?;
+            continue;
+        }
+        let mut out = Vec::with_capacity(data.len() + data.len() / 8);
+        let mut step = 0;
+        for line in data.split_inclusive(|&byte| byte == b'\n') {
+            tick(ctx, &mut step)?;
+            let is_blank = at_line_start && line == b"\n";
+            if is_blank {
+                blank_run += 1;
+                if squeeze && blank_run > 1 {
+                    continue;
+                }
+            } else if at_line_start {
+                blank_run = 0;
+            }
+            if at_line_start && (number || (number_nonblank && !is_blank)) {
+                line_number += 1;
+                out.extend_from_slice(format!("{line_number:>6}\t").as_bytes());
+            }
+            for &byte in line {
+                match byte {
+                    b'\n' => {
+                        if show_ends {
+                            out.push(b'$');
+                        }
+                        out.push(b'\n');
+                    }
+                    b'\t' if show_tabs => out.extend_from_slice(b"^I"),
+                    b'\t' => out.push(b'\t'),
+                    _ if nonprinting => push_visible(&mut out, byte),
+                    _ => out.push(byte),
+                }
+            }
+            at_line_start = line.ends_with(b"\n");
+        }
+        ctx.stdout.write(&out)?;
+    }
+    Ok(status)
+}
+
+/// `cat -v`'s notation: `^A`, `^?`, `M-a`, `M-^A`.
+fn push_visible(out: &mut Vec<u8>, byte: u8) {
+    let mut low = byte;
+    if byte >= 128 {
+        out.extend_from_slice(b"M-");
+        low = byte - 128;
+    }
+    match low {
+        0..=31 => out.extend_from_slice(&[b'^', low + 64]),
+        127 => out.extend_from_slice(b"^?"),
+        _ => out.push(low),
+    }
+}
+
+/// `mkdir [-pv] [-m MODE] DIR…` (the mode is accepted and ignored).
+pub(super) fn mkdir(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
+    const SPEC: Spec = Spec {
+        flags: "pv",
+        valued: "m",
+        long: &[("parents", 'p'), ("verbose", 'v'), ("mode", 'm')],
+        stop_at_operand: false,
+    };
+    let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(1) };
+    if parsed.operands.is_empty() {
+        usage_error(ctx, "missing operand")?;
+        return Ok(1);
+    }
+    let (parents, verbose) = (parsed.has('p'), parsed.has('v'));
+    let mut status = 0;
+    for operand in &parsed.operands {
+        let result = if parents { make_parents(ctx, operand, verbose)? } else { make_one(ctx, operand, verbose)? };
+        if let Err((shown, error)) = result {
+            fail(ctx, "cannot create directory", &shown, &error)?;
+            status = 1;
+        }
+    }
+    Ok(status)
+}
+
+type MkdirResult = Result<(), (String, StorageError)>;
+
+fn make_one(ctx: &mut Context<'_>, operand: &str, verbose: bool) -> Result<MkdirResult, LimitHit> {
+    match ctx.storage.mkdir(&ctx.path(operand), false) {
+        Ok(()) => {
+            if verbose {
+                ctx.stdout.write_str(&format!("mkdir: created directory {}\n", quote(operand)))?;
+            }
+            Ok(Ok(()))
+        }
+        Err(error) => Ok(Err((operand.to_string(), error))),
+    }
+}
+
+/// `mkdir -p`: each prefix of the path as written, made when missing.
+fn make_parents(ctx: &mut Context<'_>, operand: &str, verbose: bool) -> Result<MkdirResult, LimitHit> {
+    let mut prefix = String::new();
+    if operand.starts_with('/') {
+        prefix.push('/');
+    }
+    let parts: Vec<&str> = operand.split('/').filter(|part| !part.is_empty()).collect();
+    for (index, part) in parts.iter().enumerate() {
+        if !prefix.is_empty() && !prefix.ends_with('/') {
+            prefix.push('/');
+        }
+        prefix.push_str(part);
+        let absolute = ctx.path(&prefix);
+        match ctx.storage.stat(&absolute) {
+            Ok(meta) if meta.kind == FileKind::Directory => continue,
+            Ok(_) => {
+                let error = if index + 1 == parts.len() {
+                    StorageError::AlreadyExists(absolute)
+                } else {
+                    StorageError::NotADirectory(absolute)
+                };
+                return Ok(Err((prefix, error)));
+            }
+            Err(_) => {}
+        }
+        if let Err(error) = ctx.storage.mkdir(&absolute, false) {
+            return Ok(Err((prefix, error)));
+        }
+        if verbose {
+            ctx.stdout.write_str(&format!("mkdir: created directory {}\n", quote(&prefix)))?;
+        }
+    }
+    Ok(Ok(()))
+}
+
+/// `rm [-dfirRv] FILE…` (`-i`/`-I` are accepted and ignored: there is no
+/// one to ask).
+pub(super) fn rm(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
+    const SPEC: Spec = Spec {
+        flags: "dfiIrRv",
+        valued: "",
+        long: &[
+            ("dir", 'd'),
+            ("force", 'f'),
+            ("recursive", 'r'),
+            ("verbose", 'v'),
+            ("no-preserve-root", 'N'),
+            ("preserve-root", 'P'),
+            ("interactive", 'i'),
+        ],
+        stop_at_operand: false,
+    };
+    let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(1) };
+    let force = parsed.has('f');
+    let recursive = parsed.has('r') || parsed.has('R');
+    let (empty_dirs, verbose) = (parsed.has('d'), parsed.has('v'));
+    if parsed.operands.is_empty() {
+        if force {
+            return Ok(0);
+        }
+        usage_error(ctx, "missing operand")?;
+        return Ok(1);
+    }
+    let mut status = 0;
+    for operand in &parsed.operands {
+        let last = base_name(operand);
+        if recursive && (last == "." || last == "..") {
+            ctx.error(format_args!("refusing to remove '.' or '..' directory: skipping {}", quote(operand)))?;
+            status = 1;
+            continue;
+        }
+        let absolute = ctx.path(operand);
+        if recursive && absolute == "/" {
+            ctx.error(format_args!("it is dangerous to operate recursively on {}", quote(operand)))?;
+            ctx.error("use --no-preserve-root to override this failsafe")?;
+            status = 1;
+            continue;
+        }
+        let Some(meta) = lstat(ctx, &absolute) else {
+            if !force {
+                let error = ctx.storage.lstat(&absolute).err().unwrap_or(StorageError::NotFound(absolute.clone()));
+                fail(ctx, "cannot remove", operand, &error)?;
+                status = 1;
+            }
+            continue;
+        };
+        if meta.kind == FileKind::Directory && !recursive {
+            let empty = ctx.storage.list(&absolute).map(|entries| entries.is_empty()).unwrap_or(false);
+            if !empty_dirs || !empty {
+                let error =
+                    if empty_dirs { StorageError::NotEmpty(absolute) } else { StorageError::IsADirectory(absolute) };
+                fail(ctx, "cannot remove", operand, &error)?;
+                status = 1;
+                continue;
+            }
+        }
+        if verbose && meta.kind == FileKind::Directory {
+            report_removals(ctx, operand, &absolute)?;
+        }
+        match ctx.storage.remove(&absolute, recursive) {
+            Ok(()) if verbose && meta.kind != FileKind::Directory => {
+                ctx.stdout.write_str(&format!("removed {}\n", quote(operand)))?;
+            }
+            Ok(()) => {}
+            Err(error) => {
+                fail(ctx, "cannot remove", operand, &error)?;
+                status = 1;
+            }
+        }
+    }
+    Ok(status)
+}
+
+/// `rm -rv`'s lines for a directory, children first, as GNU prints them.
+fn report_removals(ctx: &mut Context<'_>, shown: &str, absolute: &str) -> Result<(), LimitHit> {
+    (ctx.check)()?;
+    let entries = ctx.storage.list(absolute).unwrap_or_default();
+    for entry in entries {
+        let shown_child = child(shown, &entry.name);
+        let absolute_child = child(absolute, &entry.name);
+        if entry.kind == FileKind::Directory {
+            report_removals(ctx, &shown_child, &absolute_child)?;
+        } else {
+            ctx.stdout.write_str(&format!("removed {}\n", quote(&shown_child)))?;
+        }
+    }
+    ctx.stdout.write_str(&format!("removed directory {}\n", quote(shown)))
+}
+
+/// `rmdir [-pv] [--ignore-fail-on-non-empty] DIR…`.
+pub(super) fn rmdir(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
+    const SPEC: Spec = Spec {
+        flags: "pv",
+        valued: "",
+        long: &[("parents", 'p'), ("verbose", 'v'), ("ignore-fail-on-non-empty", 'I')],
+        stop_at_operand: false,
+    };
+    let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(1) };
+    if parsed.operands.is_empty() {
+        usage_error(ctx, "missing operand")?;
+        return Ok(1);
+    }
+    let mut status = 0;
+    for operand in &parsed.operands {
+        let mut current = operand.trim_end_matches('/').to_string();
+        if current.is_empty() {
+            current = operand.clone();
+        }
+        loop {
+            if let Err(error) = remove_dir(ctx, &current) {
+                let ignored = parsed.has('I') && matches!(error, StorageError::NotEmpty(_));
+                if !ignored {
+                    fail(ctx, "failed to remove", &current, &error)?;
+                    status = 1;
+                }
+                break;
+            }
+            if parsed.has('v') {
+                ctx.stdout.write_str(&format!("rmdir: removing directory, {}\n", quote(&current)))?;
+            }
+            if !parsed.has('p') {
+                break;
+            }
+            match current.rfind('/') {
+                Some(cut) if cut > 0 => current = current[..cut].trim_end_matches('/').to_string(),
+                _ => break,
+            }
+            if current.is_empty() {
+                break;
+            }
+        }
+    }
+    Ok(status)
+}
+
+fn remove_dir(ctx: &Context<'_>, user_path: &str) -> Result<(), StorageError> {
+    let absolute = ctx.path(user_path);
+    let meta = ctx.storage.lstat(&absolute)?;
+    if meta.kind != FileKind::Directory {
+        return Err(StorageError::NotADirectory(absolute));
+    }
+    ctx.storage.remove(&absolute, false)
+}
+
+/// `touch [-acm] [-d DATE] [-r FILE] [-t STAMP] FILE…`: creates missing
+/// files. The storage cannot set times, so an existing file is left as it
+/// is and the time options are accepted and ignored.
+pub(super) fn touch(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
+    const SPEC: Spec = Spec {
+        flags: "acfhm",
+        valued: "drt",
+        long: &[("no-create", 'c'), ("date", 'd'), ("reference", 'r'), ("no-dereference", 'h'), ("time", 'T')],
+        stop_at_operand: false,
+    };
+    let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(1) };
+    if parsed.operands.is_empty() {
+        usage_error(ctx, "missing file operand")?;
+        return Ok(1);
+    }
+    let mut status = 0;
+    for operand in &parsed.operands {
+        let absolute = ctx.path(operand);
+        match ctx.storage.stat(&absolute) {
+            Ok(_) => continue,
+            Err(_) if parsed.has('c') => continue,
+            Err(_) => {}
+        }
+        if let Err(error) = ctx.storage.append(&absolute, b"") {
+            fail(ctx, "cannot touch", operand, &error)?;
+            status = 1;
+        }
+    }
+    Ok(status)
+}
+
+/// `tee [-a] [FILE]…`: stdin to stdout and to every file.
+pub(super) fn tee(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
+    const SPEC: Spec = Spec {
+        flags: "aip",
+        valued: "",
+        long: &[("append", 'a'), ("ignore-interrupts", 'i'), ("output-error", 'p')],
+        stop_at_operand: false,
+    };
+    let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(1) };
+    let mut status = 0;
+    for operand in &parsed.operands {
+        if operand == "-" {
+            continue;
+        }
+        let absolute = ctx.path(operand);
+        let result = if parsed.has('a') {
+            ctx.storage.append(&absolute, ctx.stdin)
+        } else {
+            ctx.storage.write(&absolute, ctx.stdin)
+        };
+        if let Err(error) = result {
+            ctx.storage_error(operand, &error)?;
+            status = 1;
+        }
+    }
+    ctx.stdout.write(ctx.stdin)?;
+    Ok(status)
+}
+
+/// `ln -s [-fnTv] TARGET [LINK]` and `ln -s TARGET… DIR`. Only symbolic
+/// links exist: without `-s` it fails (the storage has no hard links).
+pub(super) fn ln(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
+    const SPEC: Spec = Spec {
+        flags: "sfnTvrLPib",
+        valued: "t",
+        long: &[
+            ("symbolic", 's'),
+            ("force", 'f'),
+            ("no-dereference", 'n'),
+            ("no-target-directory", 'T'),
+            ("verbose", 'v'),
+            ("target-directory", 't'),
+            ("relative", 'r'),
+        ],
+        stop_at_operand: false,
+    };
+    let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(1) };
+    if parsed.operands.is_empty() {
+        usage_error(ctx, "missing file operand")?;
+        return Ok(1);
+    }
+    if !parsed.has('s') {
+        ctx.error("hard links are not supported in this shell; use 'ln -s' for a symbolic link")?;
+        return Ok(1);
+    }
+    // The (target, link as shown) pairs to make.
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    let operands = &parsed.operands;
+    let into_dir = |dir: &str, target: &str| child(dir, base_name(target));
+    if let Some(dir) = parsed.value('t') {
+        pairs.extend(operands.iter().map(|target| (target.clone(), into_dir(dir, target))));
+    } else if operands.len() == 1 {
+        pairs.push((operands[0].clone(), child(".", base_name(&operands[0]))));
+    } else {
+        let (last, targets) = operands.split_last().unwrap_or((&operands[0], &[]));
+        let last_is_dir = !parsed.has('T') && {
+            let absolute = ctx.path(last);
+            if parsed.has('n') {
+                matches!(ctx.storage.lstat(&absolute), Ok(meta) if meta.kind == FileKind::Directory)
+            } else {
+                is_dir(ctx, &absolute)
+            }
+        };
+        if last_is_dir {
+            pairs.extend(targets.iter().map(|target| (target.clone(), into_dir(last, target))));
+        } else if targets.len() == 1 {
+            pairs.push((targets[0].clone(), last.clone()));
+        } else {
+            ctx.error(format_args!("target {} is not a directory", quote(last)))?;
+            return Ok(1);
+        }
+    }
+    let mut status = 0;
+    for (target, link) in pairs {
+        let absolute = ctx.path(&link);
+        if parsed.has('f') {
+            if let Ok(meta) = ctx.storage.lstat(&absolute) {
+                if meta.kind != FileKind::Directory {
+                    let _ = ctx.storage.remove(&absolute, false);
+                }
+            }
+        }
+        match ctx.storage.symlink(&target, &absolute) {
+            Ok(()) if parsed.has('v') => ctx.stdout.write_str(&format!("{} -> {}\n", quote(&link), quote(&target)))?,
+            Ok(()) => {}
+            Err(error) => {
+                fail(ctx, "failed to create symbolic link", &link, &error)?;
+                status = 1;
+            }
+        }
+    }
+    Ok(status)
+}
+
+/// `readlink [-femnqsvz] FILE…`: a symlink's target, or with `-f`/`-e`/`-m`
+/// the canonical path. Failures are silent (status 1) unless `-v`.
+pub(super) fn readlink(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
+    const SPEC: Spec = Spec {
+        flags: "femnqsvz",
+        valued: "",
+        long: &[
+            ("canonicalize", 'f'),
+            ("canonicalize-existing", 'e'),
+            ("canonicalize-missing", 'm'),
+            ("no-newline", 'n'),
+            ("quiet", 'q'),
+            ("silent", 's'),
+            ("verbose", 'v'),
+            ("zero", 'z'),
+        ],
+        stop_at_operand: false,
+    };
+    let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(1) };
+    if parsed.operands.is_empty() {
+        usage_error(ctx, "missing operand")?;
+        return Ok(1);
+    }
+    let mode = parsed.options.iter().rev().find_map(|(option, _)| match option {
+        'f' => Some(Canon::AllButLast),
+        'e' => Some(Canon::Existing),
+        'm' => Some(Canon::Missing),
+        _ => None,
+    });
+    let terminator = if parsed.has('z') {
+        "\0"
+    } else if parsed.has('n') && parsed.operands.len() == 1 {
+        ""
+    } else {
+        "\n"
+    };
+    let mut status = 0;
+    for operand in &parsed.operands {
+        let result = match mode {
+            Some(mode) => canonicalize(ctx, operand, mode),
+            None => ctx.storage.readlink(&ctx.path(operand)),
+        };
+        match result {
+            Ok(path) => ctx.stdout.write_str(&format!("{path}{terminator}"))?,
+            Err(error) => {
+                if parsed.has('v') {
+                    ctx.storage_error(operand, &error)?;
+                }
+                status = 1;
+            }
+        }
+    }
+    Ok(status)
+}
+
+/// `realpath [-emqsz] FILE…`: the canonical absolute path.
+pub(super) fn realpath(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
+    const SPEC: Spec = Spec {
+        flags: "emqszLP",
+        valued: "",
+        long: &[
+            ("canonicalize-existing", 'e'),
+            ("canonicalize-missing", 'm'),
+            ("quiet", 'q'),
+            ("strip", 's'),
+            ("no-symlinks", 's'),
+            ("zero", 'z'),
+            ("logical", 'L'),
+            ("physical", 'P'),
+        ],
+        stop_at_operand: false,
+    };
+    let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(1) };
+    if parsed.operands.is_empty() {
+        usage_error(ctx, "missing operand")?;
+        return Ok(1);
+    }
+    let mode = parsed.options.iter().rev().find_map(|(option, _)| match option {
+        'e' => Some(Canon::Existing),
+        'm' => Some(Canon::Missing),
+        _ => None,
+    });
+    let terminator = if parsed.has('z') { "\0" } else { "\n" };
+    let mut status = 0;
+    for operand in &parsed.operands {
+        let result = if parsed.has('s') {
+            let absolute = ctx.path(operand);
+            match mode {
+                Some(Canon::Missing) => Ok(absolute),
+                _ => ctx.storage.lstat(&absolute).map(|_| absolute),
+            }
+        } else {
+            canonicalize(ctx, operand, mode.unwrap_or(Canon::AllButLast))
+        };
+        match result {
+            Ok(path) => ctx.stdout.write_str(&format!("{path}{terminator}"))?,
+            Err(error) => {
+                if !parsed.has('q') {
+                    ctx.error(format_args!("{operand}: {}", error_reason(&error)))?;
+                }
+                status = 1;
+            }
+        }
+    }
+    Ok(status)
+}
+
+/// `basename NAME [SUFFIX]`, `basename -a [-s SUFFIX] [-z] NAME…`.
+pub(super) fn basename(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
+    const SPEC: Spec = Spec {
+        flags: "az",
+        valued: "s",
+        long: &[("multiple", 'a'), ("suffix", 's'), ("zero", 'z')],
+        stop_at_operand: false,
+    };
+    let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(1) };
+    let operands = &parsed.operands;
+    if operands.is_empty() {
+        usage_error(ctx, "missing operand")?;
+        return Ok(1);
+    }
+    let multiple = parsed.has('a') || parsed.has('s');
+    let (names, suffix): (&[String], Option<&str>) = if multiple {
+        (operands, parsed.value('s'))
+    } else if operands.len() > 2 {
+        usage_error(ctx, format_args!("extra operand {}", quote(&operands[2])))?;
+        return Ok(1);
+    } else {
+        (&operands[..1], operands.get(1).map(String::as_str))
+    };
+    let terminator = if parsed.has('z') { "\0" } else { "\n" };
+    for name in names {
+        let mut base = base_name(name);
+        if let Some(suffix) = suffix {
+            if base != suffix && !suffix.is_empty() {
+                base = base.strip_suffix(suffix).unwrap_or(base);
+            }
+        }
+        ctx.stdout.write_str(&format!("{base}{terminator}"))?;
+    }
+    Ok(0)
+}
+
+/// `dirname [-z] NAME…`.
+pub(super) fn dirname(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
+    const SPEC: Spec = Spec { flags: "z", valued: "", long: &[("zero", 'z')], stop_at_operand: false };
+    let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(1) };
+    if parsed.operands.is_empty() {
+        usage_error(ctx, "missing operand")?;
+        return Ok(1);
+    }
+    let terminator = if parsed.has('z') { "\0" } else { "\n" };
+    for name in &parsed.operands {
+        ctx.stdout.write_str(&format!("{}{terminator}", dir_name(name)))?;
+    }
+    Ok(0)
+}
+
+/// The directory part of a name: `a/b/` → `a`, `a` → `.`, `/a` → `/`.
+fn dir_name(name: &str) -> &str {
+    let trimmed = name.trim_end_matches('/');
+    if trimmed.is_empty() {
+        return if name.is_empty() { "." } else { "/" };
+    }
+    match trimmed.rfind('/') {
+        None => ".",
+        Some(cut) => {
+            let head = trimmed[..cut].trim_end_matches('/');
+            if head.is_empty() {
+                "/"
+            } else {
+                head
+            }
+        }
+    }
+}
+
+/// `mktemp [-dqtu] [-p DIR] [--suffix=S] [TEMPLATE]`: creates a file (or
+/// directory) with a unique name; the default template is
+/// `tmp.XXXXXXXXXX` in `$TMPDIR` or `/tmp`, which is created when missing.
+pub(super) fn mktemp(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
+    const SPEC: Spec = Spec {
+        flags: "dqtu",
+        valued: "p",
+        long: &[("directory", 'd'), ("quiet", 'q'), ("dry-run", 'u'), ("tmpdir", 'p'), ("suffix", 'S')],
+        stop_at_operand: false,
+    };
+    let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(1) };
+    if parsed.operands.len() > 1 {
+        usage_error(ctx, "too many templates")?;
+        return Ok(1);
+    }
+    let template = parsed.operands.first().cloned().unwrap_or_else(|| "tmp.XXXXXXXXXX".to_string());
+    let suffix = parsed.value('S').unwrap_or("");
+    let stem_len = template.len() - template.trim_end_matches('X').len();
+    if stem_len < 3 {
+        ctx.error(format_args!("too few X's in template {}", quote(&template)))?;
+        return Ok(1);
+    }
+    let use_dir = parsed.operands.is_empty() || parsed.has('t') || parsed.has('p');
+    let dir = if use_dir {
+        let dir = parsed
+            .value('p')
+            .map(str::to_string)
+            .or_else(|| (ctx.var)("TMPDIR").filter(|dir| !dir.is_empty()))
+            .unwrap_or_else(|| "/tmp".to_string());
+        let _ = ctx.storage.mkdir(&ctx.path(&dir), true);
+        Some(dir)
+    } else {
+        None
+    };
+    let prefix = &template[..template.len() - stem_len];
+    let mut seed = random_seed(ctx);
+    for _ in 0..100 {
+        let mut name = prefix.to_string();
+        for _ in 0..stem_len {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+            name.push(ALPHABET[(seed % ALPHABET.len() as u64) as usize] as char);
+        }
+        name.push_str(suffix);
+        let shown = match &dir {
+            Some(dir) => child(dir, &name),
+            None => name,
+        };
+        let absolute = ctx.path(&shown);
+        if ctx.storage.lstat(&absolute).is_ok() {
+            continue;
+        }
+        let result = if parsed.has('u') {
+            Ok(())
+        } else if parsed.has('d') {
+            ctx.storage.mkdir(&absolute, false)
+        } else {
+            ctx.storage.write(&absolute, b"")
+        };
+        return match result {
+            Ok(()) => {
+                ctx.stdout.write_str(&format!("{shown}\n"))?;
+                Ok(0)
+            }
+            Err(error) => {
+                if !parsed.has('q') {
+                    let what = if parsed.has('d') {
+                        "failed to create directory via template"
+                    } else {
+                        "failed to create file via template"
+                    };
+                    fail(ctx, what, &shown, &error)?;
+                }
+                Ok(1)
+            }
+        };
+    }
+    ctx.error(format_args!("failed to create file via template {}: File exists", quote(&template)))?;
+    Ok(1)
+}
+
+/// A seed that differs from call to call: the clock and a counter.
+fn random_seed(ctx: &Context<'_>) -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0);
+    let count = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let address = ctx as *const _ as u64;
+    (nanos ^ count.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ address) | 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::storage;
+    use crate::shell::command::run_for_test;
+    use crate::storage::{MemoryStorage, Storage};
+
+    fn run(storage: &MemoryStorage, name: &str, args: &[&str]) -> (i32, String, String) {
+        run_for_test(storage, name, args, "")
+    }
+
+    #[test]
+    fn cat_concatenates_and_reports_missing_files() {
+        let fs = storage(&[("/f", "x\n"), ("/d/", "")]);
+        assert_eq!(
+            run(&fs, "cat", &["f", "nope", "f"]),
+            (1, "x\nx\n".into(), "cat: nope: No such file or directory\n".into())
+        );
+        assert_eq!(run(&fs, "cat", &["d"]), (1, "".into(), "cat: d: Is a directory\n".into()));
+        assert_eq!(run(&fs, "cat", &["-n", "f", "f"]), (0, "     1\tx\n     2\tx\n".into(), "".into()));
+        assert_eq!(run_for_test(&fs, "cat", &["-", "f"], "in\n"), (0, "in\nx\n".into(), "".into()));
+        assert_eq!(run_for_test(&fs, "cat", &["-A"], "a\tb\x01\n"), (0, "a^Ib^A$\n".into(), "".into()));
+        assert_eq!(run_for_test(&fs, "cat", &["-s"], "a\n\n\n\nb\n"), (0, "a\n\nb\n".into(), "".into()));
+        assert_eq!(
+            run(&fs, "cat", &["-z"]),
+            (1, "".into(), "cat: invalid option -- 'z'\nTry 'cat --help' for more information.\n".into())
+        );
+    }
+
+    #[test]
+    fn mkdir_reports_like_gnu() {
+        let fs = storage(&[("/f", "")]);
+        assert_eq!(run(&fs, "mkdir", &["a"]).0, 0);
+        assert_eq!(
+            run(&fs, "mkdir", &["a", "b/c"]),
+            (
+                1,
+                "".into(),
+                "mkdir: cannot create directory 'a': File exists\nmkdir: cannot create directory 'b/c': No such file or directory\n"
+                    .into()
+            )
+        );
+        assert_eq!(
+            run(&fs, "mkdir", &["-pv", "q/w"]),
+            (0, "mkdir: created directory 'q'\nmkdir: created directory 'q/w'\n".into(), "".into())
+        );
+        assert_eq!(run(&fs, "mkdir", &["-p", "q/w", "a"]).0, 0);
+        assert_eq!(
+            run(&fs, "mkdir", &["-p", "f/x"]),
+            (1, "".into(), "mkdir: cannot create directory 'f': Not a directory\n".into())
+        );
+        assert_eq!(
+            run(&fs, "mkdir", &[]),
+            (1, "".into(), "mkdir: missing operand\nTry 'mkdir --help' for more information.\n".into())
+        );
+    }
+
+    #[test]
+    fn rm_and_rmdir_follow_gnu_rules() {
+        let fs = storage(&[("/f", ""), ("/d/e/x", "")]);
+        assert_eq!(run(&fs, "rm", &["d"]), (1, "".into(), "rm: cannot remove 'd': Is a directory\n".into()));
+        assert_eq!(
+            run(&fs, "rm", &["nope"]),
+            (1, "".into(), "rm: cannot remove 'nope': No such file or directory\n".into())
+        );
+        assert_eq!(run(&fs, "rm", &["-f", "nope"]), (0, "".into(), "".into()));
+        assert_eq!(run(&fs, "rm", &["-f"]), (0, "".into(), "".into()));
+        assert_eq!(
+            run(&fs, "rm", &["-r", "."]),
+            (1, "".into(), "rm: refusing to remove '.' or '..' directory: skipping '.'\n".into())
+        );
+        assert_eq!(
+            run(&fs, "rmdir", &["d"]),
+            (1, "".into(), "rmdir: failed to remove 'd': Directory not empty\n".into())
+        );
+        assert_eq!(run(&fs, "rmdir", &["f"]), (1, "".into(), "rmdir: failed to remove 'f': Not a directory\n".into()));
+        assert_eq!(
+            run(&fs, "rm", &["-rv", "d"]),
+            (0, "removed 'd/e/x'\nremoved directory 'd/e'\nremoved directory 'd'\n".into(), "".into())
+        );
+        assert_eq!(run(&fs, "rm", &["-v", "f"]), (0, "removed 'f'\n".into(), "".into()));
+        fs.mkdir("/a/b/c", true).unwrap();
+        assert_eq!(run(&fs, "rmdir", &["-p", "a/b/c"]), (0, "".into(), "".into()));
+        assert!(fs.stat("/a").is_err());
+    }
+
+    #[test]
+    fn touch_tee_and_names() {
+        let fs = storage(&[("/f", "keep")]);
+        assert_eq!(run(&fs, "touch", &["f", "new"]), (0, "".into(), "".into()));
+        assert_eq!(fs.read("/f").unwrap(), b"keep");
+        assert_eq!(fs.read("/new").unwrap(), b"");
+        assert_eq!(run(&fs, "touch", &["-c", "other"]).0, 0);
+        assert!(fs.stat("/other").is_err());
+        assert_eq!(
+            run(&fs, "touch", &["zz/q"]),
+            (1, "".into(), "touch: cannot touch 'zz/q': No such file or directory\n".into())
+        );
+        assert_eq!(
+            run_for_test(&fs, "tee", &["t", "nope/x"], "hi\n"),
+            (1, "hi\n".into(), "tee: nope/x: No such file or directory\n".into())
+        );
+        run_for_test(&fs, "tee", &["-a", "t"], "again\n");
+        assert_eq!(fs.read("/t").unwrap(), b"hi\nagain\n");
+        assert_eq!(run(&fs, "basename", &["x.c", ".c"]).1, "x\n");
+        assert_eq!(run(&fs, "basename", &[".c", ".c"]).1, ".c\n");
+        assert_eq!(run(&fs, "basename", &["-a", "a/b", "c/"]).1, "b\nc\n");
+        assert_eq!(run(&fs, "basename", &["-s", ".rs", "a.rs", "b.rs"]).1, "a\nb\n");
+        assert_eq!(
+            run(&fs, "basename", &["a", "b", "c"]),
+            (1, "".into(), "basename: extra operand 'c'\nTry 'basename --help' for more information.\n".into())
+        );
+        assert_eq!(run(&fs, "dirname", &["a", "/a", "a/b/", "//", "/a/b//"]).1, ".\n/\na\n/\n/a\n");
+    }
+
+    #[test]
+    fn links_resolve_like_gnu() {
+        let fs = storage(&[("/f", "x"), ("/d/g", "")]);
+        assert_eq!(run(&fs, "ln", &["-s", "f", "l"]), (0, "".into(), "".into()));
+        assert_eq!(
+            run(&fs, "ln", &["-s", "f", "l"]),
+            (1, "".into(), "ln: failed to create symbolic link 'l': File exists\n".into())
+        );
+        assert_eq!(
+            run(&fs, "ln", &["-s", "f"]),
+            (1, "".into(), "ln: failed to create symbolic link './f': File exists\n".into())
+        );
+        assert_eq!(run(&fs, "ln", &["-sf", "d", "l"]).0, 0);
+        assert_eq!(run(&fs, "readlink", &["l"]), (0, "d\n".into(), "".into()));
+        assert_eq!(run(&fs, "readlink", &["f"]), (1, "".into(), "".into()));
+        assert_eq!(run(&fs, "readlink", &["-f", "l/g"]), (0, "/d/g\n".into(), "".into()));
+        assert_eq!(run(&fs, "realpath", &["l/../f", "l/nope"]), (0, "/f\n/d/nope\n".into(), "".into()));
+        assert_eq!(
+            run(&fs, "realpath", &["nope/x"]),
+            (1, "".into(), "realpath: nope/x: No such file or directory\n".into())
+        );
+        assert_eq!(run(&fs, "realpath", &["f/x"]), (1, "".into(), "realpath: f/x: Not a directory\n".into()));
+        assert_eq!(run(&fs, "ln", &["f", "h"]).0, 1);
+        assert_eq!(run(&fs, "ln", &["-s", "../f", "d"]).0, 0);
+        assert_eq!(fs.readlink("/d/f").unwrap(), "../f");
+    }
+
+    #[test]
+    fn mktemp_makes_unique_files() {
+        let fs = MemoryStorage::default();
+        let (status, first, _) = run(&fs, "mktemp", &[]);
+        assert_eq!(status, 0);
+        let (_, second, _) = run(&fs, "mktemp", &["-d"]);
+        assert!(first.starts_with("/tmp/tmp.") && first.len() == "/tmp/tmp.XXXXXXXXXX\n".len());
+        assert_ne!(first, second);
+        assert!(fs.stat(second.trim_end()).unwrap().kind == crate::storage::FileKind::Directory);
+    }
+}

@@ -1,0 +1,701 @@
+//! `ls`, `du` and `stat`.
+//!
+//! `ls` writes one name per line (its output is never a terminal); `-C`
+//! and `-x` are accepted and change nothing. `ls -l` shows the owner and
+//! group `user user`, one link per file, the storage's modification time
+//! in UTC, and 4096 bytes for a directory.
+
+use std::time::SystemTime;
+
+use super::{blocks_kib, child, civil, epoch_seconds, fail, human, parse, shown_size, tick, Spec};
+use crate::shell::command::Context;
+use crate::shell::LimitHit;
+use crate::storage::{FileKind, Metadata};
+
+const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Sort {
+    Name,
+    Size,
+    Time,
+    None,
+}
+
+struct LsOptions {
+    all: bool,
+    almost_all: bool,
+    long: bool,
+    recursive: bool,
+    directory: bool,
+    classify: bool,
+    slash: bool,
+    human: bool,
+    sort: Sort,
+    reverse: bool,
+    owner: bool,
+    group: bool,
+    now: i64,
+}
+
+/// One name to show: as shown, its absolute path, and its metadata (the
+/// link itself for a symlink).
+struct Item {
+    name: String,
+    absolute: String,
+    meta: Metadata,
+}
+
+/// `ls [-aAdFhlpRrStU1] [FILE]…`.
+pub(super) fn ls(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
+    const SPEC: Spec = Spec {
+        flags: "aAdFhlpRrStU1CxfgoGnNLHcu",
+        valued: "",
+        long: &[
+            ("all", 'a'),
+            ("almost-all", 'A'),
+            ("directory", 'd'),
+            ("classify", 'F'),
+            ("human-readable", 'h'),
+            ("recursive", 'R'),
+            ("reverse", 'r'),
+            ("dereference", 'L'),
+            ("numeric-uid-gid", 'n'),
+            ("no-group", 'G'),
+            ("literal", 'N'),
+        ],
+        stop_at_operand: false,
+    };
+    // Options with no effect on an output that is not a terminal.
+    let args: Vec<String> = args
+        .iter()
+        .filter(|arg| {
+            !(arg.starts_with("--color") || *arg == "--group-directories-first" || *arg == "--show-control-chars")
+        })
+        .cloned()
+        .collect();
+    let Some(parsed) = parse(ctx, &args, &SPEC)? else { return Ok(2) };
+    let mut options = LsOptions {
+        all: false,
+        almost_all: false,
+        long: false,
+        recursive: parsed.has('R'),
+        directory: parsed.has('d'),
+        classify: parsed.has('F'),
+        slash: parsed.has('p'),
+        human: parsed.has('h'),
+        sort: Sort::Name,
+        reverse: parsed.has('r'),
+        owner: true,
+        group: !parsed.has('G'),
+        now: epoch_seconds(SystemTime::now()),
+    };
+    for (option, _) in &parsed.options {
+        match option {
+            'a' => (options.all, options.almost_all) = (true, false),
+            'A' => (options.all, options.almost_all) = (false, true),
+            'f' => (options.all, options.sort) = (true, Sort::None),
+            'l' | 'n' => options.long = true,
+            'g' => (options.long, options.owner) = (true, false),
+            'o' => (options.long, options.group) = (true, false),
+            '1' | 'C' | 'x' => {}
+            'S' => options.sort = Sort::Size,
+            't' => options.sort = Sort::Time,
+            'U' => options.sort = Sort::None,
+            _ => {}
+        }
+    }
+    let follow_operands = parsed.has('L') || !(options.long || options.directory || options.classify);
+    let operands = if parsed.operands.is_empty() { vec![".".to_string()] } else { parsed.operands.clone() };
+    let mut status = 0;
+    let mut files = Vec::new();
+    let mut dirs = Vec::new();
+    for operand in &operands {
+        let absolute = ctx.path(operand);
+        let follow = follow_operands || operand.ends_with('/');
+        let result = if follow {
+            ctx.storage.stat(&absolute).or_else(|_| ctx.storage.lstat(&absolute))
+        } else {
+            ctx.storage.lstat(&absolute)
+        };
+        match result {
+            Ok(meta) => {
+                let item = Item { name: operand.clone(), absolute, meta };
+                if item.meta.kind == FileKind::Directory && !options.directory {
+                    dirs.push(item);
+                } else {
+                    files.push(item);
+                }
+            }
+            Err(error) => {
+                fail(ctx, "cannot access", operand, &error)?;
+                status = 2;
+            }
+        }
+    }
+    sort_items(&mut files, &options);
+    sort_items(&mut dirs, &options);
+    let mut printed = !files.is_empty();
+    if !files.is_empty() {
+        print_block(ctx, &files, &options, false)?;
+    }
+    let headers = operands.len() > 1 || options.recursive;
+    for dir in &dirs {
+        if list_dir(ctx, &dir.name, &dir.absolute, &options, headers, &mut printed)? {
+            status = status.max(1);
+        }
+    }
+    Ok(status)
+}
+
+fn sort_items(items: &mut [Item], options: &LsOptions) {
+    match options.sort {
+        Sort::Name => items.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes())),
+        Sort::Size => {
+            items.sort_by(|a, b| shown_size(&b.meta).cmp(&shown_size(&a.meta)).then_with(|| a.name.cmp(&b.name)))
+        }
+        Sort::Time => items.sort_by(|a, b| b.meta.modified.cmp(&a.meta.modified).then_with(|| a.name.cmp(&b.name))),
+        Sort::None => {}
+    }
+    if options.reverse {
+        items.reverse();
+    }
+}
+
+/// Lists one directory (and, with `-R`, those under it); returns whether
+/// something could not be read.
+fn list_dir(
+    ctx: &mut Context<'_>,
+    shown: &str,
+    absolute: &str,
+    options: &LsOptions,
+    header: bool,
+    printed: &mut bool,
+) -> Result<bool, LimitHit> {
+    (ctx.check)()?;
+    if *printed {
+        ctx.stdout.write_str("\n")?;
+    }
+    *printed = true;
+    if header {
+        ctx.stdout.write_str(&format!("{shown}:\n"))?;
+    }
+    let entries = match ctx.storage.list(absolute) {
+        Ok(entries) => entries,
+        Err(error) => {
+            fail(ctx, "cannot open directory", shown, &error)?;
+            return Ok(true);
+        }
+    };
+    let mut items = Vec::new();
+    if options.all {
+        for name in [".", ".."] {
+            let path = crate::storage::normalize(&child(absolute, name));
+            if let Ok(meta) = ctx.storage.stat(&path) {
+                items.push(Item { name: name.to_string(), absolute: path, meta });
+            }
+        }
+    }
+    let mut step = 0;
+    for entry in entries {
+        tick(ctx, &mut step)?;
+        if entry.name.starts_with('.') && !(options.all || options.almost_all) {
+            continue;
+        }
+        let path = child(absolute, &entry.name);
+        if let Ok(meta) = ctx.storage.lstat(&path) {
+            items.push(Item { name: entry.name, absolute: path, meta });
+        }
+    }
+    sort_items(&mut items, options);
+    print_block(ctx, &items, options, true)?;
+    let mut failed = false;
+    if options.recursive {
+        for item in &items {
+            if item.meta.kind == FileKind::Directory && item.name != "." && item.name != ".." {
+                let sub = child(shown, &item.name);
+                failed |= list_dir(ctx, &sub, &item.absolute, options, true, printed)?;
+            }
+        }
+    }
+    Ok(failed)
+}
+
+/// `-F`/`-p`'s mark after a name.
+fn indicator(meta: &Metadata, options: &LsOptions) -> &'static str {
+    match meta.kind {
+        FileKind::Directory if options.classify || options.slash => "/",
+        FileKind::Symlink if options.classify => "@",
+        FileKind::File if options.classify && meta.mode & 0o111 != 0 => "*",
+        _ => "",
+    }
+}
+
+fn print_block(ctx: &mut Context<'_>, items: &[Item], options: &LsOptions, with_total: bool) -> Result<(), LimitHit> {
+    if !options.long {
+        let mut out = String::new();
+        for item in items {
+            out.push_str(&item.name);
+            out.push_str(indicator(&item.meta, options));
+            out.push('\n');
+        }
+        return ctx.stdout.write_str(&out);
+    }
+    if with_total {
+        let total: u64 = items.iter().map(|item| blocks_kib(&item.meta)).sum();
+        let total = if options.human { human(total * 1024) } else { total.to_string() };
+        ctx.stdout.write_str(&format!("total {total}\n"))?;
+    }
+    let mut rows = Vec::with_capacity(items.len());
+    for item in items {
+        (ctx.check)()?;
+        let links = match item.meta.kind {
+            FileKind::Directory => {
+                let entries = ctx.storage.list(&item.absolute).unwrap_or_default();
+                2 + entries.iter().filter(|entry| entry.kind == FileKind::Directory).count()
+            }
+            _ => 1,
+        };
+        let size = shown_size(&item.meta);
+        let size = if options.human { human(size) } else { size.to_string() };
+        let mut name = format!("{}{}", item.name, indicator(&item.meta, options));
+        if item.meta.kind == FileKind::Symlink {
+            if let Ok(target) = ctx.storage.readlink(&item.absolute) {
+                name = format!("{} -> {target}", item.name);
+            }
+        }
+        rows.push((mode_string(&item.meta), links.to_string(), size, date(item.meta.modified, options.now), name));
+    }
+    let links_width = rows.iter().map(|row| row.1.len()).max().unwrap_or(0);
+    let size_width = rows.iter().map(|row| row.2.len()).max().unwrap_or(0);
+    let mut out = String::new();
+    for (mode, links, size, date, name) in rows {
+        let mut owners = String::new();
+        if options.owner {
+            owners.push_str("user ");
+        }
+        if options.group {
+            owners.push_str("user ");
+        }
+        out.push_str(&format!("{mode} {links:>links_width$} {owners}{size:>size_width$} {date} {name}\n"));
+    }
+    ctx.stdout.write_str(&out)
+}
+
+/// `drwxr-xr-x`.
+pub(super) fn mode_string(meta: &Metadata) -> String {
+    let mut text = String::with_capacity(10);
+    text.push(match meta.kind {
+        FileKind::Directory => 'd',
+        FileKind::Symlink => 'l',
+        FileKind::File => '-',
+    });
+    for shift in [6, 3, 0] {
+        let bits = (meta.mode >> shift) & 7;
+        text.push(if bits & 4 != 0 { 'r' } else { '-' });
+        text.push(if bits & 2 != 0 { 'w' } else { '-' });
+        text.push(if bits & 1 != 0 { 'x' } else { '-' });
+    }
+    text
+}
+
+/// `ls -l`'s date: `Dec  2 16:05` within six months, `Dec  2  2025` otherwise.
+fn date(time: SystemTime, now: i64) -> String {
+    let seconds = epoch_seconds(time);
+    let (year, month, day, hour, minute, _) = civil(seconds);
+    let month = MONTHS[(month as usize).saturating_sub(1) % 12];
+    const SIX_MONTHS: i64 = 31_556_952 / 2;
+    if seconds > now - SIX_MONTHS && seconds <= now + 60 {
+        format!("{month} {day:>2} {hour:02}:{minute:02}")
+    } else {
+        format!("{month} {day:>2} {year:>5}")
+    }
+}
+
+/// `du [-abchkmsS] [-d N] [FILE]…`: disk usage counted in 4 KiB blocks
+/// (a directory is one block), or bytes with `-b`.
+pub(super) fn du(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
+    const SPEC: Spec = Spec {
+        flags: "abchkmsSxlLPD0",
+        valued: "d",
+        long: &[
+            ("all", 'a'),
+            ("bytes", 'b'),
+            ("apparent-size", 'A'),
+            ("total", 'c'),
+            ("human-readable", 'h'),
+            ("summarize", 's'),
+            ("max-depth", 'd'),
+            ("null", '0'),
+        ],
+        stop_at_operand: false,
+    };
+    let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(1) };
+    let max_depth = match parsed.value('d') {
+        Some(text) => match text.parse::<usize>() {
+            Ok(depth) => Some(depth),
+            Err(_) => {
+                ctx.error(format_args!("invalid maximum depth {}", super::quote(text)))?;
+                return Ok(1);
+            }
+        },
+        None if parsed.has('s') => Some(0),
+        None => None,
+    };
+    let unit = parsed.options.iter().rev().find_map(|(option, _)| match option {
+        'b' => Some('b'),
+        'h' => Some('h'),
+        'k' => Some('k'),
+        'm' => Some('m'),
+        _ => None,
+    });
+    let apparent = parsed.has('b') || parsed.has('A');
+    let settings = DuSettings {
+        all: parsed.has('a'),
+        max_depth,
+        apparent,
+        unit: unit.unwrap_or('k'),
+        terminator: if parsed.has('0') { '\0' } else { '\n' },
+    };
+    let operands = if parsed.operands.is_empty() { vec![".".to_string()] } else { parsed.operands.clone() };
+    let mut status = 0;
+    let mut total = 0;
+    for operand in &operands {
+        let absolute = ctx.path(operand);
+        match ctx.storage.stat(&absolute).or_else(|_| ctx.storage.lstat(&absolute)) {
+            Ok(meta) => total += du_walk(ctx, operand, &absolute, meta, 0, &settings)?,
+            Err(error) => {
+                fail(ctx, "cannot access", operand, &error)?;
+                status = 1;
+            }
+        }
+    }
+    if parsed.has('c') {
+        let line = format!("{}\ttotal{}", settings.show(total), settings.terminator);
+        ctx.stdout.write_str(&line)?;
+    }
+    Ok(status)
+}
+
+struct DuSettings {
+    all: bool,
+    max_depth: Option<usize>,
+    apparent: bool,
+    unit: char,
+    terminator: char,
+}
+
+impl DuSettings {
+    fn size(&self, meta: &Metadata) -> u64 {
+        if self.apparent {
+            shown_size(meta)
+        } else {
+            blocks_kib(meta) * 1024
+        }
+    }
+
+    fn show(&self, bytes: u64) -> String {
+        match self.unit {
+            'b' => bytes.to_string(),
+            'h' => human(bytes),
+            'm' => bytes.div_ceil(1024 * 1024).to_string(),
+            _ => bytes.div_ceil(1024).to_string(),
+        }
+    }
+}
+
+/// Bytes under a path, writing a line for it when its depth allows.
+fn du_walk(
+    ctx: &mut Context<'_>,
+    shown: &str,
+    absolute: &str,
+    meta: Metadata,
+    depth: usize,
+    settings: &DuSettings,
+) -> Result<u64, LimitHit> {
+    (ctx.check)()?;
+    let mut total = settings.size(&meta);
+    if meta.kind == FileKind::Directory {
+        for entry in ctx.storage.list(absolute).unwrap_or_default() {
+            let path = child(absolute, &entry.name);
+            let Ok(sub) = ctx.storage.lstat(&path) else { continue };
+            total += du_walk(ctx, &child(shown, &entry.name), &path, sub, depth + 1, settings)?;
+        }
+    }
+    let visible = depth == 0 || meta.kind == FileKind::Directory || settings.all;
+    if visible && settings.max_depth.is_none_or(|max| depth <= max) {
+        let line = format!("{}\t{shown}{}", settings.show(total), settings.terminator);
+        ctx.stdout.write_str(&line)?;
+    }
+    Ok(total)
+}
+
+/// `stat [-L] [-c FORMAT | --printf FORMAT] FILE…`. Device, inode, owner
+/// and the access/change/birth times are not kept by the storage: they show
+/// as 0, `user` and the modification time.
+pub(super) fn stat(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
+    const SPEC: Spec = Spec {
+        flags: "Lft",
+        valued: "cP",
+        long: &[("dereference", 'L'), ("format", 'c'), ("printf", 'P'), ("terse", 't'), ("file-system", 'f')],
+        stop_at_operand: false,
+    };
+    let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(1) };
+    if parsed.operands.is_empty() {
+        super::usage_error(ctx, "missing operand")?;
+        return Ok(1);
+    }
+    let mut status = 0;
+    for operand in &parsed.operands {
+        let absolute = ctx.path(operand);
+        let result = if parsed.has('L') { ctx.storage.stat(&absolute) } else { ctx.storage.lstat(&absolute) };
+        let meta = match result {
+            Ok(meta) => meta,
+            Err(error) => {
+                fail(ctx, "cannot statx", operand, &error)?;
+                status = 1;
+                continue;
+            }
+        };
+        let target = if meta.kind == FileKind::Symlink { ctx.storage.readlink(&absolute).ok() } else { None };
+        let links = if meta.kind == FileKind::Directory {
+            let entries = ctx.storage.list(&absolute).unwrap_or_default();
+            2 + entries.iter().filter(|entry| entry.kind == FileKind::Directory).count()
+        } else {
+            1
+        };
+        let info = StatInfo { name: operand, meta: &meta, target: target.as_deref(), links };
+        let text = if let Some(format) = parsed.value('c') {
+            format!("{}\n", info.expand(format, false))
+        } else if let Some(format) = parsed.value('P') {
+            info.expand(format, true)
+        } else {
+            let file = match &target {
+                Some(target) => format!("{operand} -> {target}"),
+                None => operand.clone(),
+            };
+            let format = "  File: \u{0}\n  Size: %-10s\tBlocks: %-10b IO Block: 4096   %F\nDevice: 0,0\tInode: 0           Links: %h\nAccess: (%04a/%A)  Uid: ( 1000/    user)   Gid: ( 1000/    user)\nAccess: %y\nModify: %y\nChange: %y\n Birth: -\n";
+            info.expand(format, false).replace('\0', &file)
+        };
+        ctx.stdout.write_str(&text)?;
+    }
+    Ok(status)
+}
+
+struct StatInfo<'a> {
+    name: &'a str,
+    meta: &'a Metadata,
+    target: Option<&'a str>,
+    links: usize,
+}
+
+impl StatInfo<'_> {
+    /// Expands `%` directives (and, for `--printf`, backslash escapes).
+    fn expand(&self, format: &str, escapes: bool) -> String {
+        let mut out = String::new();
+        let chars: Vec<char> = format.chars().collect();
+        let mut at = 0;
+        while at < chars.len() {
+            let c = chars[at];
+            at += 1;
+            if c == '\\' && escapes && at < chars.len() {
+                let escaped = chars[at];
+                at += 1;
+                match escaped {
+                    'n' => out.push('\n'),
+                    't' => out.push('\t'),
+                    '\\' => out.push('\\'),
+                    '"' => out.push('"'),
+                    other => {
+                        out.push('\\');
+                        out.push(other);
+                    }
+                }
+                continue;
+            }
+            if c != '%' || at >= chars.len() {
+                out.push(c);
+                continue;
+            }
+            let mut spec = String::new();
+            while at < chars.len() && (chars[at].is_ascii_digit() || chars[at] == '-') {
+                spec.push(chars[at]);
+                at += 1;
+            }
+            let Some(&directive) = chars.get(at) else {
+                out.push('%');
+                out.push_str(&spec);
+                break;
+            };
+            at += 1;
+            let value = match directive {
+                '%' => "%".to_string(),
+                'n' => self.name.to_string(),
+                'N' => match self.target {
+                    Some(target) => format!("{} -> {}", super::quote(self.name), super::quote(target)),
+                    None => super::quote(self.name),
+                },
+                's' => shown_size(self.meta).to_string(),
+                'b' => (blocks_kib(self.meta) * 2).to_string(),
+                'B' => "512".to_string(),
+                'o' => "4096".to_string(),
+                'F' => match self.meta.kind {
+                    FileKind::File if self.meta.size == 0 => "regular empty file",
+                    FileKind::File => "regular file",
+                    FileKind::Directory => "directory",
+                    FileKind::Symlink => "symbolic link",
+                }
+                .to_string(),
+                'a' => format!("{:o}", self.meta.mode & 0o7777),
+                'A' => mode_string(self.meta),
+                'f' => format!("{:x}", self.meta.mode | kind_bits(self.meta.kind)),
+                'h' => self.links.to_string(),
+                'i' | 'd' | 'D' => "0".to_string(),
+                'u' | 'g' => "1000".to_string(),
+                'U' | 'G' => "user".to_string(),
+                'x' | 'y' | 'z' | 'w' => full_time(self.meta.modified),
+                'X' | 'Y' | 'Z' | 'W' => epoch_seconds(self.meta.modified).to_string(),
+                't' | 'T' => "0".to_string(),
+                other => format!("?{other}"),
+            };
+            out.push_str(&pad(&value, &spec));
+        }
+        out
+    }
+}
+
+/// Applies a printf width (`-10`, `04`) to a value.
+fn pad(value: &str, spec: &str) -> String {
+    let left = spec.starts_with('-');
+    let digits = spec.trim_start_matches('-');
+    let zero = digits.starts_with('0');
+    let width: usize = digits.parse().unwrap_or(0).min(1000);
+    if value.len() >= width {
+        value.to_string()
+    } else if left {
+        format!("{value:<width$}")
+    } else if zero {
+        format!("{value:0>width$}")
+    } else {
+        format!("{value:>width$}")
+    }
+}
+
+fn kind_bits(kind: FileKind) -> u32 {
+    match kind {
+        FileKind::File => 0o100000,
+        FileKind::Directory => 0o040000,
+        FileKind::Symlink => 0o120000,
+    }
+}
+
+/// `2026-12-02 16:05:35.873279298 +0000`.
+fn full_time(time: SystemTime) -> String {
+    let seconds = epoch_seconds(time);
+    let nanos = time.duration_since(std::time::UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
+    let (year, month, day, hour, minute, second) = civil(seconds);
+    format!("{year:04}-{month:02}-{day:02} {hour:02}:{minute:02}:{second:02}.{nanos:09} +0000")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::storage;
+    use crate::shell::command::run_for_test;
+    use crate::storage::{MemoryStorage, Storage};
+
+    fn fixture() -> MemoryStorage {
+        let fs = storage(&[("/a", "x\n"), ("/d/b", "hello\n"), ("/d/sub/", ""), ("/e/", ""), ("/.hidden", "")]);
+        fs.write("/d/big", &[b' '; 5000]).unwrap();
+        fs.symlink("a", "/la").unwrap();
+        fs.symlink("d", "/ld").unwrap();
+        fs
+    }
+
+    fn ls(fs: &MemoryStorage, args: &[&str]) -> (i32, String, String) {
+        run_for_test(fs, "ls", args, "")
+    }
+
+    /// `ls -l` lines without the date columns, which depend on the clock.
+    fn undated(text: &str) -> String {
+        text.lines()
+            .map(|line| {
+                let fields: Vec<&str> = line.split_whitespace().collect();
+                if fields.len() >= 9 {
+                    format!("{} {}", fields[..5].join(" "), fields[8..].join(" "))
+                } else {
+                    line.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn lists_names_like_gnu() {
+        let fs = fixture();
+        assert_eq!(ls(&fs, &[]), (0, "a\nd\ne\nla\nld\n".into(), "".into()));
+        assert_eq!(
+            ls(&fs, &["d", "e", "a", "nope"]),
+            (2, "a\n\nd:\nb\nbig\nsub\n\ne:\n".into(), "ls: cannot access 'nope': No such file or directory\n".into())
+        );
+        assert_eq!(ls(&fs, &["-R", "d", "e"]), (0, "d:\nb\nbig\nsub\n\nd/sub:\n\ne:\n".into(), "".into()));
+        assert_eq!(ls(&fs, &["-F"]).1, "a\nd/\ne/\nla@\nld@\n");
+        assert_eq!(ls(&fs, &["-p", "d"]).1, "b\nbig\nsub/\n");
+        assert_eq!(ls(&fs, &["-d", "d", "e"]).1, "d\ne\n");
+        assert_eq!(ls(&fs, &["-S", "d"]).1, "big\nsub\nb\n");
+        assert_eq!(ls(&fs, &["-r", "d"]).1, "sub\nbig\nb\n");
+        assert_eq!(ls(&fs, &["ld"]).1, "b\nbig\nsub\n");
+        assert_eq!(ls(&fs, &["-A", "e"]).1, "");
+        assert_eq!(ls(&fs, &["-a", "e"]).1, ".\n..\n");
+        assert_eq!(ls(&fs, &["-A"]).1, ".hidden\na\nd\ne\nla\nld\n");
+        assert_eq!(ls(&fs, &["-1", "d/b"]).1, "d/b\n");
+    }
+
+    #[test]
+    fn long_listing_matches_gnu_columns() {
+        let fs = fixture();
+        let (status, out, _) = ls(&fs, &["-l", "d", "ld"]);
+        assert_eq!(status, 0);
+        assert_eq!(
+            undated(&out),
+            "lrwxrwxrwx 1 user user 1 ld -> d\n\nd:\ntotal 16\n-rw-r--r-- 1 user user 6 b\n-rw-r--r-- 1 user user 5000 big\ndrwxr-xr-x 2 user user 4096 sub"
+        );
+        let (_, out, _) = ls(&fs, &["-lh", "d"]);
+        assert_eq!(
+            undated(&out),
+            "total 16K\n-rw-r--r-- 1 user user 6 b\n-rw-r--r-- 1 user user 4.9K big\ndrwxr-xr-x 2 user user 4.0K sub"
+        );
+        let (_, out, _) = ls(&fs, &["-la", "e"]);
+        assert_eq!(undated(&out), "total 8\ndrwxr-xr-x 2 user user 4096 .\ndrwxr-xr-x 4 user user 4096 ..");
+        let line = ls(&fs, &["-l", "a"]).1;
+        assert!(line.starts_with("-rw-r--r-- 1 user user 2 ") && line.ends_with(" a\n"), "{line}");
+        assert_eq!(line.len(), "-rw-r--r-- 1 user user 2 Dec  2 16:05 a\n".len());
+    }
+
+    #[test]
+    fn du_and_stat() {
+        let fs = fixture();
+        assert_eq!(run_for_test(&fs, "du", &["d"], "").1, "4\td/sub\n20\td\n");
+        assert_eq!(run_for_test(&fs, "du", &["-a", "d"], "").1, "4\td/b\n8\td/big\n4\td/sub\n20\td\n");
+        assert_eq!(run_for_test(&fs, "du", &["-sh", "d", "a"], "").1, "20K\td\n4.0K\ta\n");
+        assert_eq!(run_for_test(&fs, "du", &["-c", "a", "d/b"], "").1, "4\ta\n4\td/b\n8\ttotal\n");
+        assert_eq!(run_for_test(&fs, "du", &["-b", "d"], "").1, "4096\td/sub\n13198\td\n");
+        assert_eq!(
+            run_for_test(&fs, "du", &["nope"], ""),
+            (1, "".into(), "du: cannot access 'nope': No such file or directory\n".into())
+        );
+        assert_eq!(
+            run_for_test(&fs, "stat", &["-c", "%n %s %F %a %A %h", "a", "d", "la"], "").1,
+            "a 2 regular file 644 -rw-r--r-- 1\nd 4096 directory 755 drwxr-xr-x 3\nla 1 symbolic link 777 lrwxrwxrwx 1\n"
+        );
+        let (_, out, _) = run_for_test(&fs, "stat", &["la"], "");
+        assert!(
+            out.starts_with("  File: la -> a\n  Size: 1         \tBlocks: 0          IO Block: 4096   symbolic link\n"),
+            "{out}"
+        );
+        assert_eq!(
+            run_for_test(&fs, "stat", &["nope"], ""),
+            (1, "".into(), "stat: cannot statx 'nope': No such file or directory\n".into())
+        );
+    }
+}

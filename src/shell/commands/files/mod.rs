@@ -1,0 +1,473 @@
+//! File and misc commands over the storage: `cat`, `ls`, `mkdir`, `rm`,
+//! `rmdir`, `cp`, `mv`, `touch`, `ln`, `readlink`, `realpath`, `basename`,
+//! `dirname`, `tee`, `seq`, `xargs`, `find`, `du`, `stat`, `mktemp`.
+//!
+//! They follow GNU coreutils and findutils in the C locale. Differences on
+//! purpose, common to the group:
+//! - There are no users or groups: `ls -l` and `stat` show the owner and
+//!   group `user user`.
+//! - The storage cannot set times: `touch` on an existing file leaves it as
+//!   it is, and `cp -p`/`-a` keep no times.
+//! - Directories count as 4096 bytes (one block) in `ls -l`, `du` and `stat`,
+//!   as on a typical Linux file system; files use 4 KiB blocks.
+//! - Hard links do not exist: `ln` without `-s` fails.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use crate::shell::command::{error_reason, CommandFn, Context};
+use crate::shell::LimitHit;
+use crate::storage::{FileKind, Metadata, StorageError};
+
+mod basic;
+mod copy;
+mod find;
+mod ls;
+mod seq;
+mod xargs;
+
+pub(super) const COMMANDS: &[(&str, CommandFn)] = &[
+    ("basename", basic::basename),
+    ("cat", basic::cat),
+    ("cp", copy::cp),
+    ("dirname", basic::dirname),
+    ("du", ls::du),
+    ("find", find::find),
+    ("ln", basic::ln),
+    ("ls", ls::ls),
+    ("mkdir", basic::mkdir),
+    ("mktemp", basic::mktemp),
+    ("mv", copy::mv),
+    ("readlink", basic::readlink),
+    ("realpath", basic::realpath),
+    ("rm", basic::rm),
+    ("rmdir", basic::rmdir),
+    ("seq", seq::seq),
+    ("stat", ls::stat),
+    ("tee", basic::tee),
+    ("touch", basic::touch),
+    ("xargs", xargs::xargs),
+];
+
+/// The options a command accepts.
+pub(super) struct Spec {
+    /// Short flags without a value.
+    pub flags: &'static str,
+    /// Short options that take a value.
+    pub valued: &'static str,
+    /// Long options and the short option each stands for (a long option
+    /// takes a value when its letter is in `valued`).
+    pub long: &'static [(&'static str, char)],
+    /// Whether the first operand ends the options (xargs), instead of GNU's
+    /// default of options anywhere before `--`.
+    pub stop_at_operand: bool,
+}
+
+/// Parsed arguments: the options in order with their values, then the operands.
+#[derive(Debug, Default)]
+pub(super) struct Parsed {
+    pub options: Vec<(char, String)>,
+    pub operands: Vec<String>,
+}
+
+impl Parsed {
+    /// Whether the option was given.
+    pub fn has(&self, option: char) -> bool {
+        self.options.iter().any(|(c, _)| *c == option)
+    }
+
+    /// The last value given to the option.
+    pub fn value(&self, option: char) -> Option<&str> {
+        self.options.iter().rev().find(|(c, _)| *c == option).map(|(_, v)| v.as_str())
+    }
+}
+
+/// Writes GNU's `Try 'name --help'` line after a usage error.
+pub(super) fn usage_error(ctx: &mut Context<'_>, message: impl std::fmt::Display) -> Result<(), LimitHit> {
+    ctx.error(message)?;
+    let line = format!("Try '{} --help' for more information.\n", ctx.name);
+    ctx.stderr.write_str(&line)
+}
+
+/// Parses `args` as GNU getopt_long does; on a bad option writes GNU's
+/// message and returns `None`.
+pub(super) fn parse(ctx: &mut Context<'_>, args: &[String], spec: &Spec) -> Result<Option<Parsed>, LimitHit> {
+    let mut parsed = Parsed::default();
+    let mut index = 0;
+    while index < args.len() {
+        let arg = &args[index];
+        index += 1;
+        if arg == "--" {
+            parsed.operands.extend(args[index..].iter().cloned());
+            break;
+        }
+        if let Some(long) = arg.strip_prefix("--") {
+            let (name, inline) = match long.split_once('=') {
+                Some((name, value)) => (name, Some(value)),
+                None => (long, None),
+            };
+            let exact = spec.long.iter().find(|(n, _)| *n == name);
+            let candidates: Vec<_> = spec.long.iter().filter(|(n, _)| n.starts_with(name)).collect();
+            let found = match (exact, candidates.as_slice()) {
+                (Some(found), _) => found,
+                (None, [one]) => *one,
+                (None, []) => {
+                    usage_error(ctx, format_args!("unrecognized option '{arg}'"))?;
+                    return Ok(None);
+                }
+                (None, _) => {
+                    usage_error(ctx, format_args!("option '{arg}' is ambiguous"))?;
+                    return Ok(None);
+                }
+            };
+            let (full, letter) = *found;
+            if spec.valued.contains(letter) {
+                let value = match inline {
+                    Some(value) => value.to_string(),
+                    None if index < args.len() => {
+                        index += 1;
+                        args[index - 1].clone()
+                    }
+                    None => {
+                        usage_error(ctx, format_args!("option '--{full}' requires an argument"))?;
+                        return Ok(None);
+                    }
+                };
+                parsed.options.push((letter, value));
+            } else if inline.is_some() {
+                usage_error(ctx, format_args!("option '--{full}' doesn't allow an argument"))?;
+                return Ok(None);
+            } else {
+                parsed.options.push((letter, String::new()));
+            }
+            continue;
+        }
+        if arg.len() < 2 || !arg.starts_with('-') {
+            if spec.stop_at_operand {
+                parsed.operands.extend(args[index - 1..].iter().cloned());
+                break;
+            }
+            parsed.operands.push(arg.clone());
+            continue;
+        }
+        let chars: Vec<char> = arg[1..].chars().collect();
+        let mut at = 0;
+        while at < chars.len() {
+            let letter = chars[at];
+            at += 1;
+            if spec.valued.contains(letter) {
+                let value = if at < chars.len() {
+                    chars[at..].iter().collect()
+                } else if index < args.len() {
+                    index += 1;
+                    args[index - 1].clone()
+                } else {
+                    usage_error(ctx, format_args!("option requires an argument -- '{letter}'"))?;
+                    return Ok(None);
+                };
+                parsed.options.push((letter, value));
+                break;
+            } else if spec.flags.contains(letter) {
+                parsed.options.push((letter, String::new()));
+            } else {
+                usage_error(ctx, format_args!("invalid option -- '{letter}'"))?;
+                return Ok(None);
+            }
+        }
+    }
+    Ok(Some(parsed))
+}
+
+/// A name quoted as GNU tools quote names in messages: `'name'`, or
+/// `"it's"` when it holds a single quote.
+pub(super) fn quote(name: &str) -> String {
+    if !name.contains('\'') {
+        format!("'{name}'")
+    } else if !name.contains(['"', '$', '`', '\\']) {
+        format!("\"{name}\"")
+    } else {
+        format!("'{}'", name.replace('\'', "'\\''"))
+    }
+}
+
+/// `name: what 'path': reason` for a storage error.
+pub(super) fn fail(ctx: &mut Context<'_>, what: &str, user_path: &str, error: &StorageError) -> Result<(), LimitHit> {
+    ctx.error(format_args!("{what} {}: {}", quote(user_path), error_reason(error)))
+}
+
+/// The metadata of a path, a final symlink not followed; `None` if absent.
+pub(super) fn lstat(ctx: &Context<'_>, absolute: &str) -> Option<Metadata> {
+    ctx.storage.lstat(absolute).ok()
+}
+
+/// Whether the path (symlinks followed) is a directory.
+pub(super) fn is_dir(ctx: &Context<'_>, absolute: &str) -> bool {
+    matches!(ctx.storage.stat(absolute), Ok(meta) if meta.kind == FileKind::Directory)
+}
+
+/// Joins a path as the user wrote it with an entry name: `d` + `x` →
+/// `d/x`, `d/` + `x` → `d/x`.
+pub(super) fn child(user_path: &str, name: &str) -> String {
+    if user_path.ends_with('/') {
+        format!("{user_path}{name}")
+    } else {
+        format!("{user_path}/{name}")
+    }
+}
+
+/// The last component of a path as `basename` sees it: `a/b/` → `b`, `/` → `/`.
+pub(super) fn base_name(path: &str) -> &str {
+    let trimmed = path.trim_end_matches('/');
+    if trimmed.is_empty() {
+        return if path.is_empty() { "" } else { "/" };
+    }
+    trimmed.rsplit('/').next().unwrap_or(trimmed)
+}
+
+/// Disk usage in KiB as a 4 KiB-block file system counts it.
+pub(super) fn blocks_kib(meta: &Metadata) -> u64 {
+    match meta.kind {
+        FileKind::Directory => 4,
+        FileKind::Symlink => 0,
+        FileKind::File => meta.size.div_ceil(4096) * 4,
+    }
+}
+
+/// The size `ls -l` shows: a directory counts as one 4096-byte block.
+pub(super) fn shown_size(meta: &Metadata) -> u64 {
+    if meta.kind == FileKind::Directory {
+        4096
+    } else {
+        meta.size
+    }
+}
+
+/// A size as `-h` shows it: `512`, `1.5K`, `12M` (rounded up, powers of 1024).
+pub(super) fn human(bytes: u64) -> String {
+    const UNITS: [&str; 8] = ["K", "M", "G", "T", "P", "E", "Z", "Y"];
+    if bytes < 1024 {
+        return bytes.to_string();
+    }
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    value /= 1024.0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if value < 10.0 {
+        let tenths = (value * 10.0).ceil() / 10.0;
+        if tenths >= 10.0 {
+            return format!("10{}", UNITS[unit]);
+        }
+        format!("{tenths:.1}{}", UNITS[unit])
+    } else {
+        let whole = value.ceil();
+        if whole >= 1024.0 && unit + 1 < UNITS.len() {
+            return format!("1.0{}", UNITS[unit + 1]);
+        }
+        format!("{whole:.0}{}", UNITS[unit])
+    }
+}
+
+/// Seconds since the epoch (negative before it).
+pub(super) fn epoch_seconds(time: SystemTime) -> i64 {
+    match time.duration_since(UNIX_EPOCH) {
+        Ok(after) => i64::try_from(after.as_secs()).unwrap_or(i64::MAX),
+        Err(before) => -i64::try_from(before.duration().as_secs()).unwrap_or(i64::MAX),
+    }
+}
+
+/// A UTC civil time: (year, month 1–12, day, hour, minute, second).
+pub(super) fn civil(seconds: i64) -> (i64, u32, u32, u32, u32, u32) {
+    let days = seconds.div_euclid(86_400);
+    let rest = seconds.rem_euclid(86_400);
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day, (rest / 3600) as u32, (rest % 3600 / 60) as u32, (rest % 60) as u32)
+}
+
+/// How a path is canonicalised (`readlink -f/-e/-m`, `realpath`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Canon {
+    /// Every component must exist.
+    Existing,
+    /// Every component but the last must exist.
+    AllButLast,
+    /// No component needs to exist.
+    Missing,
+}
+
+/// The absolute path with every symlink resolved, `.` and `..` applied
+/// after resolving (as the kernel does).
+pub(super) fn canonicalize(ctx: &Context<'_>, user_path: &str, mode: Canon) -> Result<String, StorageError> {
+    let start = if user_path.starts_with('/') { String::new() } else { ctx.cwd.to_string() };
+    let mut pending: Vec<String> =
+        user_path.split('/').filter(|part| !part.is_empty()).rev().map(str::to_owned).collect();
+    let mut parts: Vec<String> = start.split('/').filter(|part| !part.is_empty()).map(str::to_owned).collect();
+    let mut hops = 0;
+    let as_path = |parts: &[String]| {
+        if parts.is_empty() {
+            "/".to_string()
+        } else {
+            parts.iter().fold(String::new(), |acc, part| acc + "/" + part)
+        }
+    };
+    while let Some(part) = pending.pop() {
+        match part.as_str() {
+            "." => continue,
+            ".." => {
+                parts.pop();
+                continue;
+            }
+            _ => {}
+        }
+        parts.push(part);
+        let here = as_path(&parts);
+        let is_last = pending.is_empty();
+        match ctx.storage.lstat(&here) {
+            Ok(meta) if meta.kind == FileKind::Symlink => {
+                hops += 1;
+                if hops > 40 {
+                    return Err(StorageError::SymlinkLoop(here));
+                }
+                let target = ctx.storage.readlink(&here)?;
+                parts.pop();
+                if target.starts_with('/') {
+                    parts.clear();
+                }
+                pending.extend(target.split('/').filter(|part| !part.is_empty()).rev().map(str::to_owned));
+            }
+            Ok(meta) if meta.kind == FileKind::File && !is_last && mode != Canon::Missing => {
+                return Err(StorageError::NotADirectory(here));
+            }
+            Ok(_) => {}
+            Err(error) => match mode {
+                Canon::Missing => {}
+                Canon::AllButLast if is_last => {}
+                _ => return Err(error),
+            },
+        }
+    }
+    Ok(as_path(&parts))
+}
+
+/// Calls `ctx.check` every 256 steps of a loop.
+pub(super) fn tick(ctx: &Context<'_>, step: &mut u32) -> Result<(), LimitHit> {
+    *step = step.wrapping_add(1);
+    if step.is_multiple_of(256) {
+        (ctx.check)()?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+pub(super) mod test_support {
+    use crate::shell::command::{Context, Output, Runner};
+    use crate::shell::LimitHit;
+    use crate::storage::{MemoryStorage, Storage};
+
+    /// Runs commands from the table, plus `echo`, `true` and `false`, which
+    /// the interpreter provides as builtins (xargs and find -exec need them).
+    struct EchoRunner<'s> {
+        storage: &'s dyn Storage,
+    }
+
+    impl Runner for EchoRunner<'_> {
+        fn run(
+            &mut self,
+            argv: &[String],
+            stdin: &[u8],
+            stdout: &mut Output,
+            stderr: &mut Output,
+        ) -> Result<i32, LimitHit> {
+            match argv[0].as_str() {
+                "echo" => {
+                    stdout.write_str(&format!("{}\n", argv[1..].join(" ")))?;
+                    return Ok(0);
+                }
+                "true" => return Ok(0),
+                "false" => return Ok(1),
+                _ => {}
+            }
+            let Some(function) = crate::shell::commands::lookup(&argv[0]) else {
+                stderr.write_str(&format!("{}: command not found\n", argv[0]))?;
+                return Ok(127);
+            };
+            let mut inner = EchoRunner { storage: self.storage };
+            let mut ctx = Context {
+                name: &argv[0],
+                storage: self.storage,
+                cwd: "/",
+                stdin,
+                stdout,
+                stderr,
+                var: &|_| None,
+                runner: &mut inner,
+                check: &|| Ok(()),
+            };
+            function(&mut ctx, &argv[1..])
+        }
+    }
+
+    /// As `run_for_test`, with `echo`, `true` and `false` available to the
+    /// commands it runs.
+    pub fn run_with_echo(storage: &dyn Storage, name: &str, args: &[&str], stdin: &str) -> (i32, String, String) {
+        let mut stdout = Output::new(1 << 24);
+        let mut stderr = Output::new(1 << 24);
+        let argv: Vec<String> = std::iter::once(name).chain(args.iter().copied()).map(String::from).collect();
+        let status = EchoRunner { storage }
+            .run(&argv, stdin.as_bytes(), &mut stdout, &mut stderr)
+            .unwrap_or_else(|hit| hit.exit_code());
+        (
+            status,
+            String::from_utf8_lossy(stdout.bytes()).into_owned(),
+            String::from_utf8_lossy(stderr.bytes()).into_owned(),
+        )
+    }
+
+    /// A storage holding `files` (path, content; a path ending in `/` is a
+    /// directory), parents made as needed.
+    pub fn storage(files: &[(&str, &str)]) -> MemoryStorage {
+        let storage = MemoryStorage::default();
+        for (path, content) in files {
+            if let Some(dir) = path.strip_suffix('/') {
+                storage.mkdir(dir, true).unwrap();
+            } else {
+                if let Some((parent, _)) = crate::storage::parent(path) {
+                    storage.mkdir(parent, true).unwrap();
+                }
+                storage.write(path, content.as_bytes()).unwrap();
+            }
+        }
+        storage
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_and_dates_print_as_gnu_does() {
+        assert_eq!(human(512), "512");
+        assert_eq!(human(1024), "1.0K");
+        assert_eq!(human(1025), "1.1K");
+        assert_eq!(human(4096), "4.0K");
+        assert_eq!(human(10 * 1024 + 1), "11K");
+        assert_eq!(human(1024 * 1024 - 1), "1.0M");
+        assert_eq!(civil(0), (1970, 1, 1, 0, 0, 0));
+        assert_eq!(civil(1_796_227_270), (2026, 12, 2, 16, 1, 10));
+        assert_eq!(quote("a b"), "'a b'");
+        assert_eq!(quote("it's"), "\"it's\"");
+        assert_eq!(base_name("a/b/"), "b");
+        assert_eq!(base_name("///"), "/");
+    }
+}

@@ -1,0 +1,297 @@
+//! Shared pieces of the text commands: option parsing in the GNU getopt
+//! style, reading inputs with each tool's own error wording, line
+//! splitting, and GNU's file-name quoting.
+
+use std::borrow::Cow;
+
+use crate::shell::command::{error_reason, Context};
+use crate::shell::LimitHit;
+use crate::storage::StorageError;
+
+/// Whether an option takes an argument.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum HasArg {
+    No,
+    Yes,
+    /// Long options only: `--opt` or `--opt=value`.
+    Optional,
+}
+
+/// One parsed command-line element.
+pub(super) enum Arg {
+    /// An option by its key (the short letter, or the long name for long-only
+    /// options) and its argument.
+    Opt(&'static str, Option<String>),
+    /// A file name or other operand.
+    Operand(String),
+}
+
+/// The options a command accepts: short letters (`"n:c:qv"`, a colon
+/// after a letter that takes an argument) and long names mapped to keys.
+pub(super) struct Spec {
+    pub short: &'static str,
+    pub long: &'static [(&'static str, &'static str, HasArg)],
+}
+
+/// Parses `args` like GNU getopt_long with permutation: options may follow
+/// operands, `--` ends options, `-` is an operand, long names may be
+/// abbreviated to a unique prefix. Errors are getopt's messages.
+pub(super) fn parse(spec: &Spec, args: &[String]) -> Result<Vec<Arg>, String> {
+    let mut out = Vec::new();
+    let mut index = 0;
+    while index < args.len() {
+        let arg = &args[index];
+        index += 1;
+        if arg == "--" {
+            out.extend(args[index..].iter().cloned().map(Arg::Operand));
+            break;
+        }
+        if let Some(long) = arg.strip_prefix("--") {
+            let (name, value) = match long.split_once('=') {
+                Some((name, value)) => (name, Some(value.to_string())),
+                None => (long, None),
+            };
+            let exact = spec.long.iter().find(|(n, _, _)| *n == name);
+            let candidates: Vec<_> = spec.long.iter().filter(|(n, _, _)| n.starts_with(name)).collect();
+            let found = match (exact, candidates.as_slice()) {
+                (Some(found), _) => found,
+                (None, [one]) => one,
+                (None, []) => return Err(format!("unrecognized option '{arg}'")),
+                (None, _) => return Err(format!("option '{arg}' is ambiguous")),
+            };
+            let (full, key, has) = *found;
+            match has {
+                HasArg::No if value.is_some() => {
+                    return Err(format!("option '--{full}' doesn't allow an argument"));
+                }
+                HasArg::Yes if value.is_none() => {
+                    let Some(next) = args.get(index) else {
+                        return Err(format!("option '--{full}' requires an argument"));
+                    };
+                    index += 1;
+                    out.push(Arg::Opt(key, Some(next.clone())));
+                }
+                _ => out.push(Arg::Opt(key, value)),
+            }
+            continue;
+        }
+        if arg.len() < 2 || !arg.starts_with('-') {
+            out.push(Arg::Operand(arg.clone()));
+            continue;
+        }
+        let bytes = arg.as_bytes();
+        let mut at = 1;
+        while at < bytes.len() {
+            let letter = bytes[at] as char;
+            at += 1;
+            let Some(pos) = spec.short.find(letter).filter(|_| letter != ':') else {
+                return Err(format!("invalid option -- '{letter}'"));
+            };
+            let key = &spec.short[pos..pos + 1];
+            if spec.short[pos + 1..].starts_with(':') {
+                let value = if at < bytes.len() {
+                    arg[at..].to_string()
+                } else if let Some(next) = args.get(index) {
+                    index += 1;
+                    next.clone()
+                } else {
+                    return Err(format!("option requires an argument -- '{letter}'"));
+                };
+                out.push(Arg::Opt(key, Some(value)));
+                break;
+            }
+            out.push(Arg::Opt(key, None));
+        }
+    }
+    Ok(out)
+}
+
+/// Prints a usage error the GNU way (`name: message` and the `Try` line)
+/// and returns `status`.
+pub(super) fn usage(ctx: &mut Context<'_>, message: &str, status: i32) -> Result<i32, LimitHit> {
+    ctx.error(message)?;
+    let line = format!("Try '{} --help' for more information.\n", ctx.name);
+    ctx.stderr.write_str(&line)?;
+    Ok(status)
+}
+
+/// How a tool words a file it cannot read.
+#[derive(Clone, Copy)]
+pub(super) enum OpenStyle {
+    /// head, tail: `cannot open 'x' for reading: …`, `error reading 'x': …`.
+    CannotOpen,
+    /// wc, uniq, cut, nl, paste, fold: `x: …`.
+    Plain,
+    /// sort: `cannot read: x: …`, `read failed: x: …`.
+    Sort,
+    /// util-linux rev: `cannot open x: …`.
+    Rev,
+}
+
+/// Reads an input (`-` is stdin, borrowed). On failure prints the tool's
+/// message and returns `None`.
+pub(super) fn read_input<'a>(
+    ctx: &mut Context<'a>,
+    path: &str,
+    style: OpenStyle,
+) -> Result<Option<Cow<'a, [u8]>>, LimitHit> {
+    if path == "-" {
+        let stdin: &'a [u8] = ctx.stdin;
+        return Ok(Some(Cow::Borrowed(stdin)));
+    }
+    let error = match ctx.read(path) {
+        Ok(data) => return Ok(Some(Cow::Owned(data))),
+        Err(error) => error,
+    };
+    let reason = error_reason(&error);
+    let is_dir = matches!(error, StorageError::IsADirectory(_));
+    let message = match style {
+        OpenStyle::CannotOpen if is_dir => format!("error reading {}: {reason}", quote(path)),
+        OpenStyle::CannotOpen => format!("cannot open {} for reading: {reason}", quote(path)),
+        OpenStyle::Plain => format!("{}: {reason}", quotef(path)),
+        OpenStyle::Sort if is_dir => format!("read failed: {}: {reason}", quotef(path)),
+        OpenStyle::Sort => format!("cannot read: {}: {reason}", quotef(path)),
+        OpenStyle::Rev if is_dir => format!("{path}: 0: {reason}"),
+        OpenStyle::Rev => format!("cannot open {path}: {reason}"),
+    };
+    ctx.error(message)?;
+    Ok(None)
+}
+
+/// Whether GNU's shell quoting leaves a byte bare.
+fn is_safe(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || b"%+,-./:=@_^".contains(&byte)
+}
+
+/// GNU `quote()`: always quoted, shell style (`'x'`, `"a'b"`).
+pub(super) fn quote(name: &str) -> String {
+    shell_quote(name, true)
+}
+
+/// GNU `quotef()`: quoted only when the name needs it.
+pub(super) fn quotef(name: &str) -> String {
+    shell_quote(name, false)
+}
+
+fn shell_quote(name: &str, always: bool) -> String {
+    let bytes = name.as_bytes();
+    if !always && !bytes.is_empty() && bytes.iter().all(|&b| is_safe(b)) {
+        return name.to_string();
+    }
+    let has_control = bytes.iter().any(|b| b.is_ascii_control());
+    if !has_control && name.contains('\'') && !name.contains(['"', '$', '`', '\\']) {
+        return format!("\"{name}\"");
+    }
+    let mut out = String::from("'");
+    for ch in name.chars() {
+        match ch {
+            '\'' => out.push_str("'\\''"),
+            c if c.is_ascii_control() => {
+                let escaped = match c {
+                    '\n' => "\\n".to_string(),
+                    '\t' => "\\t".to_string(),
+                    '\r' => "\\r".to_string(),
+                    other => format!("\\{:03o}", other as u32),
+                };
+                out.push_str(&format!("'$'{escaped}''"));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    // `'a'$'\n'''` → GNU drops the empty trailing quotes.
+    if let Some(stripped) = out.strip_suffix("''") {
+        if stripped.ends_with('\'') && has_control {
+            return stripped.to_string();
+        }
+    }
+    out
+}
+
+/// Splits `data` into lines ending at `delim`; the delimiter is not part of
+/// a line, and a last line without one is still a line.
+pub(super) fn lines(data: &[u8], delim: u8) -> impl Iterator<Item = &[u8]> {
+    let mut rest = data;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        match memchr::memchr(delim, rest) {
+            Some(pos) => {
+                let line = &rest[..pos];
+                rest = &rest[pos + 1..];
+                Some(line)
+            }
+            None => {
+                let line = rest;
+                rest = &[];
+                Some(line)
+            }
+        }
+    })
+}
+
+/// Calls `ctx.check()` every 4096 iterations of a loop.
+pub(super) fn tick(ctx: &Context<'_>, counter: &mut usize) -> Result<(), LimitHit> {
+    *counter += 1;
+    if counter.is_multiple_of(4096) {
+        (ctx.check)()?;
+    }
+    Ok(())
+}
+
+/// Parses a count with GNU's size suffixes (`b` 512, `K`/`KiB` 1024, `kB`
+/// 1000, `M`, `G`…); `None` when invalid. Values past u64 saturate.
+pub(super) fn parse_size(text: &str) -> Option<u64> {
+    let digits_end = text.bytes().position(|b| !b.is_ascii_digit()).unwrap_or(text.len());
+    if digits_end == 0 {
+        return None;
+    }
+    let number: u64 = text[..digits_end].parse().unwrap_or(u64::MAX);
+    let suffix = &text[digits_end..];
+    let multiplier: u64 = match suffix {
+        "" => 1,
+        "b" => 512,
+        "c" => 1,
+        "w" => 2,
+        _ => {
+            let mut chars = suffix.chars();
+            let letter = chars.next()?;
+            let power = "KMGTPEZYRQ".find(letter.to_ascii_uppercase()).filter(|_| letter != 'k' || suffix == "kB")?;
+            let base: u64 = match chars.as_str() {
+                "" | "iB" => 1024,
+                "B" => 1000,
+                _ => return None,
+            };
+            if letter == 'k' && suffix != "kB" {
+                return None;
+            }
+            base.checked_pow(power as u32 + 1).unwrap_or(u64::MAX)
+        }
+    };
+    Some(number.saturating_mul(multiplier))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoting_matches_gnu() {
+        assert_eq!(quote("nope"), "'nope'");
+        assert_eq!(quote("a'b"), "\"a'b\"");
+        assert_eq!(quotef("nope"), "nope");
+        assert_eq!(quotef("a b"), "'a b'");
+        assert_eq!(quotef("a\nb"), "'a'$'\\n''b'");
+        assert_eq!(quote(""), "''");
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("2K"), Some(2048));
+        assert_eq!(parse_size("2kB"), Some(2000));
+        assert_eq!(parse_size("1b"), Some(512));
+        assert_eq!(parse_size("2x"), None);
+        assert_eq!(parse_size("1MiB"), Some(1 << 20));
+    }
+}

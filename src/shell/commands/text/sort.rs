@@ -1,0 +1,644 @@
+//! `sort`, GNU style in the C locale: byte order, `-k` keys with GNU's
+//! field and character positions (without `-t`, a field keeps its leading
+//! blanks unless `-b`), per-key options that replace the global ones, the
+//! whole-line byte comparison as a last resort unless `-s` or `-u`, and
+//! `-n`, `-g`, `-h`, `-V`, `-M`, `-R`, `-f`, `-d`, `-i`, `-c`/`-C`, `-o`,
+//! `-z`. `-m` sorts rather than merges (same output for sorted inputs).
+//! `-R` uses a per-run random hash of the key.
+
+use std::borrow::Cow;
+use std::cmp::Ordering;
+use std::hash::{BuildHasher, Hasher};
+
+use crate::shell::command::{error_reason, Context};
+use crate::shell::LimitHit;
+
+use super::common::{lines, parse, quotef, read_input, usage, Arg, HasArg, OpenStyle, Spec};
+
+const SPEC: Spec = Spec {
+    short: "bcCdfghik:mMno:rRsS:t:T:uVz",
+    long: &[
+        ("ignore-leading-blanks", "b", HasArg::No),
+        ("check", "check", HasArg::Optional),
+        ("dictionary-order", "d", HasArg::No),
+        ("ignore-case", "f", HasArg::No),
+        ("general-numeric-sort", "g", HasArg::No),
+        ("human-numeric-sort", "h", HasArg::No),
+        ("ignore-nonprinting", "i", HasArg::No),
+        ("key", "k", HasArg::Yes),
+        ("merge", "m", HasArg::No),
+        ("month-sort", "M", HasArg::No),
+        ("numeric-sort", "n", HasArg::No),
+        ("output", "o", HasArg::Yes),
+        ("reverse", "r", HasArg::No),
+        ("random-sort", "R", HasArg::No),
+        ("stable", "s", HasArg::No),
+        ("buffer-size", "S", HasArg::Yes),
+        ("field-separator", "t", HasArg::Yes),
+        ("temporary-directory", "T", HasArg::Yes),
+        ("unique", "u", HasArg::No),
+        ("version-sort", "V", HasArg::No),
+        ("zero-terminated", "z", HasArg::No),
+        ("parallel", "parallel", HasArg::Yes),
+        ("sort", "sort", HasArg::Yes),
+        ("debug", "debug", HasArg::No),
+    ],
+};
+
+/// How one key compares.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+enum Method {
+    #[default]
+    Text,
+    Numeric,
+    General,
+    Human,
+    Version,
+    Month,
+    Random,
+}
+
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct Options {
+    skip_start_blanks: bool,
+    skip_end_blanks: bool,
+    fold: bool,
+    dictionary: bool,
+    printable: bool,
+    reverse: bool,
+    method: Method,
+}
+
+impl Options {
+    /// Sets the option for one ordering letter; false if it is not one.
+    fn set(&mut self, letter: u8, end: bool) -> bool {
+        match letter {
+            b'b' if end => self.skip_end_blanks = true,
+            b'b' => self.skip_start_blanks = true,
+            b'd' => self.dictionary = true,
+            b'f' => self.fold = true,
+            b'i' => self.printable = true,
+            b'r' => self.reverse = true,
+            b'n' => self.method = Method::Numeric,
+            b'g' => self.method = Method::General,
+            b'h' => self.method = Method::Human,
+            b'V' => self.method = Method::Version,
+            b'M' => self.method = Method::Month,
+            b'R' => self.method = Method::Random,
+            _ => return false,
+        }
+        true
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Key {
+    start_field: usize,
+    start_char: usize,
+    /// None: to the end of the line.
+    end_field: Option<usize>,
+    /// 0: to the end of the field.
+    end_char: usize,
+    options: Options,
+}
+
+struct Config {
+    keys: Vec<Key>,
+    tab: Option<u8>,
+    unique: bool,
+    stable: bool,
+    reverse: bool,
+    seed: std::collections::hash_map::RandomState,
+}
+
+/// `sort [OPTION]... [FILE]...`
+pub(super) fn sort(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
+    let parsed = match parse(&SPEC, args) {
+        Ok(parsed) => parsed,
+        Err(message) => return usage(ctx, &message, 2),
+    };
+    let mut global = Options::default();
+    let mut keys = Vec::new();
+    let mut tab = None;
+    let (mut unique, mut stable, mut delim) = (false, false, b'\n');
+    let mut check: Option<bool> = None;
+    let mut output: Option<String> = None;
+    let mut files = Vec::new();
+    for arg in parsed {
+        match arg {
+            Arg::Operand(file) => files.push(file),
+            Arg::Opt("k", Some(spec)) => match parse_key(&spec) {
+                Ok(key) => keys.push(key),
+                Err(message) => {
+                    ctx.error(message)?;
+                    return Ok(2);
+                }
+            },
+            Arg::Opt("t", Some(value)) => {
+                let bytes = value.as_bytes();
+                tab = Some(match bytes {
+                    [] => {
+                        ctx.error("empty tab")?;
+                        return Ok(2);
+                    }
+                    [one] => *one,
+                    b"\\0" => 0,
+                    _ => {
+                        ctx.error(format!("multi-character tab '{value}'"))?;
+                        return Ok(2);
+                    }
+                });
+            }
+            Arg::Opt("o", value) => output = value,
+            Arg::Opt("u", _) => unique = true,
+            Arg::Opt("s", _) => stable = true,
+            Arg::Opt("z", _) => delim = 0,
+            Arg::Opt("c", _) => check = Some(true),
+            Arg::Opt("C", _) => check = Some(false),
+            Arg::Opt("check", value) => {
+                check = Some(!matches!(value.as_deref(), Some("quiet" | "silent")));
+            }
+            Arg::Opt("sort", Some(value)) => {
+                let letter = match value.as_str() {
+                    "general-numeric" => b'g',
+                    "human-numeric" => b'h',
+                    "month" => b'M',
+                    "numeric" => b'n',
+                    "random" => b'R',
+                    "version" => b'V',
+                    _ => {
+                        let message = format!("invalid argument '{value}' for '--sort'");
+                        return usage(ctx, &message, 2);
+                    }
+                };
+                global.set(letter, false);
+            }
+            Arg::Opt(key, _) => {
+                if let [letter] = key.as_bytes() {
+                    global.set(*letter, false);
+                    if *letter == b'b' {
+                        global.skip_end_blanks = true;
+                    }
+                }
+            }
+        }
+    }
+    // Keys without options of their own take the global ones.
+    for key in &mut keys {
+        if key.options == Options::default() {
+            key.options = global;
+        }
+    }
+    if keys.is_empty() && global != Options::default() {
+        keys.push(Key { start_field: 0, start_char: 0, end_field: None, end_char: 0, options: global });
+    }
+    let config = Config { keys, tab, unique, stable, reverse: global.reverse, seed: Default::default() };
+    if files.is_empty() {
+        files.push("-".to_string());
+    }
+    if let Some(diagnose) = check {
+        if let Some(extra) = files.get(1) {
+            ctx.error(format!("extra operand {} not allowed with -c", super::common::quote(extra)))?;
+            return Ok(2);
+        }
+        return check_order(ctx, &config, &files[0], delim, diagnose);
+    }
+    let mut inputs: Vec<Cow<'_, [u8]>> = Vec::new();
+    for file in &files {
+        match read_input(ctx, file, OpenStyle::Sort)? {
+            Some(data) => inputs.push(data),
+            None => return Ok(2),
+        }
+    }
+    let mut all: Vec<&[u8]> = Vec::new();
+    for data in &inputs {
+        (ctx.check)()?;
+        all.extend(lines(data, delim));
+    }
+    (ctx.check)()?;
+    // Keys are cut once per line, into one flat vector, not per comparison.
+    let width = config.keys.len();
+    let mut texts: Vec<&[u8]> = Vec::with_capacity(all.len() * width);
+    for (index, line) in all.iter().enumerate() {
+        if index % 4096 == 4095 {
+            (ctx.check)()?;
+        }
+        texts.extend(config.keys.iter().map(|key| key_text(line, key, config.tab)));
+    }
+    let mut entries: Vec<(&[u8], &[&[u8]])> = if width == 0 {
+        all.iter().map(|line| (*line, &[][..])).collect()
+    } else {
+        all.iter().copied().zip(texts.chunks(width)).collect()
+    };
+    entries.sort_by(|a, b| compare_decorated(&config, a.0, a.1, b.0, b.1));
+    (ctx.check)()?;
+    if config.unique {
+        entries.dedup_by(|later, earlier| {
+            compare_decorated(&config, earlier.0, earlier.1, later.0, later.1) == Ordering::Equal
+        });
+    }
+    let mut out = Vec::with_capacity(inputs.iter().map(|data| data.len() + 1).sum());
+    for (line, _) in &entries {
+        out.extend_from_slice(line);
+        out.push(delim);
+    }
+    match output {
+        None => ctx.stdout.write(&out)?,
+        Some(path) => {
+            if let Err(error) = ctx.storage.write(&ctx.path(&path), &out) {
+                ctx.error(format!("open failed: {}: {}", quotef(&path), error_reason(&error)))?;
+                return Ok(2);
+            }
+        }
+    }
+    Ok(0)
+}
+
+fn check_order(ctx: &mut Context<'_>, config: &Config, file: &str, delim: u8, diagnose: bool) -> Result<i32, LimitHit> {
+    let Some(data) = read_input(ctx, file, OpenStyle::Sort)? else { return Ok(2) };
+    let mut previous: Option<&[u8]> = None;
+    for (index, line) in lines(&data, delim).enumerate() {
+        if index % 4096 == 4095 {
+            (ctx.check)()?;
+        }
+        if let Some(previous) = previous {
+            let order = compare(config, previous, line);
+            if order == Ordering::Greater || (config.unique && order == Ordering::Equal) {
+                if diagnose {
+                    let mut message = format!("{}: {}:{}: disorder: ", ctx.name, file, index + 1).into_bytes();
+                    message.extend_from_slice(line);
+                    message.push(b'\n');
+                    ctx.stderr.write(&message)?;
+                }
+                return Ok(1);
+            }
+        }
+        previous = Some(line);
+    }
+    Ok(0)
+}
+
+/// Parses `-k F[.C][OPTS][,F[.C][OPTS]]`, with GNU's error messages.
+fn parse_key(spec: &str) -> Result<Key, String> {
+    let bad = |why: &str| format!("{why}: invalid field specification '{spec}'");
+    let bytes = spec.as_bytes();
+    let mut at = 0;
+    let count = |at: &mut usize, why: &str| -> Result<usize, String> {
+        let start = *at;
+        while *at < bytes.len() && bytes[*at].is_ascii_digit() {
+            *at += 1;
+        }
+        if start == *at {
+            return Err(format!("{why}: invalid count at start of '{}'", &spec[start..]));
+        }
+        Ok(spec[start..*at].parse().unwrap_or(usize::MAX))
+    };
+    let mut options = Options::default();
+    let start_field = count(&mut at, "invalid number at field start")?;
+    if start_field == 0 {
+        return Err(bad("field number is zero"));
+    }
+    let mut start_char = 1;
+    if bytes.get(at) == Some(&b'.') {
+        at += 1;
+        start_char = count(&mut at, "invalid number after '.'")?;
+        if start_char == 0 {
+            return Err(bad("character offset is zero"));
+        }
+    }
+    while at < bytes.len() && options.set(bytes[at], false) {
+        at += 1;
+    }
+    let mut key = Key {
+        start_field: start_field - 1,
+        start_char: start_char - 1,
+        end_field: None,
+        end_char: 0,
+        options: Options::default(),
+    };
+    if bytes.get(at) == Some(&b',') {
+        at += 1;
+        let end_field = count(&mut at, "invalid number after ','")?;
+        if end_field == 0 {
+            return Err(bad("field number is zero"));
+        }
+        key.end_field = Some(end_field - 1);
+        if bytes.get(at) == Some(&b'.') {
+            at += 1;
+            key.end_char = count(&mut at, "invalid number after '.'")?;
+        }
+        while at < bytes.len() && options.set(bytes[at], true) {
+            at += 1;
+        }
+    }
+    if at < bytes.len() {
+        return Err(bad("stray character in field spec"));
+    }
+    key.options = options;
+    Ok(key)
+}
+
+/// GNU's `blanks` table: space, tab and newline.
+fn is_blank(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\n')
+}
+
+fn skip_blanks(line: &[u8], mut at: usize) -> usize {
+    while at < line.len() && is_blank(line[at]) {
+        at += 1;
+    }
+    at
+}
+
+/// Skips `fields` fields from `at` (GNU's begfield/limfield loops);
+/// `past_tab` says whether to step over the separator after the last one.
+fn skip_fields(line: &[u8], mut at: usize, fields: usize, tab: Option<u8>, past_tab: bool) -> usize {
+    for remaining in (0..fields).rev() {
+        if at >= line.len() {
+            break;
+        }
+        match tab {
+            Some(tab) => {
+                at += memchr::memchr(tab, &line[at..]).unwrap_or(line.len() - at);
+                if at < line.len() && (remaining > 0 || past_tab) {
+                    at += 1;
+                }
+            }
+            None => {
+                at = skip_blanks(line, at);
+                while at < line.len() && !is_blank(line[at]) {
+                    at += 1;
+                }
+            }
+        }
+    }
+    at
+}
+
+/// The bytes of `line` a key covers.
+fn key_text<'l>(line: &'l [u8], key: &Key, tab: Option<u8>) -> &'l [u8] {
+    let mut start = skip_fields(line, 0, key.start_field, tab, true);
+    if key.options.skip_start_blanks {
+        start = skip_blanks(line, start);
+    }
+    start = start.saturating_add(key.start_char).min(line.len());
+    let end = match key.end_field {
+        None => line.len(),
+        Some(field) => {
+            let fields = if key.end_char == 0 { field + 1 } else { field };
+            let mut end = skip_fields(line, 0, fields, tab, key.end_char != 0);
+            if key.end_char != 0 {
+                if key.options.skip_end_blanks {
+                    end = skip_blanks(line, end);
+                }
+                end = end.saturating_add(key.end_char).min(line.len());
+            }
+            end
+        }
+    };
+    &line[start..end.max(start)]
+}
+
+fn compare(config: &Config, a: &[u8], b: &[u8]) -> Ordering {
+    let keys_a: Vec<&[u8]> = config.keys.iter().map(|key| key_text(a, key, config.tab)).collect();
+    let keys_b: Vec<&[u8]> = config.keys.iter().map(|key| key_text(b, key, config.tab)).collect();
+    compare_decorated(config, a, &keys_a, b, &keys_b)
+}
+
+/// Compares two lines whose key texts were already cut.
+fn compare_decorated(config: &Config, a: &[u8], keys_a: &[&[u8]], b: &[u8], keys_b: &[&[u8]]) -> Ordering {
+    for ((key, text_a), text_b) in config.keys.iter().zip(keys_a).zip(keys_b) {
+        let order = compare_key(config, &key.options, text_a, text_b);
+        if order != Ordering::Equal {
+            return if key.options.reverse { order.reverse() } else { order };
+        }
+    }
+    if !config.keys.is_empty() && (config.unique || config.stable) {
+        return Ordering::Equal;
+    }
+    let order = a.cmp(b);
+    if config.reverse {
+        order.reverse()
+    } else {
+        order
+    }
+}
+
+fn compare_key(config: &Config, options: &Options, a: &[u8], b: &[u8]) -> Ordering {
+    match options.method {
+        Method::Numeric => numeric(a, b),
+        Method::General => general(a, b),
+        Method::Human => human(a, b),
+        Method::Version => super::version::compare(a, b),
+        Method::Month => month(a).cmp(&month(b)),
+        Method::Random => {
+            let hash = |text: &[u8]| {
+                let mut hasher = config.seed.build_hasher();
+                hasher.write(text);
+                hasher.finish()
+            };
+            hash(a).cmp(&hash(b)).then_with(|| a.cmp(b))
+        }
+        Method::Text if options.fold || options.dictionary || options.printable => {
+            let ignored = |byte: u8| {
+                (options.dictionary && !byte.is_ascii_alphanumeric() && !is_blank(byte))
+                    || (options.printable && !(0x20..0x7f).contains(&byte))
+            };
+            let fold = |byte: u8| if options.fold { byte.to_ascii_uppercase() } else { byte };
+            let mut left = a.iter().copied().filter(|&byte| !ignored(byte)).map(fold);
+            let mut right = b.iter().copied().filter(|&byte| !ignored(byte)).map(fold);
+            loop {
+                match (left.next(), right.next()) {
+                    (Some(x), Some(y)) if x == y => continue,
+                    (x, y) => return x.cmp(&y),
+                }
+            }
+        }
+        Method::Text => a.cmp(b),
+    }
+}
+
+/// A decimal number as GNU's strnumcmp sees it: sign, integer digits
+/// without leading zeros, fraction digits without trailing zeros.
+fn split_number(text: &[u8]) -> (bool, &[u8], &[u8], usize) {
+    let mut at = skip_blanks(text, 0);
+    let negative = text.get(at) == Some(&b'-');
+    if negative {
+        at += 1;
+    }
+    while text.get(at) == Some(&b'0') {
+        at += 1;
+    }
+    let int_start = at;
+    while at < text.len() && text[at].is_ascii_digit() {
+        at += 1;
+    }
+    let int = &text[int_start..at];
+    let mut fraction: &[u8] = &[];
+    if text.get(at) == Some(&b'.') {
+        at += 1;
+        let start = at;
+        while at < text.len() && text[at].is_ascii_digit() {
+            at += 1;
+        }
+        fraction = &text[start..at];
+        while let [rest @ .., b'0'] = fraction {
+            fraction = rest;
+        }
+    }
+    let zero = int.is_empty() && fraction.is_empty();
+    (negative && !zero, int, fraction, at)
+}
+
+fn numeric(a: &[u8], b: &[u8]) -> Ordering {
+    let (neg_a, int_a, frac_a, _) = split_number(a);
+    let (neg_b, int_b, frac_b, _) = split_number(b);
+    let magnitude = int_a.len().cmp(&int_b.len()).then_with(|| int_a.cmp(int_b)).then_with(|| frac_a.cmp(frac_b));
+    match (neg_a, neg_b) {
+        (false, false) => magnitude,
+        (true, true) => magnitude.reverse(),
+        (true, false) => Ordering::Less,
+        (false, true) => Ordering::Greater,
+    }
+}
+
+/// `-h`: the SI suffix first (none < K < M < G…), then the number.
+fn human(a: &[u8], b: &[u8]) -> Ordering {
+    let order = |text: &[u8]| -> i32 {
+        let (negative, int, fraction, end) = split_number(text);
+        let unit = text.get(end).and_then(|&c| b"KMGTPEZYRQ".iter().position(|&u| u == c || (c == b'k' && u == b'K')));
+        let unit = unit.map_or(0, |pos| pos as i32 + 1);
+        let zero = int.is_empty() && fraction.is_empty();
+        if zero {
+            0
+        } else if negative {
+            -unit
+        } else {
+            unit
+        }
+    };
+    order(a).cmp(&order(b)).then_with(|| numeric(a, b))
+}
+
+/// The longest prefix strtod would read, after leading whitespace.
+fn parse_float(text: &[u8]) -> Option<f64> {
+    let start = text.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(text.len());
+    let text = &text[start..];
+    let mut end = 0;
+    let mut best = None;
+    // Try successively longer prefixes up to the first byte no number has.
+    let limit = text.iter().position(|b| !(b.is_ascii_alphanumeric() || b"+-.".contains(b))).unwrap_or(text.len());
+    while end < limit.min(64) {
+        end += 1;
+        if let Ok(prefix) = std::str::from_utf8(&text[..end]) {
+            if prefix.ends_with(['+', '-', '.']) && prefix.len() > 1 && !prefix.ends_with("..") {
+                if let Ok(value) = prefix.trim_end_matches(['+', '-', '.', 'e', 'E']).parse::<f64>() {
+                    best = Some(value);
+                }
+                continue;
+            }
+            if let Ok(value) = prefix.parse::<f64>() {
+                best = Some(value);
+            }
+        }
+    }
+    best
+}
+
+fn general(a: &[u8], b: &[u8]) -> Ordering {
+    match (parse_float(a), parse_float(b)) {
+        (None, None) => Ordering::Equal,
+        (None, Some(_)) => Ordering::Less,
+        (Some(_), None) => Ordering::Greater,
+        (Some(x), Some(y)) => match x.partial_cmp(&y) {
+            Some(order) => order,
+            None => x.is_nan().cmp(&y.is_nan()).reverse(),
+        },
+    }
+}
+
+fn month(text: &[u8]) -> usize {
+    const MONTHS: [&[u8]; 12] =
+        [b"JAN", b"FEB", b"MAR", b"APR", b"MAY", b"JUN", b"JUL", b"AUG", b"SEP", b"OCT", b"NOV", b"DEC"];
+    let start = skip_blanks(text, 0);
+    let Some(word) = text.get(start..start + 3) else { return 0 };
+    let upper = word.to_ascii_uppercase();
+    MONTHS.iter().position(|m| *m == upper.as_slice()).map_or(0, |pos| pos + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::shell::command::run_for_test;
+    use crate::storage::{MemoryStorage, Storage};
+
+    fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
+        let storage = MemoryStorage::new(Default::default());
+        storage.write("/s", b"b\na").unwrap();
+        run_for_test(&storage, "sort", args, stdin)
+    }
+
+    fn out(args: &[&str], stdin: &str) -> String {
+        run(args, stdin).1
+    }
+
+    #[test]
+    fn plain_and_flags() {
+        assert_eq!(out(&[], "b\na\nB\n_\n"), "B\n_\na\nb\n");
+        assert_eq!(out(&["s"], ""), "a\nb\n");
+        assert_eq!(out(&["-r"], "b\na\nc"), "c\nb\na\n");
+        assert_eq!(out(&["-f"], "B\na\nb\nA\n"), "A\na\nB\nb\n");
+        assert_eq!(out(&["-u"], "b\na\nb\n"), "a\nb\n");
+        assert_eq!(out(&["-fu"], "b\nB\na\n"), "a\nb\n");
+        assert_eq!(out(&["-n"], "10\n9\n-1\n1.5\nx\n01\n1\n"), "-1\nx\n01\n1\n1.5\n9\n10\n");
+        assert_eq!(out(&["-nr"], "1\n3\n2\n"), "3\n2\n1\n");
+        assert_eq!(out(&["-h"], "1G\n2K\n3M\n10\n"), "10\n2K\n3M\n1G\n");
+        assert_eq!(out(&["-V"], "a10\na9\na1.2\n"), "a1.2\na9\na10\n");
+        assert_eq!(out(&["-g"], "1e3\n5\nx\n-2.5\n"), "x\n-2.5\n5\n1e3\n");
+        assert_eq!(out(&["-M"], "mar\nJan\nfoo\n"), "foo\nJan\nmar\n");
+        assert_eq!(out(&["-d"], "b-b\na_z\n"), "a_z\nb-b\n");
+    }
+
+    #[test]
+    fn keys() {
+        assert_eq!(out(&["-k2"], "x b\ny a\n"), "y a\nx b\n");
+        assert_eq!(out(&["-k2,2n"], "a 10\nb 9\nc 9\n"), "b 9\nc 9\na 10\n");
+        assert_eq!(out(&["-k2n", "-k1,1r"], "a 1\nb 1\nc 0\n"), "c 0\nb 1\na 1\n");
+        assert_eq!(out(&["-t:", "-k2,2"], "a:z:1\nb:y:2\n"), "b:y:2\na:z:1\n");
+        assert_eq!(out(&["-t", ",", "-k2n,2"], "x,3\ny,20\n"), "x,3\ny,20\n");
+        // Without -b the leading blanks are part of the field.
+        assert_eq!(out(&["-k2,2"], "a  b\nb c\n"), "a  b\nb c\n");
+        assert_eq!(out(&["-b", "-k2,2"], "a  c\nb b\n"), "b b\na  c\n");
+        assert_eq!(out(&["-k1.2,1.2"], "ab\nba\n"), "ba\nab\n");
+        assert_eq!(out(&["-s", "-k1,1"], "a 2\na 1\n"), "a 2\na 1\n");
+        assert_eq!(out(&["-k1,1"], "a 2\na 1\n"), "a 1\na 2\n");
+        assert_eq!(out(&["-u", "-k1,1"], "a 2\na 1\nb\n"), "a 2\nb\n");
+    }
+
+    #[test]
+    fn errors_and_checks() {
+        assert_eq!(
+            run(&["-k", "0"], ""),
+            (2, "".into(), "sort: field number is zero: invalid field specification '0'\n".into())
+        );
+        assert_eq!(run(&["-k", "x"], "").2, "sort: invalid number at field start: invalid count at start of 'x'\n");
+        assert_eq!(run(&["-k", "1x"], "").2, "sort: stray character in field spec: invalid field specification '1x'\n");
+        assert_eq!(run(&["-t", "ab"], "").2, "sort: multi-character tab 'ab'\n");
+        assert_eq!(run(&["-c"], "b\na\n"), (1, "".into(), "sort: -:2: disorder: a\n".into()));
+        assert_eq!(run(&["-C"], "b\na\n"), (1, "".into(), "".into()));
+        assert_eq!(run(&["-cu"], "a\na\n").0, 1);
+        assert_eq!(run(&["-c"], "a\nb\n").0, 0);
+        assert_eq!(run(&["nope"], ""), (2, "".into(), "sort: cannot read: nope: No such file or directory\n".into()));
+        assert_eq!(
+            run(&["-o", "/no/x"], "a"),
+            (2, "".into(), "sort: open failed: /no/x: No such file or directory\n".into())
+        );
+    }
+
+    #[test]
+    fn output_file_may_be_an_input() {
+        let storage = MemoryStorage::new(Default::default());
+        storage.write("/s", b"b\na\n").unwrap();
+        assert_eq!(run_for_test(&storage, "sort", &["-o", "s", "s"], "").0, 0);
+        assert_eq!(storage.read("/s").unwrap(), b"a\nb\n");
+    }
+}

@@ -1,0 +1,1171 @@
+//! The interpreter: lists, `&&`/`||`, pipelines (buffered: each stage's
+//! stdout is the next stage's stdin, each stage runs on a copy of the state
+//! as bash's subshells do), compound commands, functions, simple commands
+//! and the lookup order (functions, builtins, the command table), `set -e`,
+//! and the limits.
+
+use std::cell::Cell;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::Instant;
+
+use brush_parser::ast;
+use brush_parser::word::WordPieceWithSource;
+use brush_parser::ParserOptions;
+use rustc_hash::FxHashMap;
+
+use super::builtins;
+use super::command::{CommandFn, Context, Output, Runner};
+use super::commands;
+use super::io::{Fds, Input};
+use super::state::{State, Value};
+use super::{LimitHit, Limits};
+use crate::storage::Storage;
+use crate::CancelToken;
+
+/// Why execution stops going straight on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Flow {
+    /// `exit n`, `set -e`, or a fatal expansion error: ends the (sub)shell.
+    Exit(i32),
+    /// `return n`.
+    Return(i32),
+    /// `break n`.
+    Break(u32),
+    /// `continue n`.
+    Continue(u32),
+    /// A limit stopped the script.
+    Limit(LimitHit),
+}
+
+impl From<LimitHit> for Flow {
+    fn from(hit: LimitHit) -> Self {
+        Flow::Limit(hit)
+    }
+}
+
+/// A status, or why execution stopped.
+pub(crate) type Res = Result<i32, Flow>;
+
+/// What one run shares across its subshells: the storage, the limits and
+/// their counters, the clock and the cancellation token.
+pub(crate) struct Runtime<'r> {
+    pub(crate) storage: &'r dyn Storage,
+    pub(crate) limits: &'r Limits,
+    cancel: Option<&'r CancelToken>,
+    start: Instant,
+    commands: Cell<u64>,
+    iterations: Cell<u64>,
+    ticks: Cell<u32>,
+    /// The stack address when the run started (see [`STACK_BUDGET`]).
+    stack_base: usize,
+}
+
+/// Stack a run may use below where it started. Nesting (functions,
+/// subshells, `eval`, substitutions, deeply nested compound commands) is
+/// refused past it with [`LimitHit::FunctionDepth`], so no script can
+/// overflow the caller's stack (threads have at least 2 MiB by default).
+const STACK_BUDGET: usize = 1 << 20;
+
+/// The address of a local: how deep the stack is here.
+fn stack_address() -> usize {
+    let marker = 0u8;
+    std::hint::black_box(&marker) as *const u8 as usize
+}
+
+impl<'r> Runtime<'r> {
+    pub(crate) fn new(storage: &'r dyn Storage, limits: &'r Limits, cancel: Option<&'r CancelToken>) -> Self {
+        Runtime {
+            storage,
+            limits,
+            cancel,
+            start: Instant::now(),
+            commands: Cell::new(0),
+            iterations: Cell::new(0),
+            ticks: Cell::new(0),
+            stack_base: stack_address(),
+        }
+    }
+
+    /// Refuses to nest deeper once the stack budget is used.
+    pub(crate) fn check_stack(&self) -> Result<(), LimitHit> {
+        if self.stack_base.saturating_sub(stack_address()) > STACK_BUDGET {
+            Err(LimitHit::FunctionDepth)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The clock and the token (cheap enough to call often, not every step).
+    pub(crate) fn check(&self) -> Result<(), LimitHit> {
+        if self.cancel.is_some_and(CancelToken::is_fired) {
+            return Err(LimitHit::Cancelled);
+        }
+        if self.start.elapsed() > self.limits.max_duration {
+            return Err(LimitHit::WallTime);
+        }
+        Ok(())
+    }
+
+    fn tick(&self) -> Result<(), LimitHit> {
+        let t = self.ticks.get().wrapping_add(1);
+        self.ticks.set(t);
+        if t.is_multiple_of(16) {
+            self.check()
+        } else {
+            Ok(())
+        }
+    }
+
+    pub(crate) fn count_command(&self) -> Result<(), LimitHit> {
+        let n = self.commands.get() + 1;
+        self.commands.set(n);
+        if n > self.limits.max_commands {
+            return Err(LimitHit::Commands);
+        }
+        self.tick()
+    }
+
+    pub(crate) fn elapsed_secs(&self) -> u64 {
+        self.start.elapsed().as_secs()
+    }
+
+    pub(crate) fn count_iteration(&self) -> Result<(), LimitHit> {
+        let n = self.iterations.get() + 1;
+        self.iterations.set(n);
+        if n > self.limits.max_loop_iterations {
+            return Err(LimitHit::LoopIterations);
+        }
+        self.tick()
+    }
+}
+
+/// A declaration builtin's argument (`declare`, `local`, `export`,
+/// `readonly`): a plain word, or an assignment already expanded.
+#[derive(Debug, Clone)]
+pub(crate) enum DeclArg {
+    Word(String),
+    Assign(Assign),
+}
+
+/// An expanded assignment: `name=value`, `name[index]=value`, `name=(…)`, `+=`.
+#[derive(Debug, Clone)]
+pub(crate) struct Assign {
+    pub(crate) name: String,
+    pub(crate) index: Option<String>,
+    pub(crate) value: AssignValue,
+    pub(crate) append: bool,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) enum AssignValue {
+    Scalar(String),
+    Array(Vec<(Option<String>, String)>),
+}
+
+/// One run's interpreter over a session's state.
+pub(crate) struct Interp<'r> {
+    pub(crate) rt: &'r Runtime<'r>,
+    pub(crate) st: State,
+    /// Output streams; `fd.out`/`fd.err` index into it.
+    pub(crate) outs: Vec<Output>,
+    /// Input streams; `fd.input` indexes into it.
+    pub(crate) ins: Vec<Input>,
+    pub(crate) fd: Fds,
+    /// Function calls (and `source`/`eval` levels) in progress.
+    pub(crate) depth: u32,
+    /// Loops the current function body is inside (for `break`/`continue`).
+    pub(crate) loops: u32,
+    /// Inside a condition (`if`, `while`, `&&`, `!`…): `set -e` is off.
+    pub(crate) cond: u32,
+    /// Whether a `source`d file is running (`return` is allowed).
+    pub(crate) sourcing: u32,
+    /// The status of the last command substitution of the current command.
+    pub(crate) subst_status: Option<i32>,
+    /// The line of the command being run (for messages and `LINENO`).
+    pub(crate) line: usize,
+    pub(crate) popts: ParserOptions,
+    words: FxHashMap<String, Rc<Vec<WordPieceWithSource>>>,
+    pub(crate) ariths: FxHashMap<String, Rc<ast::ArithmeticExpr>>,
+    pub(crate) regexes: FxHashMap<String, Rc<regex::bytes::Regex>>,
+    /// `$RANDOM`'s generator state.
+    pub(crate) random: u32,
+}
+
+impl<'r> Interp<'r> {
+    /// An interpreter writing to two fresh streams capped at the output limit.
+    pub(crate) fn new(rt: &'r Runtime<'r>, st: State) -> Self {
+        let cap = rt.limits.max_output_bytes;
+        Interp {
+            rt,
+            st,
+            outs: vec![Output::new(cap), Output::new(cap)],
+            ins: vec![Input::default()],
+            fd: Fds { input: 0, out: 0, err: 1 },
+            depth: 0,
+            loops: 0,
+            cond: 0,
+            sourcing: 0,
+            subst_status: None,
+            line: 1,
+            popts: super::parse::options(),
+            words: FxHashMap::default(),
+            ariths: FxHashMap::default(),
+            regexes: FxHashMap::default(),
+            random: 0x2545_f491,
+        }
+    }
+
+    // ----- output helpers -----
+
+    /// Writes to the current stdout.
+    pub(crate) fn out(&mut self, bytes: &[u8]) -> Result<(), Flow> {
+        self.outs[self.fd.out].write(bytes).map_err(Flow::Limit)
+    }
+
+    /// Writes to the current stderr.
+    pub(crate) fn err(&mut self, bytes: &[u8]) -> Result<(), Flow> {
+        self.outs[self.fd.err].write(bytes).map_err(Flow::Limit)
+    }
+
+    /// Writes `bash: line N: message` to stderr.
+    pub(crate) fn error(&mut self, message: impl std::fmt::Display) -> Result<(), Flow> {
+        let text = format!("bash: line {}: {}\n", self.line, message);
+        self.err(text.as_bytes())
+    }
+
+    /// The pieces of a word, parsed once per run.
+    pub(crate) fn word_pieces(&mut self, word: &str) -> Option<Rc<Vec<WordPieceWithSource>>> {
+        if let Some(pieces) = self.words.get(word) {
+            return Some(pieces.clone());
+        }
+        let pieces = Rc::new(super::parse::parse_word(word, &self.popts)?);
+        if self.words.len() < 4096 {
+            self.words.insert(word.to_string(), pieces.clone());
+        }
+        Some(pieces)
+    }
+
+    /// Whether `set -e` applies here.
+    fn errexit_active(&self) -> bool {
+        self.st.options.errexit && self.cond == 0
+    }
+
+    /// Runs `f` as a condition: `set -e` does not fire inside.
+    pub(crate) fn in_cond<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T, Flow>) -> Result<T, Flow> {
+        self.cond += 1;
+        let result = f(self);
+        self.cond -= 1;
+        result
+    }
+
+    /// Runs `f` on a copy of the state (a subshell): its changes to
+    /// variables, functions, options and the directory are dropped; `exit`
+    /// ends only the subshell. An `EXIT` trap set inside runs when it ends.
+    pub(crate) fn subshell(&mut self, f: impl FnOnce(&mut Self) -> Res) -> Res {
+        self.rt.check_stack()?;
+        let saved = self.st.clone();
+        let saved_trap = saved.exit_trap.clone();
+        let result = f(self);
+        let mut status = match result {
+            Ok(status) | Err(Flow::Exit(status)) | Err(Flow::Return(status)) => status,
+            Err(Flow::Break(_)) | Err(Flow::Continue(_)) => 0,
+            Err(Flow::Limit(hit)) => {
+                self.st = saved;
+                return Err(Flow::Limit(hit));
+            }
+        };
+        let trap = self.st.exit_trap.clone();
+        if trap.is_some() && !same_trap(&trap, &saved_trap) {
+            self.st.exit_trap = None;
+            self.st.last_status = status;
+            if let Some(trap) = trap {
+                match self.eval_string(&trap) {
+                    Ok(_) => {}
+                    Err(Flow::Exit(code)) => status = code,
+                    Err(Flow::Limit(hit)) => {
+                        self.st = saved;
+                        return Err(Flow::Limit(hit));
+                    }
+                    Err(_) => {}
+                }
+            }
+        }
+        self.st = saved;
+        Ok(status)
+    }
+
+    // ----- lists -----
+
+    /// Runs a parsed program.
+    pub(crate) fn run_program(&mut self, program: &ast::Program) -> Res {
+        let mut status = 0;
+        for list in &program.complete_commands {
+            status = self.run_list(list)?;
+        }
+        Ok(status)
+    }
+
+    /// Parses and runs a string in the current shell (`eval`, traps).
+    pub(crate) fn eval_string(&mut self, script: &str) -> Res {
+        let program = match super::parse::parse_program(script, &self.popts) {
+            Ok(program) => program,
+            Err(message) => {
+                self.err(message.as_bytes())?;
+                self.st.last_status = 2;
+                return Ok(2);
+            }
+        };
+        let saved_line = self.line;
+        let result = self.run_program(&program);
+        self.line = saved_line;
+        result
+    }
+
+    pub(crate) fn run_list(&mut self, list: &ast::CompoundList) -> Res {
+        let mut status = 0;
+        for item in &list.0 {
+            status = self.run_and_or(&item.0)?;
+        }
+        Ok(status)
+    }
+
+    fn run_and_or(&mut self, list: &ast::AndOrList) -> Res {
+        let count = list.additional.len();
+        let mut status =
+            if count == 0 { self.run_pipeline(&list.first)? } else { self.in_cond(|s| s.run_pipeline(&list.first))? };
+        for (i, next) in list.additional.iter().enumerate() {
+            let (run, pipeline) = match next {
+                ast::AndOr::And(p) => (status == 0, p),
+                ast::AndOr::Or(p) => (status != 0, p),
+            };
+            if run {
+                status = if i + 1 == count {
+                    self.run_pipeline(pipeline)?
+                } else {
+                    self.in_cond(|s| s.run_pipeline(pipeline))?
+                };
+            }
+        }
+        Ok(status)
+    }
+
+    fn run_pipeline(&mut self, pipeline: &ast::Pipeline) -> Res {
+        let status = if pipeline.bang {
+            let status = self.in_cond(|s| s.run_stages(&pipeline.seq))?;
+            i32::from(status == 0)
+        } else {
+            self.run_stages(&pipeline.seq)?
+        };
+        self.st.last_status = status;
+        if !pipeline.bang && status != 0 && self.errexit_active() {
+            return Err(Flow::Exit(status));
+        }
+        Ok(status)
+    }
+
+    fn run_stages(&mut self, seq: &[ast::Command]) -> Res {
+        if seq.len() == 1 {
+            let status = self.run_command(&seq[0])?;
+            self.st.pipestatus.clear();
+            self.st.pipestatus.push(status);
+            return Ok(status);
+        }
+        let saved = self.fd;
+        let base_outs = self.outs.len();
+        let base_ins = self.ins.len();
+        let cap = self.rt.limits.max_output_bytes;
+        let mut statuses = Vec::with_capacity(seq.len());
+        let mut result = Ok(());
+        for (i, command) in seq.iter().enumerate() {
+            let last = i + 1 == seq.len();
+            if !last {
+                self.outs.push(Output::new(cap));
+                self.fd.out = self.outs.len() - 1;
+            } else {
+                self.fd.out = saved.out;
+            }
+            let status = self.subshell(|s| s.run_command(command));
+            // The stage's output becomes the next stage's input.
+            if !last {
+                let data = self.outs.pop().map(|mut o| o.take()).unwrap_or_default();
+                self.ins.truncate(base_ins);
+                self.ins.push(Input { data, pos: 0 });
+                self.fd.input = self.ins.len() - 1;
+            }
+            match status {
+                Ok(status) => statuses.push(status),
+                Err(flow) => {
+                    result = Err(flow);
+                    break;
+                }
+            }
+        }
+        self.outs.truncate(base_outs);
+        self.ins.truncate(base_ins);
+        self.fd = saved;
+        result?;
+        let status = if self.st.options.pipefail {
+            statuses.iter().rev().find(|&&s| s != 0).copied().unwrap_or(0)
+        } else {
+            statuses.last().copied().unwrap_or(0)
+        };
+        self.st.pipestatus = statuses;
+        Ok(status)
+    }
+
+    pub(crate) fn run_command(&mut self, command: &ast::Command) -> Res {
+        self.rt.check_stack()?;
+        match command {
+            ast::Command::Simple(simple) => self.run_simple(simple),
+            ast::Command::Compound(compound, redirects) => {
+                let redirects = redirects.as_ref().map_or(&[][..], |r| &r.0[..]);
+                if redirects.is_empty() {
+                    self.run_compound(compound)
+                } else {
+                    self.with_redirects(redirects.iter(), |s| s.run_compound(compound))
+                }
+            }
+            ast::Command::Function(def) => {
+                self.rt.count_command()?;
+                let name = def.fname.value.clone();
+                Arc::make_mut(&mut self.st.functions).insert(name, Arc::new(def.body.clone()));
+                Ok(0)
+            }
+            ast::Command::ExtendedTest(test, redirects) => {
+                self.rt.count_command()?;
+                self.line = test.loc.start.line;
+                let redirects = redirects.as_ref().map_or(&[][..], |r| &r.0[..]);
+                self.with_redirects(redirects.iter(), |s| s.run_extended_test(&test.expr))
+            }
+        }
+    }
+
+    fn run_compound(&mut self, compound: &ast::CompoundCommand) -> Res {
+        match compound {
+            ast::CompoundCommand::BraceGroup(group) => self.run_list(&group.list),
+            ast::CompoundCommand::Subshell(sub) => self.subshell(|s| s.run_list(&sub.list)),
+            ast::CompoundCommand::Arithmetic(arith) => {
+                self.rt.count_command()?;
+                self.line = arith.loc.start.line;
+                match self.arith_command(&arith.expr.value)? {
+                    Some(value) => Ok(i32::from(value == 0)),
+                    None => Ok(1),
+                }
+            }
+            ast::CompoundCommand::ForClause(clause) => self.run_for(clause),
+            ast::CompoundCommand::ArithmeticForClause(clause) => self.run_arith_for(clause),
+            ast::CompoundCommand::WhileClause(clause) => self.run_while(clause, false),
+            ast::CompoundCommand::UntilClause(clause) => self.run_while(clause, true),
+            ast::CompoundCommand::IfClause(clause) => self.run_if(clause),
+            ast::CompoundCommand::CaseClause(clause) => self.run_case(clause),
+            ast::CompoundCommand::Coprocess(_) => {
+                self.error("coproc: not supported")?;
+                Ok(1)
+            }
+        }
+    }
+
+    /// Runs a loop body once; `Ok(None)` means the loop must stop (`break`).
+    fn loop_body(&mut self, body: &ast::CompoundList) -> Result<Option<i32>, Flow> {
+        self.loops += 1;
+        let result = self.run_list(body);
+        self.loops -= 1;
+        match result {
+            Ok(status) => Ok(Some(status)),
+            Err(Flow::Break(n)) if n > 1 => Err(Flow::Break(n - 1)),
+            Err(Flow::Break(_)) => Ok(None),
+            Err(Flow::Continue(n)) if n > 1 => Err(Flow::Continue(n - 1)),
+            Err(Flow::Continue(_)) => Ok(Some(0)),
+            Err(flow) => Err(flow),
+        }
+    }
+
+    fn run_for(&mut self, clause: &ast::ForClauseCommand) -> Res {
+        self.line = clause.loc.start.line;
+        let values = match &clause.values {
+            Some(words) => {
+                let mut values = Vec::new();
+                for word in words {
+                    self.expand_word_into(&word.value, &mut values)?;
+                }
+                values
+            }
+            None => self.st.positional.to_vec(),
+        };
+        let mut status = 0;
+        for value in values {
+            self.rt.count_iteration()?;
+            if let Err(message) = self.set_var(&clause.variable_name, value) {
+                self.error(message)?;
+                return Ok(1);
+            }
+            match self.loop_body(&clause.body.list)? {
+                Some(s) => status = s,
+                None => {
+                    status = 0;
+                    break;
+                }
+            }
+        }
+        Ok(status)
+    }
+
+    fn run_arith_for(&mut self, clause: &ast::ArithmeticForClauseCommand) -> Res {
+        self.line = clause.loc.start.line;
+        if let Some(init) = &clause.initializer {
+            if self.arith_command(&init.value)?.is_none() {
+                return Ok(1);
+            }
+        }
+        let mut status = 0;
+        loop {
+            self.rt.count_iteration()?;
+            if let Some(cond) = &clause.condition {
+                match self.arith_command(&cond.value)? {
+                    Some(0) => break,
+                    Some(_) => {}
+                    None => return Ok(1),
+                }
+            }
+            match self.loop_body(&clause.body.list)? {
+                Some(s) => status = s,
+                None => {
+                    status = 0;
+                    break;
+                }
+            }
+            if let Some(update) = &clause.updater {
+                if self.arith_command(&update.value)?.is_none() {
+                    return Ok(1);
+                }
+            }
+        }
+        Ok(status)
+    }
+
+    fn run_while(&mut self, clause: &ast::WhileOrUntilClauseCommand, until: bool) -> Res {
+        let mut status = 0;
+        loop {
+            self.rt.count_iteration()?;
+            let cond = self.in_cond(|s| {
+                s.loops += 1;
+                let r = s.run_list(&clause.0);
+                s.loops -= 1;
+                r
+            });
+            let cond = match cond {
+                Ok(c) => c,
+                Err(Flow::Break(_)) => break,
+                Err(Flow::Continue(_)) => continue,
+                Err(flow) => return Err(flow),
+            };
+            if (cond == 0) == until {
+                break;
+            }
+            match self.loop_body(&clause.1.list)? {
+                Some(s) => status = s,
+                None => {
+                    status = 0;
+                    break;
+                }
+            }
+        }
+        Ok(status)
+    }
+
+    fn run_if(&mut self, clause: &ast::IfClauseCommand) -> Res {
+        if self.in_cond(|s| s.run_list(&clause.condition))? == 0 {
+            return self.run_list(&clause.then);
+        }
+        for branch in clause.elses.iter().flatten() {
+            match &branch.condition {
+                Some(cond) => {
+                    if self.in_cond(|s| s.run_list(cond))? == 0 {
+                        return self.run_list(&branch.body);
+                    }
+                }
+                None => return self.run_list(&branch.body),
+            }
+        }
+        Ok(0)
+    }
+
+    fn run_case(&mut self, clause: &ast::CaseClauseCommand) -> Res {
+        self.line = clause.loc.start.line;
+        let value = self.expand_string(&clause.value.value)?;
+        let mut status = 0;
+        let mut fall_through = false;
+        for item in &clause.cases {
+            let mut hit = fall_through;
+            if !hit {
+                for pattern in &item.patterns {
+                    let pattern = self.expand_pattern(&pattern.value)?;
+                    if super::pattern::Pattern::new(&pattern).matches(&value) {
+                        hit = true;
+                        break;
+                    }
+                }
+            }
+            if !hit {
+                continue;
+            }
+            status = match &item.cmd {
+                Some(list) => self.run_list(list)?,
+                None => 0,
+            };
+            match item.post_action {
+                ast::CaseItemPostAction::ExitCase => return Ok(status),
+                ast::CaseItemPostAction::UnconditionallyExecuteNextCaseItem => fall_through = true,
+                ast::CaseItemPostAction::ContinueEvaluatingCases => fall_through = false,
+            }
+        }
+        Ok(status)
+    }
+
+    // ----- simple commands -----
+
+    fn run_simple(&mut self, simple: &ast::SimpleCommand) -> Res {
+        self.rt.count_command()?;
+        if let Some(line) = simple_line(simple) {
+            self.line = line;
+        }
+        self.subst_status = None;
+        let mut argv: Vec<String> = Vec::new();
+        let mut decl: Option<Vec<DeclArg>> = None;
+        if let Some(word) = &simple.word_or_name {
+            self.expand_word_into(&word.value, &mut argv)?;
+        }
+        if argv.first().is_some_and(|name| builtins::is_declaration(name)) {
+            decl = Some(argv.iter().skip(1).map(|w| DeclArg::Word(w.clone())).collect());
+        }
+        let mut has_redirects = false;
+        if let Some(suffix) = &simple.suffix {
+            for item in &suffix.0 {
+                match item {
+                    ast::CommandPrefixOrSuffixItem::Word(word) => match &mut decl {
+                        Some(decl) => {
+                            let mut words = Vec::new();
+                            self.expand_word_into(&word.value, &mut words)?;
+                            decl.extend(words.into_iter().map(DeclArg::Word));
+                        }
+                        None => self.expand_word_into(&word.value, &mut argv)?,
+                    },
+                    ast::CommandPrefixOrSuffixItem::AssignmentWord(assignment, word) => match &mut decl {
+                        Some(decl) => {
+                            let assign = self.expand_assignment(assignment)?;
+                            decl.push(DeclArg::Assign(assign));
+                        }
+                        None => self.expand_word_into(&word.value, &mut argv)?,
+                    },
+                    ast::CommandPrefixOrSuffixItem::IoRedirect(_) => has_redirects = true,
+                    ast::CommandPrefixOrSuffixItem::ProcessSubstitution(..) => {
+                        self.error("process substitution is not supported")?;
+                        return Ok(1);
+                    }
+                }
+            }
+        }
+        let mut assigns: Vec<Assign> = Vec::new();
+        if let Some(prefix) = &simple.prefix {
+            for item in &prefix.0 {
+                match item {
+                    ast::CommandPrefixOrSuffixItem::AssignmentWord(assignment, _) => {
+                        assigns.push(self.expand_assignment(assignment)?);
+                    }
+                    ast::CommandPrefixOrSuffixItem::IoRedirect(_) => has_redirects = true,
+                    ast::CommandPrefixOrSuffixItem::Word(word) => self.expand_word_into(&word.value, &mut argv)?,
+                    ast::CommandPrefixOrSuffixItem::ProcessSubstitution(..) => {
+                        self.error("process substitution is not supported")?;
+                        return Ok(1);
+                    }
+                }
+            }
+        }
+        if self.st.options.xtrace {
+            self.trace(&assigns, &argv)?;
+        }
+        if !has_redirects {
+            return self.run_expanded(argv, decl, assigns);
+        }
+        let redirects =
+            simple.prefix.iter().flat_map(|p| p.0.iter()).chain(simple.suffix.iter().flat_map(|s| s.0.iter()));
+        let redirects = redirects.filter_map(|item| match item {
+            ast::CommandPrefixOrSuffixItem::IoRedirect(r) => Some(r),
+            _ => None,
+        });
+        self.with_redirects(redirects, move |s| s.run_expanded(argv, decl, assigns))
+    }
+
+    fn run_expanded(&mut self, argv: Vec<String>, decl: Option<Vec<DeclArg>>, assigns: Vec<Assign>) -> Res {
+        if argv.is_empty() {
+            for assign in &assigns {
+                if let Err(message) = self.assign(assign, false) {
+                    // A failed assignment ends a non-interactive bash.
+                    self.error(message)?;
+                    return Err(Flow::Exit(1));
+                }
+            }
+            return Ok(self.subst_status.unwrap_or(0));
+        }
+        if assigns.is_empty() {
+            return self.dispatch(&argv, decl.as_deref());
+        }
+        // `VAR=x cmd`: the variables hold for this command only.
+        let mut saved = Vec::with_capacity(assigns.len());
+        for assign in &assigns {
+            saved.push((assign.name.clone(), self.st.vars.get(&assign.name).cloned()));
+            if let Err(message) = self.assign(assign, false) {
+                self.error(message)?;
+            } else if let Some(var) = self.st.vars_mut().get_mut(&assign.name) {
+                var.exported = true;
+            }
+        }
+        let result = self.dispatch(&argv, decl.as_deref());
+        for (name, var) in saved.into_iter().rev() {
+            match var {
+                Some(var) => {
+                    self.st.vars_mut().insert(name, var);
+                }
+                None => self.st.unset(&name),
+            }
+        }
+        result
+    }
+
+    fn trace(&mut self, assigns: &[Assign], argv: &[String]) -> Result<(), Flow> {
+        let mut line = String::from("+");
+        for assign in assigns {
+            if let AssignValue::Scalar(v) = &assign.value {
+                line.push(' ');
+                line.push_str(&assign.name);
+                line.push('=');
+                line.push_str(&builtins::quote_for_trace(v));
+            }
+        }
+        for arg in argv {
+            line.push(' ');
+            line.push_str(&builtins::quote_for_trace(arg));
+        }
+        line.push('\n');
+        self.err(line.as_bytes())
+    }
+
+    /// Runs an expanded command line: a function, a builtin, a command of
+    /// the table, or a script path; else `command not found` (127).
+    pub(crate) fn dispatch(&mut self, argv: &[String], decl: Option<&[DeclArg]>) -> Res {
+        let name = argv[0].as_str();
+        if let Some(function) = self.st.functions.get(name).cloned() {
+            return self.call_function(&function, argv);
+        }
+        if let Some(builtin) = builtins::lookup(name) {
+            return match decl {
+                Some(decl) => builtins::declaration(self, name, decl),
+                None => builtin(self, argv),
+            };
+        }
+        if let Some(command) = commands::lookup(name) {
+            return self.run_table(command, argv);
+        }
+        #[cfg(test)]
+        if let Some(command) = tests::fake_command(name) {
+            return self.run_table(command, argv);
+        }
+        if name.contains('/') {
+            return builtins::run_script_file(self, name, &argv[1..]);
+        }
+        self.error(format_args!("{name}: command not found"))?;
+        Ok(127)
+    }
+
+    pub(crate) fn call_function(&mut self, function: &super::state::Function, argv: &[String]) -> Res {
+        if self.depth >= self.rt.limits.max_function_depth {
+            return Err(Flow::Limit(LimitHit::FunctionDepth));
+        }
+        self.rt.check_stack()?;
+        self.depth += 1;
+        let saved_positional = std::mem::replace(&mut self.st.positional, Arc::new(argv[1..].to_vec()));
+        let saved_loops = std::mem::replace(&mut self.loops, 0);
+        self.st.locals.push(Vec::new());
+        let redirects = function.1.as_ref().map_or(&[][..], |r| &r.0[..]);
+        let result = if redirects.is_empty() {
+            self.run_compound(&function.0)
+        } else {
+            self.with_redirects(redirects.iter(), |s| s.run_compound(&function.0))
+        };
+        self.st.pop_locals();
+        self.st.positional = saved_positional;
+        self.loops = saved_loops;
+        self.depth -= 1;
+        match result {
+            Err(Flow::Return(status)) => Ok(status),
+            other => other,
+        }
+    }
+
+    /// Runs a command of the table with the current streams.
+    fn run_table(&mut self, command: CommandFn, argv: &[String]) -> Res {
+        let fd = self.fd;
+        let input = std::mem::take(&mut self.ins[fd.input]);
+        let mut stdout = std::mem::replace(&mut self.outs[fd.out], Output::new(0));
+        let shared = fd.out == fd.err;
+        let mut stderr =
+            if shared { Output::new(stdout.cap()) } else { std::mem::replace(&mut self.outs[fd.err], Output::new(0)) };
+        let vars = self.st.vars.clone();
+        let var = move |name: &str| vars.get(name).and_then(|v| v.value.scalar()).map(str::to_string);
+        let rt = self.rt;
+        let check = move || rt.check();
+        let cwd = self.st.cwd.clone();
+        let stdin = input.data.get(input.pos..).unwrap_or(&[]);
+        let result = {
+            let mut ctx = Context {
+                name: &argv[0],
+                storage: rt.storage,
+                cwd: &cwd,
+                stdin,
+                stdout: &mut stdout,
+                stderr: &mut stderr,
+                var: &var,
+                runner: self,
+                check: &check,
+            };
+            command(&mut ctx, &argv[1..])
+        };
+        self.ins[fd.input] = input;
+        if shared {
+            let extra = stderr.take();
+            let r = stdout.write(&extra);
+            self.outs[fd.out] = stdout;
+            r?;
+        } else {
+            self.outs[fd.out] = stdout;
+            self.outs[fd.err] = stderr;
+        }
+        Ok(result?)
+    }
+
+    // ----- variables -----
+
+    /// Sets a scalar variable, honouring `readonly` and `declare -i`.
+    pub(crate) fn set_var(&mut self, name: &str, value: String) -> Result<(), String> {
+        self.assign(
+            &Assign { name: name.to_string(), index: None, value: AssignValue::Scalar(value), append: false },
+            false,
+        )
+    }
+
+    /// Performs an assignment. `local` makes the name local first.
+    pub(crate) fn assign(&mut self, assign: &Assign, local: bool) -> Result<(), String> {
+        if local {
+            self.st.make_local(&assign.name);
+        }
+        let existing = self.st.vars.get(&assign.name);
+        if existing.is_some_and(|v| v.readonly) {
+            return Err(format!("{}: readonly variable", assign.name));
+        }
+        let integer = existing.is_some_and(|v| v.integer);
+        let is_assoc = matches!(existing.map(|v| &v.value), Some(Value::Assoc(_)));
+        match (&assign.index, &assign.value) {
+            (None, AssignValue::Scalar(value)) => {
+                let value = if integer {
+                    let old = if assign.append {
+                        self.st.get(&assign.name).unwrap_or("0").to_string()
+                    } else {
+                        String::new()
+                    };
+                    let n = self.arith_value(value).map_err(|e| e.to_string())?;
+                    let base = if assign.append { self.arith_value(&old).unwrap_or(0) } else { 0 };
+                    base.wrapping_add(n).to_string()
+                } else if assign.append {
+                    format!("{}{}", self.st.get(&assign.name).unwrap_or(""), value)
+                } else {
+                    value.clone()
+                };
+                self.st.set_scalar(&assign.name, value);
+            }
+            (Some(index), AssignValue::Scalar(value)) => {
+                if is_assoc {
+                    let key = index.clone();
+                    let var = self.st.vars_mut().get_mut(&assign.name).ok_or_else(String::new)?;
+                    if let Value::Assoc(map) = &mut var.value {
+                        let v = if assign.append {
+                            format!("{}{}", map.get(&key).map_or("", String::as_str), value)
+                        } else {
+                            value.clone()
+                        };
+                        map.insert(key, v);
+                    }
+                } else {
+                    let i = self.arith_value(index).map_err(|e| e.to_string())?;
+                    let i = self
+                        .resolve_index(&assign.name, i)
+                        .ok_or_else(|| format!("{}[{}]: bad array subscript", assign.name, index))?;
+                    let vars = self.st.vars_mut();
+                    let var =
+                        vars.entry(assign.name.clone()).or_insert_with(|| super::state::Var::string(String::new()));
+                    if let Value::Str(s) = &var.value {
+                        let mut map = std::collections::BTreeMap::new();
+                        if !s.is_empty() || assign.index.is_some() {
+                            map.insert(0, s.clone());
+                        }
+                        if s.is_empty() {
+                            map.remove(&0);
+                        }
+                        var.value = Value::Indexed(map);
+                    }
+                    if let Value::Indexed(map) = &mut var.value {
+                        let v = if assign.append {
+                            format!("{}{}", map.get(&i).map_or("", String::as_str), value)
+                        } else {
+                            value.clone()
+                        };
+                        map.insert(i, v);
+                    }
+                }
+            }
+            (None, AssignValue::Array(elements)) => {
+                if is_assoc {
+                    let mut map = match (&existing.map(|v| &v.value), assign.append) {
+                        (Some(Value::Assoc(m)), true) => m.clone(),
+                        _ => indexmap::IndexMap::new(),
+                    };
+                    for (key, value) in elements {
+                        match key {
+                            Some(key) => {
+                                map.insert(key.clone(), value.clone());
+                            }
+                            None => {
+                                // bash: `m=(k v k2 v2)` pairs keys and values
+                                map.insert(value.clone(), String::new());
+                            }
+                        }
+                    }
+                    self.set_value(&assign.name, Value::Assoc(map));
+                } else {
+                    let mut map = match (existing.map(|v| &v.value), assign.append) {
+                        (Some(Value::Indexed(m)), true) => m.clone(),
+                        (Some(Value::Str(s)), true) => std::iter::once((0, s.clone())).collect(),
+                        _ => std::collections::BTreeMap::new(),
+                    };
+                    let mut next = map.keys().next_back().map_or(0, |k| k + 1);
+                    for (key, value) in elements {
+                        let i = match key {
+                            Some(key) => self.arith_value(key).map_err(|e| e.to_string())?,
+                            None => next,
+                        };
+                        map.insert(i, value.clone());
+                        next = i + 1;
+                    }
+                    self.set_value(&assign.name, Value::Indexed(map));
+                }
+            }
+            (Some(_), AssignValue::Array(_)) => {
+                return Err(format!("{}: cannot assign list to array member", assign.name));
+            }
+        }
+        Ok(())
+    }
+
+    /// Replaces a variable's value, keeping its attributes.
+    pub(crate) fn set_value(&mut self, name: &str, value: Value) {
+        let vars = self.st.vars_mut();
+        match vars.get_mut(name) {
+            Some(var) => var.value = value,
+            None => {
+                vars.insert(name.to_string(), super::state::Var { value, ..super::state::Var::string(String::new()) });
+            }
+        }
+    }
+
+    /// A negative index counts from the end of an indexed array.
+    pub(crate) fn resolve_index(&self, name: &str, i: i64) -> Option<i64> {
+        if i >= 0 {
+            return Some(i);
+        }
+        let len = match self.st.vars.get(name).map(|v| &v.value) {
+            Some(Value::Indexed(map)) => map.keys().next_back().map_or(0, |k| k + 1),
+            Some(Value::Str(_)) => 1,
+            _ => 0,
+        };
+        let j = len + i;
+        (j >= 0).then_some(j)
+    }
+}
+
+fn same_trap(a: &Option<Arc<str>>, b: &Option<Arc<str>>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+        (None, None) => true,
+        _ => false,
+    }
+}
+
+/// The line a simple command starts on.
+fn simple_line(simple: &ast::SimpleCommand) -> Option<usize> {
+    if let Some(word) = &simple.word_or_name {
+        if let Some(loc) = &word.loc {
+            return Some(loc.start.line);
+        }
+    }
+    let first = simple.prefix.as_ref().and_then(|p| p.0.first())?;
+    match first {
+        ast::CommandPrefixOrSuffixItem::AssignmentWord(a, _) => Some(a.loc.start.line),
+        ast::CommandPrefixOrSuffixItem::Word(w) => w.loc.as_ref().map(|l| l.start.line),
+        _ => None,
+    }
+}
+
+impl Runner for Interp<'_> {
+    fn run(
+        &mut self,
+        argv: &[String],
+        stdin: &[u8],
+        stdout: &mut Output,
+        stderr: &mut Output,
+    ) -> Result<i32, LimitHit> {
+        if argv.is_empty() {
+            return Ok(0);
+        }
+        self.rt.count_command()?;
+        let saved = self.fd;
+        let base_outs = self.outs.len();
+        let base_ins = self.ins.len();
+        self.outs.push(std::mem::replace(stdout, Output::new(0)));
+        self.outs.push(std::mem::replace(stderr, Output::new(0)));
+        self.ins.push(Input { data: stdin.to_vec(), pos: 0 });
+        self.fd = Fds { input: base_ins, out: base_outs, err: base_outs + 1 };
+        let result = self.dispatch(argv, None);
+        self.fd = saved;
+        *stderr = self.outs.pop().unwrap_or_else(|| Output::new(0));
+        *stdout = self.outs.pop().unwrap_or_else(|| Output::new(0));
+        self.outs.truncate(base_outs);
+        self.ins.truncate(base_ins);
+        match result {
+            Ok(status) | Err(Flow::Exit(status)) | Err(Flow::Return(status)) => Ok(status),
+            Err(Flow::Break(_)) | Err(Flow::Continue(_)) => Ok(0),
+            Err(Flow::Limit(hit)) => Err(hit),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::super::command::{CommandFn, Context};
+    use super::super::{LimitHit, Limits, Shell, ShellOptions};
+    use crate::storage::{MemoryStorage, Storage};
+
+    /// Commands only these tests have (the table may not hold them yet).
+    pub(super) fn fake_command(name: &str) -> Option<CommandFn> {
+        Some(match name {
+            "t_cat" => |ctx: &mut Context<'_>, args: &[String]| {
+                if args.is_empty() {
+                    let data = ctx.stdin.to_vec();
+                    ctx.stdout.write(&data)?;
+                }
+                for arg in args {
+                    match ctx.read(arg) {
+                        Ok(data) => ctx.stdout.write(&data)?,
+                        Err(error) => {
+                            ctx.storage_error(arg, &error)?;
+                            return Ok(1);
+                        }
+                    }
+                }
+                Ok(0)
+            },
+            "t_both" => |ctx: &mut Context<'_>, _: &[String]| {
+                ctx.stdout.write_str("out\n")?;
+                ctx.stderr.write_str("err\n")?;
+                Ok(3)
+            },
+            "t_env" => |ctx: &mut Context<'_>, args: &[String]| {
+                let line = format!("{}:{}\n", ctx.cwd, (ctx.var)(&args[0]).unwrap_or_default());
+                ctx.stdout.write_str(&line)?;
+                Ok(0)
+            },
+            "t_xargs" => |ctx: &mut Context<'_>, args: &[String]| {
+                let input = String::from_utf8_lossy(ctx.stdin).into_owned();
+                let mut status = 0;
+                for line in input.lines() {
+                    let mut argv = args.to_vec();
+                    argv.push(line.to_string());
+                    status = ctx.runner.run(&argv, b"", ctx.stdout, ctx.stderr)?;
+                }
+                Ok(status)
+            },
+            "t_yes" => |ctx: &mut Context<'_>, _: &[String]| loop {
+                (ctx.check)()?;
+                ctx.stdout.write_str("y\n")?;
+            },
+            _ => return None,
+        })
+    }
+
+    fn run_with(limits: Limits, script: &str) -> (String, String, i32, Option<LimitHit>, Arc<MemoryStorage>) {
+        let storage = Arc::new(MemoryStorage::new(Default::default()));
+        storage.write("/f", b"one\ntwo\n").unwrap();
+        let mut shell = Shell::new(storage.clone(), ShellOptions { limits, ..ShellOptions::default() });
+        let r = shell.run(script, None);
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        (text(&r.stdout), text(&r.stderr), r.exit_code, r.limit, storage)
+    }
+
+    fn run(script: &str) -> (String, String, i32) {
+        let (out, err, code, _, _) = run_with(Limits::default(), script);
+        (out, err, code)
+    }
+
+    #[test]
+    fn table_commands_get_streams_and_state() {
+        assert_eq!(run("echo hi | t_cat"), ("hi\n".into(), "".into(), 0));
+        assert_eq!(run("t_cat f nope"), ("one\ntwo\n".into(), "t_cat: nope: No such file or directory\n".into(), 1));
+        assert_eq!(run("t_both 2>/dev/null"), ("out\n".into(), "".into(), 3));
+        // 2>&1: the stderr follows the stdout in the shared stream.
+        assert_eq!(run("t_both 2>&1 | t_cat"), ("out\nerr\n".into(), "".into(), 0));
+        assert_eq!(
+            run("X=1; X=2 t_env X; t_env X; cd /tmp 2>/dev/null; t_env HOME"),
+            ("/:2\n/:1\n/:/\n".into(), "".into(), 0)
+        );
+    }
+
+    #[test]
+    fn read_consumes_but_commands_see_the_rest() {
+        assert_eq!(run("{ read header; t_cat; } < f"), ("two\n".into(), "".into(), 0));
+        assert_eq!(run("while read l; do echo \"[$l]\"; done < f"), ("[one]\n[two]\n".into(), "".into(), 0));
+    }
+
+    #[test]
+    fn runner_runs_functions_and_builtins() {
+        let script =
+            "f() { echo \"f:$1\"; }; printf_missing=1; { echo a; echo b; } | t_xargs f; echo x | t_xargs echo got";
+        assert_eq!(run(script), ("f:a\nf:b\ngot x\n".into(), "".into(), 0));
+        assert_eq!(
+            run("echo a | t_xargs nosuch"),
+            ("".into(), "bash: line 1: nosuch: command not found\n".into(), 127)
+        );
+    }
+
+    #[test]
+    fn commands_hit_output_and_time_limits() {
+        let limits = Limits { max_output_bytes: 100, ..Limits::default() };
+        let (out, _, code, limit, _) = run_with(limits, "t_yes");
+        assert_eq!((out.len(), code, limit), (100, 125, Some(LimitHit::Output)));
+        let limits = Limits {
+            max_duration: std::time::Duration::from_millis(20),
+            max_output_bytes: usize::MAX,
+            ..Limits::default()
+        };
+        let (_, _, code, limit, _) = run_with(limits, "t_yes > /dev/null");
+        assert_eq!((code, limit), (124, Some(LimitHit::WallTime)));
+    }
+
+    #[test]
+    fn redirected_files_are_written_when_the_command_ends() {
+        let (_, _, code, _, storage) = run_with(Limits::default(), "t_cat f > g; t_cat f f >> g; t_both > h 2>&1");
+        assert_eq!(code, 3);
+        assert_eq!(storage.read("/g").unwrap(), b"one\ntwo\none\ntwo\none\ntwo\n");
+        assert_eq!(storage.read("/h").unwrap(), b"out\nerr\n");
+    }
+}

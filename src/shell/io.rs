@@ -1,0 +1,280 @@
+//! Redirections. Streams are buffers: a command's stdout is an [`Output`];
+//! `> file` gives it a fresh buffer that is written to the file when the
+//! command ends (the file is created or truncated when the redirection is
+//! set up, as bash does). `2>&1` makes fd 2 share fd 1's buffer; a command of
+//! the table writes its stderr after its stdout in that case (bash would
+//! interleave them). `/dev/null`, `/dev/stdin`, `/dev/stdout` and
+//! `/dev/stderr` are understood; other file descriptors than 0, 1 and 2 are
+//! not supported.
+
+use brush_parser::ast;
+
+use super::command::{error_reason, Output};
+use super::exec::{Flow, Interp, Res};
+use super::storage_path;
+use crate::storage::FileKind;
+
+/// Which streams fds 0, 1 and 2 are (indices into the interpreter's lists).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Fds {
+    pub(crate) input: usize,
+    pub(crate) out: usize,
+    pub(crate) err: usize,
+}
+
+/// An input stream: its bytes and how far `read` has consumed them.
+/// Commands of the table see the unread rest but do not consume it.
+#[derive(Debug, Default)]
+pub(crate) struct Input {
+    pub(crate) data: Vec<u8>,
+    pub(crate) pos: usize,
+}
+
+/// A file an output buffer goes to when the command ends.
+struct Pending {
+    buffer: usize,
+    path: String,
+    name: String,
+}
+
+impl Interp<'_> {
+    /// Runs `f` with `redirects` applied; restores the streams afterwards
+    /// and writes the redirected buffers to their files.
+    pub(crate) fn with_redirects<'a>(
+        &mut self,
+        redirects: impl IntoIterator<Item = &'a ast::IoRedirect>,
+        f: impl FnOnce(&mut Self) -> Res,
+    ) -> Res {
+        let saved = self.fd;
+        let base_outs = self.outs.len();
+        let base_ins = self.ins.len();
+        let mut files: Vec<Pending> = Vec::new();
+        let mut result = None;
+        for redirect in redirects {
+            match self.apply_redirect(redirect, &mut files) {
+                Ok(true) => {}
+                Ok(false) => {
+                    result = Some(Ok(1));
+                    break;
+                }
+                Err(flow) => {
+                    result = Some(Err(flow));
+                    break;
+                }
+            }
+        }
+        let result = match result {
+            Some(r) => r,
+            None => f(self),
+        };
+        self.fd = saved;
+        let mut flush_status = None;
+        for pending in files {
+            let data = self.outs[pending.buffer].take();
+            if data.is_empty() {
+                continue;
+            }
+            if let Err(error) = self.rt.storage.append(&pending.path, &data) {
+                flush_status = Some(1);
+                let message = format!("{}: {}", pending.name, error_reason(&error));
+                self.error(message)?;
+            }
+        }
+        self.outs.truncate(base_outs);
+        self.ins.truncate(base_ins);
+        match result {
+            Ok(status) => Ok(flush_status.unwrap_or(status)),
+            other => other,
+        }
+    }
+
+    /// Applies one redirection; `Ok(false)` after an error message (the
+    /// command then does not run and its status is 1).
+    fn apply_redirect(&mut self, redirect: &ast::IoRedirect, files: &mut Vec<Pending>) -> Result<bool, Flow> {
+        match redirect {
+            ast::IoRedirect::File(fd, kind, target) => {
+                let input_kind = matches!(
+                    kind,
+                    ast::IoFileRedirectKind::Read
+                        | ast::IoFileRedirectKind::ReadAndWrite
+                        | ast::IoFileRedirectKind::DuplicateInput
+                );
+                let fd = fd.unwrap_or(if input_kind { 0 } else { 1 });
+                match target {
+                    ast::IoFileRedirectTarget::Filename(word) => {
+                        let name = self.expand_string(&word.value)?;
+                        match kind {
+                            ast::IoFileRedirectKind::Read | ast::IoFileRedirectKind::ReadAndWrite => {
+                                self.open_input(fd, &name)
+                            }
+                            ast::IoFileRedirectKind::Write => self.open_output(fd, &name, false, false, files),
+                            ast::IoFileRedirectKind::Clobber => self.open_output(fd, &name, false, true, files),
+                            ast::IoFileRedirectKind::Append => self.open_output(fd, &name, true, false, files),
+                            ast::IoFileRedirectKind::DuplicateInput | ast::IoFileRedirectKind::DuplicateOutput => {
+                                self.duplicate(fd, &name, input_kind, files)
+                            }
+                        }
+                    }
+                    ast::IoFileRedirectTarget::Fd(source) => self.duplicate(fd, &source.to_string(), input_kind, files),
+                    ast::IoFileRedirectTarget::Duplicate(word) => {
+                        let source = self.expand_string(&word.value)?;
+                        self.duplicate(fd, &source, input_kind, files)
+                    }
+                    ast::IoFileRedirectTarget::ProcessSubstitution(..) => {
+                        self.error("process substitution is not supported")?;
+                        Ok(false)
+                    }
+                }
+            }
+            ast::IoRedirect::HereDocument(fd, doc) => {
+                let body =
+                    if doc.requires_expansion { self.expand_heredoc(&doc.doc.value)? } else { doc.doc.value.clone() };
+                self.set_input(fd.unwrap_or(0), body.into_bytes());
+                Ok(true)
+            }
+            ast::IoRedirect::HereString(fd, word) => {
+                let mut body = self.expand_string(&word.value)?;
+                body.push('\n');
+                self.set_input(fd.unwrap_or(0), body.into_bytes());
+                Ok(true)
+            }
+            ast::IoRedirect::OutputAndError(word, append) => {
+                let name = self.expand_string(&word.value)?;
+                if !self.open_output(1, &name, *append, false, files)? {
+                    return Ok(false);
+                }
+                self.fd.err = self.fd.out;
+                Ok(true)
+            }
+        }
+    }
+
+    fn set_input(&mut self, fd: i32, data: Vec<u8>) {
+        self.ins.push(super::io::Input { data, pos: 0 });
+        if fd == 0 {
+            self.fd.input = self.ins.len() - 1;
+        }
+    }
+
+    fn open_input(&mut self, fd: i32, name: &str) -> Result<bool, Flow> {
+        match name {
+            "/dev/stdin" => return Ok(true),
+            "/dev/null" => {
+                self.set_input(fd, Vec::new());
+                return Ok(true);
+            }
+            _ => {}
+        }
+        let path = storage_path(&self.st.cwd, name);
+        match self.rt.storage.read(&path) {
+            Ok(data) => {
+                self.set_input(fd, data);
+                Ok(true)
+            }
+            Err(error) => {
+                self.error(format_args!("{name}: {}", error_reason(&error)))?;
+                Ok(false)
+            }
+        }
+    }
+
+    /// Points `fd` at a new buffer for the file `name`, creating or
+    /// truncating the file now.
+    fn open_output(
+        &mut self,
+        fd: i32,
+        name: &str,
+        append: bool,
+        clobber: bool,
+        files: &mut Vec<Pending>,
+    ) -> Result<bool, Flow> {
+        let target = match name {
+            "/dev/stdout" => Some(self.fd.out),
+            "/dev/stderr" => Some(self.fd.err),
+            "/dev/null" => {
+                self.outs.push(Output::new(self.rt.limits.max_output_bytes));
+                Some(self.outs.len() - 1)
+            }
+            _ => None,
+        };
+        let target = match target {
+            Some(target) => target,
+            None => {
+                if name.is_empty() {
+                    self.error(": No such file or directory")?;
+                    return Ok(false);
+                }
+                let path = storage_path(&self.st.cwd, name);
+                let storage = self.rt.storage;
+                match storage.stat(&path) {
+                    Ok(meta) if meta.kind == FileKind::Directory => {
+                        self.error(format_args!("{name}: Is a directory"))?;
+                        return Ok(false);
+                    }
+                    Ok(_) if self.st.options.noclobber && !append && !clobber => {
+                        self.error(format_args!("{name}: cannot overwrite existing file"))?;
+                        return Ok(false);
+                    }
+                    _ => {}
+                }
+                let created = if append { storage.append(&path, b"") } else { storage.write(&path, b"") };
+                if let Err(error) = created {
+                    self.error(format_args!("{name}: {}", error_reason(&error)))?;
+                    return Ok(false);
+                }
+                self.outs.push(Output::new(self.rt.limits.max_output_bytes));
+                let buffer = self.outs.len() - 1;
+                files.push(Pending { buffer, path, name: name.to_string() });
+                buffer
+            }
+        };
+        match fd {
+            1 => self.fd.out = target,
+            2 => self.fd.err = target,
+            _ => {}
+        }
+        Ok(true)
+    }
+
+    /// `>&2`, `2>&1`, `<&0`, `>&-`, and `>&file` (same as `&>file`).
+    fn duplicate(&mut self, fd: i32, source: &str, input: bool, files: &mut Vec<Pending>) -> Result<bool, Flow> {
+        if input {
+            return match source {
+                "0" | "-" => Ok(true),
+                _ => {
+                    self.error(format_args!("{source}: Bad file descriptor"))?;
+                    Ok(false)
+                }
+            };
+        }
+        let target = match source {
+            "1" => self.fd.out,
+            "2" => self.fd.err,
+            "-" => {
+                self.outs.push(Output::new(self.rt.limits.max_output_bytes));
+                self.outs.len() - 1
+            }
+            _ if source.bytes().all(|b| b.is_ascii_digit()) => {
+                self.error(format_args!("{source}: Bad file descriptor"))?;
+                return Ok(false);
+            }
+            _ => {
+                if fd != 1 {
+                    self.error(format_args!("{source}: ambiguous redirect"))?;
+                    return Ok(false);
+                }
+                if !self.open_output(1, source, false, false, files)? {
+                    return Ok(false);
+                }
+                self.fd.err = self.fd.out;
+                return Ok(true);
+            }
+        };
+        match fd {
+            1 => self.fd.out = target,
+            2 => self.fd.err = target,
+            _ => {}
+        }
+        Ok(true)
+    }
+}

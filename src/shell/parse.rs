@@ -1,0 +1,168 @@
+//! brush-parser integration: parse a script into its AST, and turn parse
+//! errors into bash-like messages (`bash: -c: line 1: syntax error near
+//! unexpected token `then'`). The wording is close to bash's but the token
+//! and line are brush-parser's guess; the status (2) is bash's.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use brush_parser::{ast, ParseError, Parser, ParserOptions, Token, TokenizerError};
+
+/// Deepest nesting of brackets and compound keywords a script may have: the
+/// parser is recursive, and a hostile script must not overflow the stack.
+const MAX_NESTING: usize = 64;
+
+/// The parser options every parse uses: bash mode, extglob off (extended
+/// patterns are not supported), and tilde expansion left to the expander.
+pub(crate) fn options() -> ParserOptions {
+    ParserOptions {
+        enable_extended_globbing: false,
+        posix_mode: false,
+        sh_mode: false,
+        tilde_expansion_at_word_start: false,
+        tilde_expansion_after_colon: false,
+        ..ParserOptions::default()
+    }
+}
+
+/// Parses a whole script. The error is the message for stderr (with its
+/// newline); the status is 2.
+pub(crate) fn parse_program(script: &str, options: &ParserOptions) -> Result<ast::Program, String> {
+    if let Some(message) = too_deep(script) {
+        return Err(message);
+    }
+    let result = catch_unwind(AssertUnwindSafe(|| Parser::new(script.as_bytes(), options).parse_program()));
+    match result {
+        Ok(Ok(program)) => Ok(program),
+        Ok(Err(error)) => Err(describe(script, &error)),
+        Err(_) => Err("bash: -c: syntax error\n".to_string()),
+    }
+}
+
+/// A word's pieces; `None` when brush-parser refuses the word (it is then
+/// taken literally).
+pub(crate) fn parse_word(word: &str, options: &ParserOptions) -> Option<Vec<brush_parser::word::WordPieceWithSource>> {
+    catch_unwind(AssertUnwindSafe(|| brush_parser::word::parse(word, options))).ok()?.ok()
+}
+
+/// A here-document body's pieces (quotes are literal there).
+pub(crate) fn parse_heredoc(
+    body: &str,
+    options: &ParserOptions,
+) -> Option<Vec<brush_parser::word::WordPieceWithSource>> {
+    catch_unwind(AssertUnwindSafe(|| brush_parser::word::parse_heredoc(body, options))).ok()?.ok()
+}
+
+/// An arithmetic expression's tree.
+pub(crate) fn parse_arith(text: &str) -> Option<ast::ArithmeticExpr> {
+    catch_unwind(AssertUnwindSafe(|| brush_parser::arithmetic::parse(text))).ok()?.ok()
+}
+
+fn describe(script: &str, error: &ParseError) -> String {
+    match error {
+        ParseError::ParsingNear(position) => {
+            let token = token_at(script, position.index).unwrap_or_default();
+            let line = position.line;
+            let text = script.lines().nth(line.saturating_sub(1)).unwrap_or("");
+            if token.is_empty() {
+                format!("bash: -c: line {line}: syntax error: unexpected end of file\n")
+            } else {
+                format!(
+                    "bash: -c: line {line}: syntax error near unexpected token `{token}'\nbash: -c: line {line}: `{text}'\n"
+                )
+            }
+        }
+        ParseError::ParsingAtEndOfInput => {
+            let line = script.lines().count().max(1);
+            format!("bash: -c: line {line}: syntax error: unexpected end of file\n")
+        }
+        ParseError::Tokenizing { inner, position } => {
+            let line = position.as_ref().map_or(1, |p| p.line);
+            let wanted = match inner {
+                TokenizerError::UnterminatedSingleQuote(_) | TokenizerError::UnterminatedAnsiCQuote(_) => "'",
+                TokenizerError::UnterminatedDoubleQuote(_) => "\"",
+                TokenizerError::UnterminatedBackquote(_) => "`",
+                TokenizerError::UnterminatedCommandSubstitution | TokenizerError::UnterminatedExpansion => ")",
+                TokenizerError::UnterminatedVariable => "}",
+                TokenizerError::UnterminatedHereDocuments(tag, _) | TokenizerError::MissingHereTag(tag) => {
+                    return format!(
+                        "bash: -c: line {line}: warning: here-document delimited by end-of-file (wanted `{tag}')\nbash: -c: line {line}: syntax error: unexpected end of file\n"
+                    );
+                }
+                _ => return format!("bash: -c: line {line}: syntax error: {inner}\n"),
+            };
+            format!("bash: -c: line {line}: unexpected EOF while looking for matching `{wanted}'\n")
+        }
+    }
+}
+
+/// The token that starts at byte `index` of the script.
+fn token_at(script: &str, index: usize) -> Option<String> {
+    let tokens = catch_unwind(|| brush_parser::tokenize_str(script)).ok()?.ok()?;
+    tokens.iter().find_map(|token| {
+        let (text, span) = match token {
+            Token::Operator(text, span) | Token::Word(text, span) => (text, span),
+        };
+        (span.start.index == index).then(|| text.clone())
+    })
+}
+
+/// A message when the script nests deeper than the parser may recurse.
+fn too_deep(script: &str) -> Option<String> {
+    let mut depth: usize = 0;
+    let mut max: usize = 0;
+    let bytes = script.as_bytes();
+    let mut word_start = true;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match b {
+            b'(' | b'{' | b'[' | b'`' => depth += 1,
+            b')' | b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if word_start && b.is_ascii_alphabetic() {
+            let end = bytes[i..].iter().position(|c| !c.is_ascii_alphanumeric()).map_or(bytes.len(), |n| i + n);
+            match &script[i..end] {
+                "if" | "while" | "until" | "for" | "case" | "select" => depth += 1,
+                "fi" | "done" | "esac" => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            i = end;
+            word_start = false;
+            max = max.max(depth);
+            continue;
+        }
+        word_start = !b.is_ascii_alphanumeric() && b != b'_';
+        max = max.max(depth);
+        i += 1;
+    }
+    (max > MAX_NESTING).then(|| "bash: -c: syntax error: the script nests too deeply\n".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_reports() {
+        assert!(parse_program("echo hi | wc -l && true", &options()).is_ok());
+        let error = parse_program("if then", &options()).unwrap_err();
+        assert!(error.contains("syntax error"), "{error}");
+        let error = parse_program("echo 'abc", &options()).unwrap_err();
+        assert!(error.contains("unexpected EOF while looking for matching `''"), "{error}");
+    }
+
+    #[test]
+    fn deep_nesting_is_refused() {
+        let script = format!("{}{}", "(".repeat(5000), ")".repeat(5000));
+        assert!(parse_program(&script, &options()).unwrap_err().contains("nests too deeply"));
+        let script = "echo $(( 1 + (2 * 3) ))";
+        assert!(parse_program(script, &options()).is_ok());
+    }
+
+    #[test]
+    fn words_parse() {
+        assert!(parse_word("a${b}c", &options()).is_some_and(|p| p.len() == 3));
+        assert!(parse_arith("1 + 2").is_some());
+    }
+}

@@ -1,0 +1,225 @@
+//! A session's state: variables (scalars, indexed and associative arrays),
+//! functions, positional parameters, options, the working directory. It is
+//! cheap to clone (the big maps sit behind `Arc` and are copied on the first
+//! write), which is how subshells, pipeline stages and command substitutions
+//! get their own copy.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use brush_parser::ast;
+use indexmap::IndexMap;
+use rustc_hash::FxHashMap;
+
+/// A variable's value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Value {
+    /// A plain string.
+    Str(String),
+    /// `a=(x y)`, `a[3]=z`: sparse, indexed from 0.
+    Indexed(BTreeMap<i64, String>),
+    /// `declare -A m`. Keys keep their insertion order (bash's order is its
+    /// hash table's, which no script can rely on).
+    Assoc(IndexMap<String, String>),
+}
+
+impl Value {
+    /// The value as `$v` shows it: a scalar, or element 0 of an array.
+    pub(crate) fn scalar(&self) -> Option<&str> {
+        match self {
+            Value::Str(s) => Some(s),
+            Value::Indexed(map) => map.get(&0).map(String::as_str),
+            Value::Assoc(map) => map.get("0").map(String::as_str),
+        }
+    }
+
+    /// Every element, in index order (a scalar is a one-element array).
+    pub(crate) fn elements(&self) -> Vec<String> {
+        match self {
+            Value::Str(s) => vec![s.clone()],
+            Value::Indexed(map) => map.values().cloned().collect(),
+            Value::Assoc(map) => map.values().cloned().collect(),
+        }
+    }
+
+    /// Every key, in order (`${!a[@]}`).
+    pub(crate) fn keys(&self) -> Vec<String> {
+        match self {
+            Value::Str(_) => vec!["0".to_string()],
+            Value::Indexed(map) => map.keys().map(i64::to_string).collect(),
+            Value::Assoc(map) => map.keys().cloned().collect(),
+        }
+    }
+}
+
+/// A variable: its value and attributes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Var {
+    pub(crate) value: Value,
+    pub(crate) exported: bool,
+    pub(crate) readonly: bool,
+    /// `declare -i`: assignments are evaluated as arithmetic.
+    pub(crate) integer: bool,
+}
+
+impl Var {
+    /// A plain string variable.
+    pub(crate) fn string(value: String) -> Self {
+        Var { value: Value::Str(value), exported: false, readonly: false, integer: false }
+    }
+}
+
+/// `set` options.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Options {
+    pub(crate) errexit: bool,
+    pub(crate) nounset: bool,
+    pub(crate) pipefail: bool,
+    pub(crate) xtrace: bool,
+    pub(crate) noglob: bool,
+    pub(crate) noclobber: bool,
+}
+
+impl Options {
+    /// `$-`, as bash prints it for `bash -c` (`h` and `B` are always on).
+    pub(crate) fn flags(&self) -> String {
+        let mut s = String::new();
+        if self.errexit {
+            s.push('e');
+        }
+        if self.noglob {
+            s.push('f');
+        }
+        s.push('h');
+        if self.nounset {
+            s.push('u');
+        }
+        if self.xtrace {
+            s.push('x');
+        }
+        s.push('B');
+        if self.noclobber {
+            s.push('C');
+        }
+        s.push('c');
+        s
+    }
+}
+
+/// A function definition, shared by every copy of the state.
+pub(crate) type Function = Arc<ast::FunctionBody>;
+
+/// Everything that persists between two runs of a session.
+#[derive(Debug, Clone)]
+pub(crate) struct State {
+    pub(crate) cwd: Arc<str>,
+    pub(crate) vars: Arc<FxHashMap<String, Var>>,
+    pub(crate) functions: Arc<FxHashMap<String, Function>>,
+    /// `$0`: `bash`, or the name given to `bash -c script name`.
+    pub(crate) arg0: Arc<str>,
+    /// `$1`, `$2`…
+    pub(crate) positional: Arc<Vec<String>>,
+    pub(crate) options: Options,
+    pub(crate) last_status: i32,
+    /// The statuses of the last pipeline's commands (`PIPESTATUS`).
+    pub(crate) pipestatus: Vec<i32>,
+    /// `trap '…' EXIT`.
+    pub(crate) exit_trap: Option<Arc<str>>,
+    /// For each running function, the values its `local`s hid, restored on
+    /// return: bash's dynamic scoping.
+    pub(crate) locals: Vec<Vec<(String, Option<Var>)>>,
+}
+
+impl State {
+    /// A fresh state: `cwd`, and `env` exported.
+    pub(crate) fn new(cwd: &str, env: &[(String, String)]) -> Self {
+        let mut vars = FxHashMap::default();
+        for (name, value) in env {
+            let mut var = Var::string(value.clone());
+            var.exported = true;
+            vars.insert(name.clone(), var);
+        }
+        let cwd = crate::storage::normalize(cwd);
+        vars.insert("PWD".to_string(), Var { exported: true, ..Var::string(cwd.clone()) });
+        vars.entry("IFS".to_string()).or_insert_with(|| Var::string(" \t\n".to_string()));
+        State {
+            cwd: cwd.into(),
+            vars: Arc::new(vars),
+            functions: Arc::new(FxHashMap::default()),
+            arg0: Arc::from("bash"),
+            positional: Arc::new(Vec::new()),
+            options: Options::default(),
+            last_status: 0,
+            pipestatus: Vec::new(),
+            exit_trap: None,
+            locals: Vec::new(),
+        }
+    }
+
+    /// A variable, if set.
+    pub(crate) fn var(&self, name: &str) -> Option<&Var> {
+        self.vars.get(name)
+    }
+
+    /// A variable's scalar value, if set.
+    pub(crate) fn get(&self, name: &str) -> Option<&str> {
+        self.vars.get(name).and_then(|v| v.value.scalar())
+    }
+
+    /// Mutable access to the variables (copies the map if a subshell shares it).
+    pub(crate) fn vars_mut(&mut self) -> &mut FxHashMap<String, Var> {
+        Arc::make_mut(&mut self.vars)
+    }
+
+    /// Sets a scalar, keeping the variable's attributes; an array gets its
+    /// element 0 set, as bash does.
+    pub(crate) fn set_scalar(&mut self, name: &str, value: String) {
+        let vars = self.vars_mut();
+        match vars.get_mut(name) {
+            Some(var) => match &mut var.value {
+                Value::Str(s) => *s = value,
+                Value::Indexed(map) => {
+                    map.insert(0, value);
+                }
+                Value::Assoc(map) => {
+                    map.insert("0".to_string(), value);
+                }
+            },
+            None => {
+                vars.insert(name.to_string(), Var::string(value));
+            }
+        }
+    }
+
+    /// Removes a variable.
+    pub(crate) fn unset(&mut self, name: &str) {
+        if self.vars.contains_key(name) {
+            self.vars_mut().remove(name);
+        }
+    }
+
+    /// Makes `name` local to the innermost running function: its current
+    /// value is saved (once per function call) and restored on return.
+    pub(crate) fn make_local(&mut self, name: &str) -> bool {
+        let saved = self.vars.get(name).cloned();
+        let Some(frame) = self.locals.last_mut() else { return false };
+        if !frame.iter().any(|(n, _)| n == name) {
+            frame.push((name.to_string(), saved));
+        }
+        true
+    }
+
+    /// Restores what the innermost function's locals hid.
+    pub(crate) fn pop_locals(&mut self) {
+        if let Some(frame) = self.locals.pop() {
+            for (name, saved) in frame.into_iter().rev() {
+                match saved {
+                    Some(var) => {
+                        self.vars_mut().insert(name, var);
+                    }
+                    None => self.unset(&name),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,909 @@
+//! The interpreter against real bash: each script's expected stdout, stderr
+//! and status were recorded with `env -i LC_ALL=C bash -c` (GNU bash 5.2)
+//! in a directory holding the same seed files as [`seeded`]. Only builtins
+//! are used, so the tests pass whatever the command table holds.
+
+use std::sync::Arc;
+
+use aikido::shell::{LimitHit, Limits, Shell, ShellOptions};
+use aikido::storage::{MemoryStorage, Storage};
+use aikido::CancelToken;
+
+/// A storage with `d/{a.txt,b.txt,.hidden,sub/c.log}`.
+fn seeded() -> Arc<MemoryStorage> {
+    let storage = Arc::new(MemoryStorage::new(Default::default()));
+    storage.mkdir("/d/sub", true).unwrap();
+    storage.write("/d/a.txt", b"A\n").unwrap();
+    storage.write("/d/b.txt", b"B\n").unwrap();
+    storage.write("/d/.hidden", b"H\n").unwrap();
+    storage.write("/d/sub/c.log", b"C\n").unwrap();
+    storage
+}
+
+fn options() -> ShellOptions {
+    ShellOptions {
+        env: vec![("HOME".to_string(), "/".to_string()), ("PATH".to_string(), "/usr/bin:/bin".to_string())],
+        ..ShellOptions::default()
+    }
+}
+
+/// Runs a script in a fresh shell over the seed: (stdout, stderr, status).
+fn run(script: &str) -> (String, String, i32) {
+    let mut shell = Shell::new(seeded(), options());
+    let result = shell.run(script, None);
+    (
+        String::from_utf8_lossy(&result.stdout).into_owned(),
+        String::from_utf8_lossy(&result.stderr).into_owned(),
+        result.exit_code,
+    )
+}
+
+fn check(script: &str, stdout: &str, stderr: &str, code: i32) {
+    let (out, err, status) = run(script);
+    assert_eq!(out, stdout, "stdout of {script:?}");
+    assert_eq!(err, stderr, "stderr of {script:?}");
+    assert_eq!(status, code, "status of {script:?}");
+}
+
+#[test]
+fn simple_echo() {
+    check("echo hi; echo a   b 'c  d'", "hi\na b c  d\n", "", 0);
+}
+
+#[test]
+fn quoting_and_escapes() {
+    check(
+        "x=5; echo \"$x\" ${x}y '$x' \"a\\$b\" a\\ b \"back\\\\slash\" $'ansi\\tc'",
+        "5 5y $x a$b a b back\\slash ansi\tc\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn default_values() {
+    check(
+        "echo ${v:-def} ${v-def2} ${v:=set}; echo $v; v=; echo \"[${v:-d}] [${v-d}] [${v:+alt}] [${v+alt}]\"",
+        "def def2 set\nset\n[d] [] [] [alt]\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn assign_default_colon() {
+    check(": ${X:=default}; echo $X; : ${Y=other}; echo $Y", "default\nother\n", "", 0);
+}
+
+#[test]
+fn error_if_unset() {
+    check("echo ${Z:?not set}; echo unreachable", "", "bash: line 1: Z: not set\n", 127);
+}
+
+#[test]
+fn length_and_affixes() {
+    check("s=hello.tar.gz; echo ${#s} ${s#*.} ${s##*.} ${s%.*} ${s%%.*}", "12 tar.gz gz hello.tar hello\n", "", 0);
+}
+
+#[test]
+fn replace() {
+    check(
+        "s=aXbXc; echo ${s/X/-} ${s//X/-} ${s/#a/A} ${s/%c/C} ${s/X}; x=abc; echo \"${x//[ac]/_}\"",
+        "a-bXc a-b-c AXbXc aXbXC abXc\n_b_\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn substring() {
+    check("s=abcdef; echo ${s:2} ${s:2:2} ${s: -2} ${s:1:-1} ${s: -3:2}; x=abc; echo ${x:1:1}${x: -1} ${x:10} \"${x:0:0}\"", "cdef cd ef bcde de\nbc \n", "", 0);
+}
+
+#[test]
+fn case_modification() {
+    check(
+        "s=hello; echo ${s^} ${s^^} ${s,} ${s,,} ${s^^[lo]}; S=WORLD; echo ${S,,} ${S,}",
+        "Hello HELLO hello hello heLLO\nworld wORLD\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn arrays() {
+    check("a=(x y z); echo ${a[1]} ${a[@]} ${a[*]} ${#a[@]} ${!a[@]} \"${a[-1]}\"; a[5]=w; a+=(v u); echo ${#a[@]} ${!a[@]} ${a[@]}", "y x y z x y z 3 0 1 2 z\n6 0 1 2 5 6 7 x y z w v u\n", "", 0);
+}
+
+#[test]
+fn array_slices() {
+    check(
+        "a=(one two three); echo ${a[@]:1} ${a[@]:0:2} ${#a[1]} ${a[@]^}",
+        "two three one two 3 One Two Three\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn sparse_unset() {
+    check("unset a; a[2]=x; a[0]=y; echo ${a[@]} ${#a[@]}; unset 'a[2]'; echo ${a[@]}", "y x 2\ny\n", "", 0);
+}
+
+#[test]
+fn positional() {
+    check("set -- a \"b c\" d; echo $# \"$1\" \"$2\"; for i in \"$@\"; do echo \"[$i]\"; done; for i in $@; do echo \"<$i>\"; done; echo \"$*\"; IFS=,; echo \"$*\"", "3 a b c\n[a]\n[b c]\n[d]\n<a>\n<b>\n<c>\n<d>\na b c d\na,b c,d\n", "", 0);
+}
+
+#[test]
+fn positional_ten() {
+    check("set -- 1 2 3 4 5 6 7 8 9 10 11; echo ${10} ${11} $10", "10 11 10\n", "", 0);
+}
+
+#[test]
+fn positional_slices() {
+    check("f() { echo ${@:2}; echo ${*:1:2}; echo ${#}; }; f a b c d", "b c d\na b\n4\n", "", 0);
+}
+
+#[test]
+fn special_params() {
+    check("echo $? ; false; echo $?; echo $0 $#", "0\n1\nbash 0\n", "", 0);
+}
+
+#[test]
+fn command_substitution() {
+    check("x=$(echo hi; echo there); echo \"$x\"; y=`echo back`; echo $y; echo \"$(echo -e 'a\\n\\n\\n')\"end; x=`echo \\`echo nested\\``; echo $x $(echo $(echo deep))", "hi\nthere\nback\naend\nnested deep\n", "", 0);
+}
+
+#[test]
+fn arithmetic() {
+    check("echo $((1+2*3)) $((10/3)) $((10%3)) $((2**10)) $((1<<4)) $((255&15)) $((1|6)) $((5^1)) $((~0)) $((!0)) $((1&&0)) $((0||3)) $((5>3?1:2))", "7 3 1 1024 16 15 7 4 -1 1 0 1 1\n", "", 0);
+}
+
+#[test]
+fn arithmetic_vars() {
+    check("i=0; ((i++)); ((i+=5)); echo $i $((i--)) $i $((--i)) $((0x1f)) $((010)) $((2#101)) $((36#z)); n=3; echo $((n*n)) $((n+=1)) $n $(( $(echo 3) + 4 )) $[ 4 + 4 ]", "6 6 5 4 31 8 5 35\n9 4 4 7 8\n", "", 0);
+}
+
+#[test]
+fn arithmetic_wrapping() {
+    check(
+        "echo $((2**63)) $((-2**63/-1)) $((7/-2)) $((-7%3))",
+        "-9223372036854775808 -9223372036854775808 -3 -1\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn division_by_zero_is_fatal() {
+    check("echo $((1/0)); echo after", "", "bash: line 1: 1/0: division by 0 (error token is \"0\")\n", 1);
+}
+
+#[test]
+fn division_by_zero_command() {
+    check("((1/0)); echo rc=$?", "rc=1\n", "bash: line 1: ((: 1/0: division by 0 (error token is \"0\")\n", 0);
+}
+
+#[test]
+fn arith_command_status() {
+    check("(( 0 )); echo $?; (( 5 )); echo $?; x=3; (( x > 2 )) && echo big", "1\n0\nbig\n", "", 0);
+}
+
+#[test]
+fn field_splitting() {
+    check(
+        "x=\"a   b  c\"; echo $x; echo \"$x\"; IFS=: ; y=\"p:q::r\"; for f in $y; do echo \"[$f]\"; done",
+        "a b c\na   b  c\n[p]\n[q]\n[]\n[r]\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn splitting_params() {
+    check(
+        "x=\" a b \"; set -- $x; echo $#; set -- \"$x\"; echo $#; set -- \"\" a \"\"; echo $#; y=; set -- $y; echo $#",
+        "2\n1\n3\n0\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn brace_expansion() {
+    check(
+        "echo {a,b}{1,2} {1..5} {a..e} {01..10} {1..10..2} {5..1} x{,y}z {a}",
+        "a1 a2 b1 b2 1 2 3 4 5 a b c d e 01 02 03 04 05 06 07 08 09 10 1 3 5 7 9 5 4 3 2 1 xz xyz {a}\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn tilde() {
+    check("echo ~ ~/foo \"~\" ~x; HOME=/home/u; echo ~/bar", "/ //foo ~ ~x\n/home/u/bar\n", "", 0);
+}
+
+#[test]
+fn functions() {
+    check("f() { echo \"in f: $1 $#\"; return 3; }; f a b; echo rc=$?; function g { local x=inner; echo $x; }; x=outer; g; echo $x", "in f: a 2\nrc=3\ninner\nouter\n", "", 0);
+}
+
+#[test]
+fn function_dynamic_scope() {
+    check(
+        "f() { local v=f; g; }; g() { echo g sees $v; v=changed; }; v=global; f; echo $v",
+        "g sees f\nglobal\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn if_elif_else() {
+    check("if true; then echo yes; else echo no; fi; if false; then echo yes; elif true; then echo elif; fi; if false; then :; fi; echo $?", "yes\nelif\n0\n", "", 0);
+}
+
+#[test]
+fn loops() {
+    check("for ((i=0;i<3;i++)); do echo $i; done; i=0; while [ $i -lt 3 ]; do i=$((i+1)); echo w$i; done; until [ $i -eq 0 ]; do i=$((i-1)); done; echo $i", "0\n1\n2\nw1\nw2\nw3\n0\n", "", 0);
+}
+
+#[test]
+fn case_patterns() {
+    check("case abc in a*) echo star;; *) echo other;; esac; case x in y|x) echo bar;; esac; case ab in a*) echo one;& b*) echo two;; c) echo three;; esac; case ab in a*) echo one;;& *b) echo two;; esac; case \"\" in \"\") echo empty;; esac", "star\nbar\none\ntwo\none\ntwo\nempty\n", "", 0);
+}
+
+#[test]
+fn break_continue() {
+    check("for i in 1 2 3 4 5; do if [ $i = 2 ]; then continue; fi; if [ $i = 4 ]; then break; fi; echo $i; done; for i in 1 2; do for j in a b; do if [ $j = b ]; then continue 2; fi; echo $i$j; done; done; for i in 1 2; do for j in 1 2; do break 2; done; echo no; done; echo done", "1\n3\n1a\n2a\ndone\n", "", 0);
+}
+
+#[test]
+fn and_or_not() {
+    check(
+        "true && echo and; false || echo or; false && echo no; ! false && echo neg; ! true; echo $?",
+        "and\nor\nneg\n1\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn groups_and_subshells() {
+    check("{ echo brace; echo group; }; (echo sub; x=changed); echo ${x:-unset}; x=1; { x=2; }; echo $x; (x=3); echo $x; (cd /; exit 4); echo $?", "brace\ngroup\nsub\nunset\n2\n2\n4\n", "", 0);
+}
+
+#[test]
+fn pipeline_into_read() {
+    check("echo a | { read x; echo got $x; }; echo \"a b\" | while read -r x y; do echo \"$y-$x\"; done; i=0; echo a | while read l; do i=1; done; echo $i", "got a\nb-a\n0\n", "", 0);
+}
+
+#[test]
+fn pipefail() {
+    check(
+        "false | true; echo $?; set -o pipefail; false | true; echo $?; true | false | true; echo $?",
+        "0\n1\n1\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn pipestatus() {
+    check("true | false | true; echo ${PIPESTATUS[@]}; false; echo ${PIPESTATUS[0]}", "0 1 0\n1\n", "", 0);
+}
+
+#[test]
+fn echo_flags() {
+    check(
+        "echo -n no newline; echo; echo -e 'a\\tb\\nc'; echo -e 'x\\cy'; echo -E 'a\\tb'; echo -- -n; echo -ne 'x\\n'",
+        "no newline\na\tb\nc\nxa\\tb\n-- -n\nx\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn declare_and_integer() {
+    check("x=1; x+=2; echo $x; declare -i n=5; n+=3; echo $n; n=\"2*3\"; echo $n; declare -a arr=(1 2 3); declare -A m=([k]=v [k2]=v2); echo ${arr[2]} ${m[k]} ${m[k2]} ${#m[@]}", "12\n8\n6\n3 v v2 2\n", "", 0);
+}
+
+#[test]
+fn declare_print() {
+    check(
+        "x=1; arr=(a \"b c\"); declare -A m=([k]=v); declare -p x arr m; export x; declare -p x",
+        "declare -- x=\"1\"\ndeclare -a arr=([0]=\"a\" [1]=\"b c\")\ndeclare -A m=([k]=\"v\" )\ndeclare -x x=\"1\"\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn export_unset() {
+    check(
+        "export E=1; echo $E; unset E; echo \"${E-unset}\"; f() { echo f; }; unset -f f; f; echo $?",
+        "1\nunset\n127\n",
+        "bash: line 1: f: command not found\n",
+        0,
+    );
+}
+
+#[test]
+fn errexit() {
+    check("set -e; echo before; false; echo not reached", "before\n", "", 1);
+}
+
+#[test]
+fn errexit_exceptions() {
+    check("set -e; false || true; echo reached; if false; then :; fi; echo reached2; ! true; echo reached3; false && true; echo reached4; while false; do :; done; echo reached5", "reached\nreached2\nreached3\nreached4\nreached5\n", "", 0);
+}
+
+#[test]
+fn errexit_in_function() {
+    check("set -e; f() { false; echo in f; }; f; echo after", "", "", 1);
+}
+
+#[test]
+fn errexit_subshell() {
+    check("set -e; (false); echo no", "", "", 1);
+}
+
+#[test]
+fn errexit_cmdsub() {
+    check("set -e; x=$(false; echo hi); echo \"$x\"; y=$(false); echo never", "hi\n", "", 1);
+}
+
+#[test]
+fn nounset() {
+    check(
+        "set -u; echo ${x:-ok}; echo \"$@\" $#; echo $undefined_var; echo after",
+        "ok\n0\n",
+        "bash: line 1: undefined_var: unbound variable\n",
+        127,
+    );
+}
+
+#[test]
+fn trap_exit() {
+    check("trap 'echo trapped $?' EXIT; echo body; exit 3", "body\ntrapped 3\n", "", 3);
+}
+
+#[test]
+fn trap_exit_errexit() {
+    check("trap 'echo trapped' EXIT; set -e; false; echo no", "trapped\n", "", 1);
+}
+
+#[test]
+fn trap_exit_end() {
+    check("trap 'echo bye' EXIT; echo body", "body\nbye\n", "", 0);
+}
+
+#[test]
+fn eval() {
+    check("eval 'echo evaled $((1+1))'; x='echo dyn'; eval $x; eval 'y=5'; echo $y", "evaled 2\ndyn\n5\n", "", 0);
+}
+
+#[test]
+fn let_builtin() {
+    check("let x=5+3 y=x*2; echo $x $y; let 0; echo $?", "8 16\n1\n", "", 0);
+}
+
+#[test]
+fn type_and_command() {
+    check(
+        "type echo cd if; command -v echo; type nosuch; echo $?; command echo hi",
+        "echo is a shell builtin\ncd is a shell builtin\nif is a shell keyword\necho\n1\nhi\n",
+        "bash: line 1: type: nosuch: not found\n",
+        0,
+    );
+}
+
+#[test]
+fn read_builtin() {
+    check("read -r a b <<< \"one two three\"; echo \"$a|$b\"; read x <<< \"  spaced  \"; echo \"[$x]\"; IFS=, read -r a b c <<< \"1,2,3,4\"; echo \"$a $b $c\"; read -a arr <<< \"x y z\"; echo ${arr[1]} ${#arr[@]}; read <<< \"  r  \"; echo \"[$REPLY]\"", "one|two three\n[spaced]\n1 2 3,4\ny 3\n[  r  ]\n", "", 0);
+}
+
+#[test]
+fn read_eof_status() {
+    check("read x <<< ''; echo $? \"[$x]\"; printf_missing=1; read -d , x <<< 'a,b'; echo $? $x", "0 []\n0 a\n", "", 0);
+}
+
+#[test]
+fn read_backslashes() {
+    check("read x <<< 'a\\tb'; echo \"$x\"; read -r x <<< 'a\\tb'; echo \"$x\"", "atb\na\\tb\n", "", 0);
+}
+
+#[test]
+fn while_read_heredoc() {
+    check(
+        "while read -r line; do echo \"L:$line\"; done <<EOF\nfirst\nsecond\nEOF\necho end",
+        "L:first\nL:second\nend\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn heredoc_quoted() {
+    check("x=val; while read -r l; do echo \"$l\"; done <<'EOF'\n$x `cmd`\nEOF", "$x `cmd`\n", "", 0);
+}
+
+#[test]
+fn heredoc_expanded() {
+    check(
+        "x=val; while read -r l; do echo \"$l\"; done <<EOF\nexpanded $x $(echo sub) \\$x\nEOF",
+        "expanded val sub $x\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn heredoc_tabs() {
+    check("while read -r l; do echo \"[$l]\"; done <<-EOF\n\tindented\n\t\tmore\n\tEOF", "[indented]\n[more]\n", "", 0);
+}
+
+#[test]
+fn herestring() {
+    check("read -r x <<< \"$((1+1)) words\"; echo $x", "2 words\n", "", 0);
+}
+
+#[test]
+fn extended_test() {
+    check("[[ abc == a* ]] && echo match; [[ abc == \"a*\" ]] || echo nomatch; [[ abc =~ ^a(b)c$ ]] && echo ${BASH_REMATCH[0]} ${BASH_REMATCH[1]}; [[ -z \"\" && -n x ]] && echo zn; [[ 2 -lt 10 ]] && echo lt; [[ b > a ]] && echo gt; [[ ! -e /nonexist ]] && echo noexist", "match\nnomatch\nabc b\nzn\nlt\ngt\nnoexist\n", "", 0);
+}
+
+#[test]
+fn extended_test_vars() {
+    check("x=5; [[ $x -gt 3 ]] && echo yes; [[ -v x ]] && echo set; [[ -v nope ]] || echo unset; y='a b'; [[ $y == 'a b' ]] && echo nosplit; re='^[0-9]+$'; [[ 123 =~ $re ]] && echo num; [[ x1 =~ $re ]] || echo notnum; [[ a.c =~ a\".\"c ]] && echo lit", "yes\nset\nunset\nnosplit\nnum\nnotnum\nlit\n", "", 0);
+}
+
+#[test]
+fn test_builtin() {
+    check("[ a = a ] && echo eq; [ 1 -eq 1 -a 2 -ne 3 ] && echo and; [ \\( a = b \\) -o 1 = 1 ] && echo paren; test -d / && echo dir; [ -z '' ] && echo z; [ ! -n '' ] && echo notn; [ abc ] && echo nonempty; [ ] || echo empty", "eq\nand\nparen\ndir\nz\nnotn\nnonempty\nempty\n", "", 0);
+}
+
+#[test]
+fn test_errors() {
+    check("[ a -eq 1 ]; echo $?; [ a b c ]; echo $?; [ -n ]; echo $?; [ ; echo $?", "2\n2\n0\n2\n", "bash: line 1: [: a: integer expression expected\nbash: line 1: [: b: binary operator expected\nbash: line 1: [: missing `]'\n", 0);
+}
+
+#[test]
+fn file_tests() {
+    check("echo data > f; : > empty; [ -f f ] && echo file; [ -s f ] && echo size; [ -s empty ] || echo nosize; [ -e nope ] || echo missing; [ -d f ] || echo notdir; [ -r f ] && echo readable; [ -w f ] && echo writable", "file\nsize\nnosize\nmissing\nnotdir\nreadable\nwritable\n", "", 0);
+}
+
+#[test]
+fn shift_builtin() {
+    check("f() { shift; echo $@; shift 2; echo $@; shift 5; echo $?; }; f 1 2 3 4", "2 3 4\n4\n1\n", "", 0);
+}
+
+#[test]
+fn cd_errors() {
+    check(
+        "cd /nonexist; echo $?; cd; echo $PWD",
+        "1\n/\n",
+        "bash: line 1: cd: /nonexist: No such file or directory\n",
+        0,
+    );
+}
+
+#[test]
+fn indirect_and_prefix() {
+    check("x=hello; y=x; echo ${!y}; BVAR=1; BVAR2=2; echo ${!BVAR*}", "hello\nBVAR BVAR2\n", "", 0);
+}
+
+#[test]
+fn quotes_mixed() {
+    check(
+        "echo 'single \"double\"' \"double 'single'\"; x=\"*\"; echo \"$x\"",
+        "single \"double\" double 'single'\n*\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn return_and_exit_status() {
+    check("f() { return 7; }; f; echo $?; g() { exit 4; }; (g); echo $?", "7\n4\n", "", 0);
+}
+
+#[test]
+fn for_without_in() {
+    check("f() { for x; do echo $x; done; }; f p q", "p\nq\n", "", 0);
+}
+
+#[test]
+fn exit_ends_script() {
+    check("echo a; exit 5; echo b", "a\n", "", 5);
+}
+
+#[test]
+fn exit_wraps() {
+    check("exit 300", "", "", 44);
+}
+
+#[test]
+fn local_arrays() {
+    check(
+        "f() { local -a arr=(1 2); echo ${arr[1]}; local i; i=5; echo $i; }; f; echo \"${i-unset}\"",
+        "2\n5\nunset\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn temp_env() {
+    check(
+        "f() { echo $VAR $1; }; VAR=tmp f x; echo \"[${VAR-unset}]\"; x=1; x=2 eval 'echo $x'; echo $x",
+        "tmp x\n[unset]\n2\n1\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn transform_ops() {
+    check("x=\"it's\"; echo ${x@Q}; y=abc; echo ${y@U}", "'it'\\''s'\nABC\n", "", 0);
+}
+
+#[test]
+fn mapfile() {
+    check("mapfile -t lines <<< $'a\\nb\\nc'; echo ${#lines[@]} ${lines[1]}", "3 b\n", "", 0);
+}
+
+#[test]
+fn getopts() {
+    check("f() { while getopts \"ab:c\" opt; do case $opt in a) echo A;; b) echo \"B=$OPTARG\";; c) echo C;; ?) echo bad;; esac; done; shift $((OPTIND-1)); echo rest: $@; }; f -a -b val -c file", "A\nB=val\nC\nrest: file\n", "", 0);
+}
+
+#[test]
+fn readonly() {
+    check("readonly R=1; R=2; echo $R", "", "bash: line 1: R: readonly variable\n", 1);
+}
+
+#[test]
+fn xtrace() {
+    check(
+        "set -x; echo traced 'a b'; x=1; set +x; echo quiet",
+        "traced a b\nquiet\n",
+        "+ echo traced 'a b'\n+ x=1\n+ set +x\n",
+        0,
+    );
+}
+
+#[test]
+fn bash_c() {
+    check("bash -c 'echo inner $0 $1' zero one; sh -c 'exit 3'; echo $?", "inner zero one\n3\n", "", 0);
+}
+
+#[test]
+fn stderr_redirects() {
+    check("echo err >&2; echo out 2>&1 1>&2 | { read x; echo \"piped $x\"; }; { echo a; echo b >&2; } 2>&1 | { while read l; do echo \"got $l\"; done; }", "piped out\ngot a\ngot b\n", "err\n", 0);
+}
+
+#[test]
+fn file_redirects() {
+    check("echo one > f; echo two >> f; while read l; do echo \"<$l>\"; done < f; echo err 2> e >&2; read x < e; echo $x; echo both &> b; read y < b; echo $y", "<one>\n<two>\nerr\nboth\n", "", 0);
+}
+
+#[test]
+fn redirect_to_directory() {
+    check("echo hi > /; echo $?", "1\n", "bash: line 1: /: Is a directory\n", 0);
+}
+
+#[test]
+fn redirect_missing_dir() {
+    check(
+        "echo a > nodir/x; echo $?; read x < nofile; echo $?",
+        "1\n1\n",
+        "bash: line 1: nodir/x: No such file or directory\nbash: line 1: nofile: No such file or directory\n",
+        0,
+    );
+}
+
+#[test]
+fn dev_null() {
+    check("echo gone > /dev/null; echo err 2>/dev/null >&2; read x < /dev/null; echo $? \"[$x]\"", "1 []\n", "", 0);
+}
+
+#[test]
+fn loop_redirects() {
+    check(
+        "for i in 1 2 3; do echo $i; done > out; while read n; do echo \"n=$n\"; done < out",
+        "n=1\nn=2\nn=3\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn compound_redirect_append() {
+    check("{ echo a; echo b; } > f; { echo c; } >> f; while read l; do echo $l; done < f", "a\nb\nc\n", "", 0);
+}
+
+#[test]
+fn globbing() {
+    check("cd d; echo *.txt; echo *; echo .*; echo */; echo nomatch*; echo \"*.txt\"; echo sub/*.log; echo [ab].txt; echo ?.txt", "a.txt b.txt\na.txt b.txt sub\n.hidden\nsub/\nnomatch*\n*.txt\nsub/c.log\na.txt b.txt\na.txt b.txt\n", "", 0);
+}
+
+#[test]
+fn glob_in_for() {
+    check(
+        "for f in d/*.txt; do echo \"file: $f\"; done; for f in /nonexistent*; do echo \"$f\"; done",
+        "file: d/a.txt\nfile: d/b.txt\n/nonexistent*\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn command_not_found() {
+    check("nosuchcmd arg; echo $?", "127\n", "bash: line 1: nosuchcmd: command not found\n", 0);
+}
+
+#[test]
+fn syntax_error() {
+    let (out, err, code) = run("if then");
+    assert_eq!((out.as_str(), code), ("", 2));
+    assert!(err.starts_with("bash: -c: line 1: syntax error"), "{err}");
+}
+
+#[test]
+fn unterminated_quote() {
+    check("echo \"abc", "", "bash: -c: line 1: unexpected EOF while looking for matching `\"'\n", 2);
+}
+
+#[test]
+fn source_file() {
+    check(
+        "echo 'sourced_var=1; echo in source $1' > s.sh; . ./s.sh arg; echo $sourced_var; source s.sh",
+        "in source arg\n1\nin source\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn script_by_path() {
+    check("echo 'echo script $1 $#' > x.sh; bash x.sh a b", "script a 2\n", "", 0);
+}
+
+#[test]
+fn noclobber() {
+    check(
+        "echo a > f; set -C; echo b > f; echo $?; echo c >| f; read x < f; echo $x",
+        "1\nc\n",
+        "bash: line 1: f: cannot overwrite existing file\n",
+        0,
+    );
+}
+
+#[test]
+fn string_compare_in_test() {
+    check("[ abc \\< abd ] && echo less; [[ abc < abd ]] && echo less2", "less\nless2\n", "", 0);
+}
+
+#[test]
+fn return_outside_function() {
+    check(
+        "return 2; echo after",
+        "after\n",
+        "bash: line 1: return: can only `return' from a function or sourced script\n",
+        0,
+    );
+}
+
+#[test]
+fn break_outside_loop() {
+    check(
+        "break; echo after",
+        "after\n",
+        "bash: line 1: break: only meaningful in a `for', `while', or `until' loop\n",
+        0,
+    );
+}
+
+#[test]
+fn nested_functions_return() {
+    check("outer() { inner; echo after inner $?; }; inner() { return 5; }; outer", "after inner 5\n", "", 0);
+}
+
+#[test]
+fn assoc_arrays() {
+    check("declare -A m; m[one]=1; m[two]=2; echo ${m[one]} ${m[two]} ${#m[@]}; k=two; echo ${m[$k]}; unset 'm[one]'; echo ${#m[@]}", "1 2 2\n2\n1\n", "", 0);
+}
+
+#[test]
+fn array_append_element() {
+    check("a=(1); a+=(2 3); a[1]+=x; echo ${a[@]}; s=str; s+=ing; echo $s", "1 2x 3\nstring\n", "", 0);
+}
+
+#[test]
+fn ifs_read_multiple() {
+    check("echo 'a:b:c' | { IFS=: read -r x y z; echo $z $y $x; }", "c b a\n", "", 0);
+}
+
+#[test]
+fn word_splitting_cmdsub() {
+    check("for w in $(echo 'a b'; echo c); do echo \"[$w]\"; done", "[a]\n[b]\n[c]\n", "", 0);
+}
+
+#[test]
+fn quoted_at_empty() {
+    check("set --; for a in \"$@\"; do echo arg; done; echo \"[$@]\"; set -- ''; for a in \"$@\"; do echo \"arg[$a]\"; done", "[]\narg[]\n", "", 0);
+}
+
+#[test]
+fn dollar_star_unquoted() {
+    check("set -- 'a b' c; for a in $*; do echo \"[$a]\"; done", "[a]\n[b]\n[c]\n", "", 0);
+}
+
+#[test]
+fn lineno() {
+    check("echo $LINENO\necho $LINENO", "1\n2\n", "", 0);
+}
+
+#[test]
+fn until_loop() {
+    check("n=0; until [ $n -ge 3 ]; do n=$((n+1)); done; echo $n", "3\n", "", 0);
+}
+
+#[test]
+fn case_glob_classes() {
+    check("for w in a1 B2 33; do case $w in [a-z]*) echo lower $w;; [[:upper:]]*) echo upper $w;; *) echo other $w;; esac; done", "lower a1\nupper B2\nother 33\n", "", 0);
+}
+
+// ----- limits, cancellation, write set, sessions -----
+
+fn limited(limits: Limits) -> Shell {
+    Shell::new(seeded(), ShellOptions { limits, ..options() })
+}
+
+#[test]
+fn loop_limit_stops_while_true() {
+    let mut shell = limited(Limits { max_loop_iterations: 1000, ..Limits::default() });
+    let result = shell.run("echo start; while true; do :; done; echo never", None);
+    assert_eq!(result.limit, Some(LimitHit::LoopIterations));
+    assert_eq!(result.exit_code, 125);
+    assert_eq!(result.stdout, b"start\n");
+    assert!(String::from_utf8_lossy(&result.stderr).contains(LimitHit::LoopIterations.message()));
+}
+
+#[test]
+fn command_limit() {
+    let mut shell = limited(Limits { max_commands: 50, ..Limits::default() });
+    let result = shell.run("f() { :; }; for i in {1..100}; do f; done", None);
+    assert_eq!(result.limit, Some(LimitHit::Commands));
+    assert_eq!(result.exit_code, LimitHit::Commands.exit_code());
+}
+
+#[test]
+fn recursion_hits_depth_limit() {
+    let mut shell = limited(Limits { max_function_depth: 50, ..Limits::default() });
+    let result = shell.run("f() { f; }; f", None);
+    assert_eq!(result.limit, Some(LimitHit::FunctionDepth));
+    let result = shell.run("e() { eval e; }; e", None);
+    assert_eq!(result.limit, Some(LimitHit::FunctionDepth));
+}
+
+#[test]
+fn output_limit_truncates() {
+    let mut shell = limited(Limits { max_output_bytes: 1000, ..Limits::default() });
+    let result = shell.run("while :; do echo yes; done", None);
+    assert_eq!(result.limit, Some(LimitHit::Output));
+    assert!(result.truncated);
+    assert_eq!(result.stdout.len(), 1000);
+    assert_eq!(result.exit_code, 125);
+    // Through a pipe too.
+    let result = shell.run("while :; do echo yes; done | { read x; echo $x; }", None);
+    assert_eq!(result.limit, Some(LimitHit::Output));
+}
+
+#[test]
+fn wall_time_limit() {
+    let mut shell = limited(Limits {
+        max_duration: std::time::Duration::from_millis(50),
+        max_loop_iterations: u64::MAX,
+        max_commands: u64::MAX,
+        ..Limits::default()
+    });
+    let result = shell.run("while :; do :; done", None);
+    assert_eq!(result.limit, Some(LimitHit::WallTime));
+    assert_eq!(result.exit_code, 124);
+}
+
+#[test]
+fn cancellation() {
+    let token = CancelToken::new();
+    token.fire();
+    let mut shell = limited(Limits { max_loop_iterations: u64::MAX, max_commands: u64::MAX, ..Limits::default() });
+    let result = shell.run("while :; do :; done", Some(&token));
+    assert_eq!(result.limit, Some(LimitHit::Cancelled));
+    assert_eq!(result.exit_code, 130);
+    // Fired from another thread while the loop runs.
+    let token = CancelToken::new();
+    let remote = token.clone();
+    let handle = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        remote.fire();
+    });
+    let result = shell.run("while :; do :; done", Some(&token));
+    handle.join().unwrap();
+    assert_eq!(result.limit, Some(LimitHit::Cancelled));
+}
+
+#[test]
+fn exit_trap_does_not_run_after_a_limit() {
+    let mut shell = limited(Limits { max_loop_iterations: 10, ..Limits::default() });
+    let result = shell.run("trap 'echo trapped' EXIT; while :; do :; done", None);
+    assert_eq!(result.limit, Some(LimitHit::LoopIterations));
+    assert_eq!(result.stdout, b"");
+}
+
+#[test]
+fn write_set_lists_written_paths() {
+    let storage = seeded();
+    let mut shell = Shell::new(storage.clone(), options());
+    let result =
+        shell.run("echo a > /x; echo b >> d/y; echo c > /x; cat d/a.txt > /dev/null 2>&1; echo $(< d/a.txt)", None);
+    assert_eq!(result.write_set, ["/d/y", "/x"]);
+    assert_eq!(storage.read("/x").unwrap(), b"c\n");
+    let result = shell.run("echo read only; read x < d/a.txt", None);
+    assert!(result.write_set.is_empty());
+}
+
+#[test]
+fn session_state_persists_and_resets() {
+    let mut shell = Shell::new(seeded(), options());
+    let result = shell.run("cd d; x=1; f() { echo f$1; }; set -- p q; set -e; export E=2", None);
+    assert_eq!(result.exit_code, 0);
+    let result = shell.run("pwd; echo $x $E $# $1; f 1; echo *.txt", None);
+    assert_eq!(String::from_utf8_lossy(&result.stdout), "/d\n1 2 2 p\nf1\na.txt b.txt\n");
+    // `exit` ends the run, not the session.
+    let result = shell.run("exit 3", None);
+    assert_eq!(result.exit_code, 3);
+    let result = shell.run("echo $?; false; echo still here", None);
+    // set -e persisted: `false` ends this run.
+    assert_eq!(String::from_utf8_lossy(&result.stdout), "3\n");
+    assert_eq!(result.exit_code, 1);
+    shell.reset();
+    let result = shell.run("pwd; echo \"[$x]\"; f 2>/dev/null || echo no f; false; echo on", None);
+    assert_eq!(String::from_utf8_lossy(&result.stdout), "/\n[]\nno f\non\n");
+}
+
+#[test]
+fn deep_nesting_does_not_overflow() {
+    let script = format!("echo {}x{}", "$(".repeat(100), ")".repeat(100));
+    let (_, err, code) = run(&script);
+    assert_eq!(code, 2);
+    assert!(err.contains("nests too deeply"));
+    let (out, _, code) = run(&format!("echo {}x{}", "$(echo ".repeat(40), ")".repeat(40)));
+    assert_eq!((out.as_str(), code), ("x\n", 0));
+}
+
+#[test]
+fn hostile_inputs_do_not_panic() {
+    for script in [
+        "echo {1..99999999999999999999}",
+        "echo ~99999999999999999999999",
+        "echo $((99999999999999999999))",
+        "echo ${x:99999999999999999999}",
+        "a[-5]=1",
+        "echo ${a[-5]}",
+        "echo $(( 1 << 99 )) $(( -9223372036854775807 - 1 )) $(( 2 ** -1 ))",
+        "x=x; echo $((x))",
+        "[[ a =~ ( ]]; echo $?",
+        "case x in [) echo y;; esac",
+        "echo \"${x/[/}\"",
+        "read -n 99999999999999999999 x <<< a",
+        "exit 99999999999999999999999",
+        "shift 99999999999999999999999",
+        "printf_missing=1; echo ${#@:1}",
+    ] {
+        let _ = run(script);
+    }
+}
