@@ -5,5 +5,6 @@ test {
     _ = @import("registry.zig");
     _ = @import("parity.zig");
     _ = @import("storage.zig");
+    _ = @import("shell.zig");
     _ = @import("linkage.zig");
 }
