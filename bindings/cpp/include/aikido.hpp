@@ -1,11 +1,13 @@
 // libaikido for C++17: a registry of the tools an LLM may call.
 // SPDX-License-Identifier: MIT OR Apache-2.0
 //
-// A header-only wrapper over aikido.h. It converts and wraps; every rule and
-// every message comes from the library. Calls that set a registry up
-// (register_tool, unregister_tool, definitions, the schema helpers) throw
-// aikido::Error; dispatch returns an aikido::Outcome, because the failures it
-// reports are ordinary answers for the model (see README.md).
+// A header-only wrapper over aikido.h: the registry, the virtual file
+// storage and the virtual bash. It converts and wraps; every rule and every
+// message comes from the library. Calls that set a registry up
+// (register_tool, unregister_tool, definitions, the schema helpers) and
+// storage operations throw aikido::Error; dispatch returns an
+// aikido::Outcome and Shell::run a ShellResult, because the failures they
+// report are ordinary answers for the model (see README.md).
 
 #ifndef AIKIDO_HPP
 #define AIKIDO_HPP
@@ -342,6 +344,434 @@ private:
     std::variant<std::string, Error> state_;
 };
 
+/// What kind of thing a path names.
+enum class FileKind : std::int32_t {
+    file = AIKIDO_FILE_KIND_FILE,
+    directory = AIKIDO_FILE_KIND_DIRECTORY,
+    symlink = AIKIDO_FILE_KIND_SYMLINK,
+};
+
+/// What Storage::stat reports.
+struct FileStat {
+    FileKind kind = FileKind::file;
+    /// Bytes in a file; 0 for a directory.
+    std::uint64_t size = 0;
+    /// Unix permission bits, e.g. 0644.
+    std::uint32_t mode = 0;
+    /// Last change, in milliseconds since the Unix epoch.
+    std::int64_t modified_unix_ms = 0;
+};
+
+/// One entry of Storage::list.
+struct DirEntry {
+    std::string name;
+    FileKind kind = FileKind::file;
+};
+
+/// One path an overlay or a dry run changed (Storage::diff); change is
+/// "added", "modified" or "deleted".
+struct Change {
+    std::string path;
+    std::string change;
+};
+
+/// A kind of access a PathRule governs.
+enum class Access : std::int32_t {
+    read = AIKIDO_ACCESS_READ,
+    write = AIKIDO_ACCESS_WRITE,
+    list = AIKIDO_ACCESS_LIST,
+};
+
+/// One rule of Storage::policy: allow or deny an access to the paths
+/// matching a glob (`*`, `**`, `?`, `[a-z]`).
+struct PathRule {
+    Access access;
+    bool allow;
+    std::string pattern;
+};
+
+namespace detail {
+
+/// The objects of a JSON array of flat objects of strings, as the storage
+/// listings are written: `[{"kind":"file","name":"a"},…]`. Only that shape
+/// is read; the library writes nothing else there.
+inline std::vector<std::vector<std::pair<std::string, std::string>>> string_records(std::string_view json) {
+    std::vector<std::vector<std::pair<std::string, std::string>>> records;
+    std::size_t at = 0;
+    const auto fail = [] { throw Error(Status::invalid_input, "aikido: the library wrote an unexpected listing"); };
+    const auto expect = [&](char wanted) {
+        if (at >= json.size() || json[at] != wanted) fail();
+        ++at;
+    };
+    const auto hex = [&](char digit) -> unsigned {
+        if (digit >= '0' && digit <= '9') return static_cast<unsigned>(digit - '0');
+        if (digit >= 'a' && digit <= 'f') return static_cast<unsigned>(digit - 'a' + 10);
+        if (digit >= 'A' && digit <= 'F') return static_cast<unsigned>(digit - 'A' + 10);
+        fail();
+        return 0;
+    };
+    const auto read_string = [&] {
+        expect('"');
+        std::string text;
+        while (at < json.size() && json[at] != '"') {
+            char next = json[at++];
+            if (next == '\\' && at < json.size()) {
+                const char escaped = json[at++];
+                switch (escaped) {
+                    case 'n': next = '\n'; break;
+                    case 't': next = '\t'; break;
+                    case 'r': next = '\r'; break;
+                    case 'b': next = '\b'; break;
+                    case 'f': next = '\f'; break;
+                    case 'u': {  // serde_json escapes only control characters this way
+                        if (at + 4 > json.size()) fail();
+                        unsigned code = 0;
+                        for (int i = 0; i < 4; ++i) code = code * 16 + hex(json[at++]);
+                        if (code > 0x7f) fail();
+                        next = static_cast<char>(code);
+                        break;
+                    }
+                    default: next = escaped;  // '"', '\\', '/'
+                }
+            }
+            text.push_back(next);
+        }
+        expect('"');
+        return text;
+    };
+    expect('[');
+    while (at < json.size() && json[at] != ']') {
+        if (!records.empty()) expect(',');
+        expect('{');
+        records.emplace_back();
+        while (at < json.size() && json[at] != '}') {
+            if (!records.back().empty()) expect(',');
+            std::string key = read_string();
+            expect(':');
+            records.back().emplace_back(std::move(key), read_string());
+        }
+        expect('}');
+    }
+    expect(']');
+    return records;
+}
+
+/// Frees bytes from aikido_storage_read, which needs their length.
+struct BytesFree {
+    std::size_t len;
+    void operator()(std::uint8_t *data) const noexcept { aikido_bytes_free(data, len); }
+};
+
+/// `len` bytes at `data`, which may be NULL when `len` is 0.
+inline std::string copy(const char *data, std::size_t len) { return len ? std::string(data, len) : std::string(); }
+
+/// The value of `key` in a record of string_records, or "".
+inline std::string field(const std::vector<std::pair<std::string, std::string>> &record, std::string_view key) {
+    for (const auto &[name, value] : record) {
+        if (name == key) return value;
+    }
+    return {};
+}
+
+}  // namespace detail
+
+/// A virtual file storage: what the file tools and the shell act on. Every
+/// path is virtual (absolute, normalised, `..` never above `/`). A handle,
+/// move-only; the storages, tools and shells made from it keep their own
+/// share, so it may be destroyed before them. Thread-safe. Failures throw
+/// Error: Status::storage with a shell-style message
+/// (`/a/b: No such file or directory`), or Status::invalid_input.
+class Storage {
+public:
+    /// An empty storage in memory; a limit of 0 means none. A write that
+    /// would pass a limit fails and changes nothing.
+    static Storage memory(std::uint64_t max_total_bytes = 0, std::uint64_t max_file_bytes = 0) {
+        return Storage(aikido_storage_memory_new(max_total_bytes, max_file_bytes));
+    }
+
+    /// The host folder `root` (which must exist); nothing reaches outside
+    /// it. With `read_only`, every change is refused.
+    static Storage host(std::string_view root, bool read_only = false) {
+        aikido_storage *storage = nullptr;
+        char *error = nullptr;
+        const aikido_status status =
+            aikido_storage_host_new(detail::c_string(root, "the root").c_str(), read_only, &storage, &error);
+        detail::check(status, error);
+        return Storage(storage);
+    }
+
+    /// A read-only view of `inner`.
+    static Storage read_only(const Storage &inner) { return Storage(aikido_storage_read_only(inner.native())); }
+
+    /// A writable layer in memory over `lower`, which stays untouched until
+    /// commit(); diff() and discard() too.
+    static Storage overlay(const Storage &lower) { return Storage(aikido_storage_overlay_new(lower.native())); }
+
+    /// Changes recorded, never applied: read them with diff().
+    static Storage dry_run(const Storage &lower) { return Storage(aikido_storage_dry_run_new(lower.native())); }
+
+    /// `base` with `mounted` at `prefix` (the longest prefix wins).
+    static Storage mount(const Storage &base, std::string_view prefix, const Storage &mounted) {
+        return Storage(aikido_storage_mount(base.native(), detail::c_string(prefix, "the prefix").c_str(),
+                                            mounted.native()),
+                       "a storage is NULL (moved from), or the prefix is not UTF-8");
+    }
+
+    /// `inner` behind allow/deny rules; refused accesses fail with
+    /// "Permission denied".
+    static Storage policy(const Storage &inner, const std::vector<PathRule> &rules) {
+        std::vector<std::string> patterns;
+        for (const PathRule &rule : rules) patterns.push_back(detail::c_string(rule.pattern, "a pattern"));
+        std::vector<aikido_path_rule> c_rules;
+        for (std::size_t i = 0; i < rules.size(); ++i) {
+            c_rules.push_back({static_cast<std::int32_t>(rules[i].access), rules[i].allow, patterns[i].c_str()});
+        }
+        aikido_storage *storage = nullptr;
+        char *error = nullptr;
+        const aikido_status status =
+            aikido_storage_policy_new(inner.native(), c_rules.data(), c_rules.size(), &storage, &error);
+        detail::check(status, error);
+        return Storage(storage);
+    }
+
+    /// The whole file (symlinks followed); any bytes.
+    std::string read(std::string_view path) const {
+        std::uint8_t *data = nullptr;
+        std::size_t len = 0;
+        char *error = nullptr;
+        const aikido_status status = aikido_storage_read(native(), c_path(path).c_str(), &data, &len, &error);
+        detail::check(status, error);
+        const std::unique_ptr<std::uint8_t, detail::BytesFree> owned(data, detail::BytesFree{len});
+        return detail::copy(reinterpret_cast<const char *>(data), len);
+    }
+
+    /// Creates or replaces the file at `path`.
+    void write(std::string_view path, std::string_view data) const {
+        char *error = nullptr;
+        const aikido_status status =
+            aikido_storage_write(native(), c_path(path).c_str(), bytes(data), data.size(), &error);
+        detail::check(status, error);
+    }
+
+    /// Appends to the file at `path`, creating it.
+    void append(std::string_view path, std::string_view data) const {
+        char *error = nullptr;
+        const aikido_status status =
+            aikido_storage_append(native(), c_path(path).c_str(), bytes(data), data.size(), &error);
+        detail::check(status, error);
+    }
+
+    /// Creates a directory; with `parents`, missing parents too (and an
+    /// existing directory is fine).
+    void mkdir(std::string_view path, bool parents = false) const {
+        char *error = nullptr;
+        const aikido_status status = aikido_storage_mkdir(native(), c_path(path).c_str(), parents, &error);
+        detail::check(status, error);
+    }
+
+    /// Removes a file, symlink or empty directory; with `recursive`, a
+    /// directory and everything in it.
+    void remove(std::string_view path, bool recursive = false) const {
+        char *error = nullptr;
+        const aikido_status status = aikido_storage_remove(native(), c_path(path).c_str(), recursive, &error);
+        detail::check(status, error);
+    }
+
+    /// Moves `from` to `to`, replacing a file there.
+    void rename(std::string_view from, std::string_view to) const {
+        char *error = nullptr;
+        const aikido_status status = aikido_storage_rename(native(), c_path(from).c_str(), c_path(to).c_str(), &error);
+        detail::check(status, error);
+    }
+
+    /// Creates a symlink at `link` pointing at `target`, kept as written.
+    void symlink(std::string_view target, std::string_view link) const {
+        char *error = nullptr;
+        const aikido_status status =
+            aikido_storage_symlink(native(), c_path(target).c_str(), c_path(link).c_str(), &error);
+        detail::check(status, error);
+    }
+
+    /// The target of the symlink at `path`.
+    std::string readlink(std::string_view path) const {
+        char *target = nullptr;
+        char *error = nullptr;
+        const aikido_status status =
+            aikido_storage_readlink(native(), c_path(path).c_str(), &target, &error);
+        const detail::OwnedString owned(target);
+        detail::check(status, error);
+        return owned.get();
+    }
+
+    /// Kind, size, mode and time of `path`, symlinks followed.
+    FileStat stat(std::string_view path) const {
+        aikido_file_stat stat{};
+        char *error = nullptr;
+        const aikido_status status = aikido_storage_stat(native(), c_path(path).c_str(), &stat, &error);
+        detail::check(status, error);
+        return {static_cast<FileKind>(stat.kind), stat.size, stat.mode, stat.modified_unix_ms};
+    }
+
+    /// The entries of the directory at `path`, sorted by name.
+    std::vector<DirEntry> list(std::string_view path) const {
+        char *json = nullptr;
+        char *error = nullptr;
+        const aikido_status status =
+            aikido_storage_list(native(), c_path(path).c_str(), &json, &error);
+        const detail::OwnedString owned(json);
+        detail::check(status, error);
+        std::vector<DirEntry> entries;
+        for (const auto &record : detail::string_records(owned.get())) {
+            const std::string kind = detail::field(record, "kind");
+            entries.push_back({detail::field(record, "name"), kind == "directory" ? FileKind::directory
+                                                              : kind == "symlink" ? FileKind::symlink
+                                                                                  : FileKind::file});
+        }
+        return entries;
+    }
+
+    /// What an overlay or a dry run changed, sorted by path. Throws
+    /// Status::invalid_input for any other storage.
+    std::vector<Change> diff() const {
+        char *json = nullptr;
+        char *error = nullptr;
+        const aikido_status status = aikido_storage_diff(native(), &json, &error);
+        const detail::OwnedString owned(json);
+        detail::check(status, error);
+        std::vector<Change> changes;
+        for (const auto &record : detail::string_records(owned.get())) {
+            changes.push_back({detail::field(record, "path"), detail::field(record, "change")});
+        }
+        return changes;
+    }
+
+    /// Applies an overlay's changes to its lower storage and empties it.
+    void commit() const {
+        char *error = nullptr;
+        const aikido_status status = aikido_storage_commit(native(), &error);
+        detail::check(status, error);
+    }
+
+    /// Drops an overlay's changes.
+    void discard() const {
+        char *error = nullptr;
+        const aikido_status status = aikido_storage_discard(native(), &error);
+        detail::check(status, error);
+    }
+
+    /// The C handle, for calls into aikido.h; NULL once moved from.
+    const aikido_storage *native() const noexcept { return storage_.get(); }
+
+private:
+    /// Takes a handle a constructor returned; NULL means it refused its
+    /// input, which only `why` explains (such constructors give no message).
+    explicit Storage(aikido_storage *storage, const char *why = "storage is NULL (moved from)") : storage_(storage) {
+        if (!storage_) {
+            throw Error(Status::invalid_input, detail::invalid_input_prefix + why);
+        }
+    }
+
+    static std::string c_path(std::string_view path) { return detail::c_string(path, "the path"); }
+
+    static const std::uint8_t *bytes(std::string_view data) noexcept {
+        return reinterpret_cast<const std::uint8_t *>(data.data());
+    }
+
+    struct Free {
+        void operator()(aikido_storage *storage) const noexcept { aikido_storage_free(storage); }
+    };
+    std::unique_ptr<aikido_storage, Free> storage_;
+};
+
+/// Bounds on each run of a script; 0 takes the library's default (in
+/// brackets). A script that reaches one stops with exit code 125 (124 for
+/// time).
+struct ShellLimits {
+    std::uint64_t max_commands = 0;         ///< simple commands run [100000]
+    std::uint64_t max_loop_iterations = 0;  ///< iterations of all loops together [100000]
+    std::uint32_t max_function_depth = 0;   ///< nested functions, source and eval [100]
+    std::size_t max_output_bytes = 0;       ///< bytes in any one stream [1 MiB]
+    std::uint64_t max_milliseconds = 0;     ///< wall-clock time [10000]
+
+    aikido_shell_limits native() const noexcept {
+        return {max_commands, max_loop_iterations, max_function_depth, max_output_bytes, max_milliseconds};
+    }
+};
+
+/// The limit that stopped a script.
+enum class ShellLimit : std::int32_t {
+    none = AIKIDO_SHELL_LIMIT_NONE,
+    commands = AIKIDO_SHELL_LIMIT_COMMANDS,
+    loop_iterations = AIKIDO_SHELL_LIMIT_LOOP_ITERATIONS,
+    function_depth = AIKIDO_SHELL_LIMIT_FUNCTION_DEPTH,
+    output = AIKIDO_SHELL_LIMIT_OUTPUT,
+    time = AIKIDO_SHELL_LIMIT_TIME,
+    cancelled = AIKIDO_SHELL_LIMIT_CANCELLED,
+};
+
+/// What one Shell::run produced. `out` and `err` are bytes (a NUL may be
+/// among them).
+struct ShellResult {
+    std::string out;   ///< everything written to standard output
+    std::string err;   ///< everything written to standard error
+    int exit_code = 0; ///< as `$?` would show it
+    bool truncated = false;  ///< out or err was cut at max_output_bytes
+    ShellLimit limit = ShellLimit::none;
+};
+
+/// An in-process bash over a Storage; nothing runs on the host. Its
+/// working directory, variables and functions persist from one run to the
+/// next. Move-only; runs on one shell take turns.
+class Shell {
+public:
+    /// A shell starting in `/`; the storage is shared, so it may go first.
+    explicit Shell(const Storage &storage, const std::optional<ShellLimits> &limits = std::nullopt) {
+        const aikido_shell_limits c_limits = limits ? limits->native() : aikido_shell_limits{};
+        shell_.reset(aikido_shell_new(storage.native(), limits ? &c_limits : nullptr));
+        if (!shell_) {
+            throw Error(Status::invalid_input, detail::invalid_input_prefix + "storage is NULL");
+        }
+    }
+
+    /// Runs a script as `bash -c` would. A failing or stopped script is a
+    /// result, not an exception: its exit code, err and limit say how it
+    /// ended. A fired `cancel` stops it (exit code 130). Throws Error
+    /// (Status::invalid_input) for a script that is not UTF-8 or holds a
+    /// NUL byte.
+    ShellResult run(std::string_view script, const CancelToken *cancel = nullptr) {
+        aikido_shell_result result;
+        char *error = nullptr;
+        const aikido_status status = aikido_shell_run(shell_.get(), script.data(), script.size(),
+                                                      cancel ? cancel->native() : nullptr, &result, &error);
+        const std::unique_ptr<aikido_shell_result, ResultFree> owned(&result);
+        detail::check(status, error);
+        return {detail::copy(result.stdout_data, result.stdout_len),
+                detail::copy(result.stderr_data, result.stderr_len), result.exit_code, result.truncated,
+                static_cast<ShellLimit>(result.limit)};
+    }
+
+    /// A temporary token would be gone before the run that uses it.
+    ShellResult run(std::string_view script, const CancelToken &&cancel) = delete;
+
+    /// As above, with a token.
+    ShellResult run(std::string_view script, const CancelToken &cancel) { return run(script, &cancel); }
+
+    /// Forgets the working directory, variables and functions; files stay.
+    void reset() noexcept { aikido_shell_reset(shell_.get()); }
+
+    /// The C handle, for calls into aikido.h; NULL once moved from.
+    aikido_shell *native() const noexcept { return shell_.get(); }
+
+private:
+    struct ResultFree {
+        void operator()(aikido_shell_result *result) const noexcept { aikido_shell_result_free(result); }
+    };
+    struct Free {
+        void operator()(aikido_shell *shell) const noexcept { aikido_shell_free(shell); }
+    };
+    std::unique_ptr<aikido_shell, Free> shell_;
+};
+
 /// A tool's name, description and JSON Schema of its arguments; an empty
 /// description or parameters is left out of definitions().
 struct ToolDefinition {
@@ -451,6 +881,27 @@ public:
             return detail::error_from(status, owned_error);
         }
         return std::string(owned_content ? owned_content.get() : "");
+    }
+
+    /// Registers the file tools read_file, write_file, list_directory,
+    /// edit_file and delete_path, acting on `storage` (which they share).
+    void register_file_tools(const Storage &storage) {
+        char *error = nullptr;
+        const aikido_status status = aikido_registry_register_file_tools(registry_.get(), storage.native(), &error);
+        detail::check(status, error);
+    }
+
+    /// Registers the `bash` tool: an in-process bash over `storage`, one
+    /// shell per session id, each run bounded by `limits`. Its result is
+    /// stdout, a `[stderr]` section, then `[exit code: N]`; arguments
+    /// `{"command": "...", "restart": true}`.
+    void register_shell_tool(const Storage &storage, const std::optional<ShellLimits> &limits = std::nullopt) {
+        const aikido_shell_limits c_limits = limits ? limits->native() : aikido_shell_limits{};
+        char *error = nullptr;
+        const aikido_status status =
+            aikido_registry_register_shell_tool(registry_.get(), storage.native(), limits ? &c_limits : nullptr,
+                                                &error);
+        detail::check(status, error);
     }
 
     /// The C handle, for calls into aikido.h; NULL once moved from.

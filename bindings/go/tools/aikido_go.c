@@ -13,18 +13,28 @@
    that dispatches) save and restore it. */
 static _Thread_local uintptr_t current_call;
 
-aikido_go_outcome aikido_go_dispatch(const aikido_registry *registry, _GoString_ name,
-                                     _GoString_ arguments, const aikido_cancel *cancel,
-                                     uintptr_t call) {
-    /* The C ABI wants the name NUL-terminated; Go strings are not. */
-    char stack_name[256];
-    size_t name_len = (size_t)name.n;
-    char *c_name = name_len < sizeof stack_name ? stack_name : malloc(name_len + 1);
-    if (c_name == NULL) {
+/* A NUL-terminated copy of a Go string: in `stack` when it fits, else on the heap. */
+static char *c_string(_GoString_ text, char *stack, size_t stack_size) {
+    size_t len = (size_t)text.n;
+    char *copy = len < stack_size ? stack : malloc(len + 1);
+    if (copy == NULL) {
         abort(); /* As Go does when memory runs out. */
     }
-    memcpy(c_name, name.p, name_len);
-    c_name[name_len] = '\0';
+    if (len > 0) { /* an empty Go string may have a NULL pointer */
+        memcpy(copy, text.p, len);
+    }
+    copy[len] = '\0';
+    return copy;
+}
+
+aikido_go_outcome aikido_go_dispatch(const aikido_registry *registry, _GoString_ name,
+                                     _GoString_ arguments, _GoString_ session,
+                                     uint64_t turn_low, uint64_t turn_high,
+                                     const aikido_cancel *cancel, uintptr_t call) {
+    /* The C ABI wants the name and session NUL-terminated; Go strings are not. */
+    char stack_name[256], stack_session[256];
+    char *c_name = c_string(name, stack_name, sizeof stack_name);
+    char *c_session = c_string(session, stack_session, sizeof stack_session);
 
     aikido_tool_call tool_call = {
         .id = NULL,
@@ -32,18 +42,24 @@ aikido_go_outcome aikido_go_dispatch(const aikido_registry *registry, _GoString_
         .arguments = arguments.p,
         .arguments_len = (size_t)arguments.n,
     };
-    /* The session and turn travel to the Go handler on the Go side. */
-    aikido_environment environment = {.session_id = NULL, .turn_id = {0}, .cancel = cancel};
-    aikido_go_outcome outcome = {AIKIDO_OK, NULL};
+    /* The session and turn reach tools written in C or Rust (bash keeps one
+       shell per session); Go handlers get the Go Environment itself. */
+    aikido_environment environment = {.session_id = c_session, .cancel = cancel};
+    memcpy(environment.turn_id, &turn_low, 8);
+    memcpy(environment.turn_id + 8, &turn_high, 8);
+    aikido_go_outcome outcome = {AIKIDO_OK, NULL, NULL};
 
     uintptr_t outer_call = current_call;
     current_call = call;
-    /* No content_out: the Go handler's result reaches Dispatch on the Go side. */
-    outcome.status = aikido_registry_dispatch(registry, &tool_call, &environment, NULL, &outcome.error);
+    outcome.status =
+        aikido_registry_dispatch(registry, &tool_call, &environment, &outcome.content, &outcome.error);
     current_call = outer_call;
 
     if (c_name != stack_name) {
         free(c_name);
+    }
+    if (c_session != stack_session) {
+        free(c_session);
     }
     return outcome;
 }

@@ -6,19 +6,25 @@
 
 #include "aikido.h"
 
-/* The outcome of one dispatch: its status and, unless AIKIDO_OK, the error
-   message, which the caller frees with aikido_string_free. */
+/* The outcome of one dispatch: its status, and the content (on AIKIDO_OK)
+   or the error message, which the caller frees with aikido_string_free. */
 typedef struct aikido_go_outcome {
     aikido_status status;
+    char *content;
     char *error;
 } aikido_go_outcome;
 
-/* Dispatches a call of the tool `name` with `arguments`, both Go strings
-   that are only read during the call. `call` is the slot of the Go
-   Dispatch's state; the handler trampoline hands it back to Go. */
+/* Dispatches a call of the tool `name` with `arguments` in `session`, Go
+   strings that are only read during the call; `turn_low` and `turn_high`
+   hold the turn id's 16 bytes in memory order (by value, so that the Go
+   Environment stays on Go's stack). `call` is the slot of the Go Dispatch's state; the handler
+   trampoline hands it back to Go. The content is only wanted from a tool
+   that is not Go's (the file tools, bash): a Go handler's result stays on
+   the Go side. */
 aikido_go_outcome aikido_go_dispatch(const aikido_registry *registry, _GoString_ name,
-                                     _GoString_ arguments, const aikido_cancel *cancel,
-                                     uintptr_t call);
+                                     _GoString_ arguments, _GoString_ session,
+                                     uint64_t turn_low, uint64_t turn_high,
+                                     const aikido_cancel *cancel, uintptr_t call);
 
 /* The aikido_handler of every Go tool; its userdata comes from
    aikido_go_userdata_new. */

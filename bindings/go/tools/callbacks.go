@@ -30,6 +30,7 @@ func aikidoGoHandle(tool C.uintptr_t, arguments *C.char, argumentsLen C.size_t, 
 	}()
 	handler := cgo.Handle(tool).Value().(Handler)
 	state := calls.state(uint32(call))
+	state.handled = true
 	result, err := handler(state.ctx, C.GoBytes(unsafe.Pointer(arguments), C.int(argumentsLen)), state.environment)
 	if err != nil {
 		state.handlerErr = err

@@ -13,6 +13,7 @@ type dispatchState struct {
 	slot        uint32 // its index in calls, which crosses C to the handler
 	ctx         context.Context
 	environment Environment
+	handled     bool // a Go handler ran: result is its own
 	result      Result
 	handlerErr  error
 }

@@ -7,6 +7,7 @@ import "C"
 
 import (
 	"context"
+	"encoding/binary"
 	"runtime"
 	"strings"
 
@@ -39,11 +40,19 @@ func (r *Registry) Dispatch(ctx context.Context, call llm.ToolCall, environment 
 	if ctx.Err() != nil {
 		cancel = cancelledToken
 	}
-	outcome := C.aikido_go_dispatch(r.registry, call.Name, call.Arguments, cancel, C.uintptr_t(state.slot))
+	// Go handlers get the session unchanged, on the Go side; the library's
+	// own tools (bash keeps a shell per session) get it as UTF-8 without NUL.
+	outcome := C.aikido_go_dispatch(r.registry, call.Name, call.Arguments, replyText(environment.SessionID),
+		C.uint64_t(binary.NativeEndian.Uint64(environment.TurnID[:8])),
+		C.uint64_t(binary.NativeEndian.Uint64(environment.TurnID[8:])), cancel, C.uintptr_t(state.slot))
 	runtime.KeepAlive(r)
 
+	content := takeString(outcome.content)
 	if outcome.status == C.AIKIDO_OK {
-		return state.result, nil
+		if state.handled {
+			return state.result, nil
+		}
+		return Result{Content: content}, nil // a tool of the library's own
 	}
 	return Result{}, dispatchError(ctx, outcome.status, takeString(outcome.error), state.handlerErr)
 }

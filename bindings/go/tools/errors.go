@@ -32,7 +32,28 @@ var (
 	// name, a nil handler, parameters that are not JSON, or text holding a
 	// NUL byte, which the C library cannot carry.
 	ErrInvalidInput = errors.New("aikido/tools: invalid input")
+	// ErrStorage is matched by every *StorageError a storage refused with
+	// (a missing file, a read-only storage, a policy, a limit).
+	ErrStorage = errors.New("aikido/tools: storage error")
 )
+
+// StorageError is a failed Storage operation. Message is the library's,
+// written as a shell would (`/a/b: No such file or directory`); Status is
+// the library's status code: 8 (AIKIDO_ERR_STORAGE) when the storage
+// refused, 6 (AIKIDO_ERR_INVALID_INPUT) for a misuse such as a path that
+// is not UTF-8 or Diff on a storage that is not an overlay.
+type StorageError struct {
+	Status  int
+	Message string
+}
+
+func (e *StorageError) Error() string { return e.Message }
+
+// Is matches ErrStorage or ErrInvalidInput, as Status says.
+func (e *StorageError) Is(target error) bool {
+	return target == ErrStorage && e.Status == C.AIKIDO_ERR_STORAGE ||
+		target == ErrInvalidInput && e.Status == C.AIKIDO_ERR_INVALID_INPUT
+}
 
 // libraryError is an error libaikido reported: its message, unchanged, and
 // the errors it matches with errors.Is.
@@ -52,6 +73,7 @@ var sentinels = map[C.aikido_status]error{
 	C.AIKIDO_ERR_TOOL_PANICKED:     ErrToolPanicked,
 	C.AIKIDO_ERR_INVALID_INPUT:     ErrInvalidInput,
 	C.AIKIDO_ERR_CANCELLED:         ErrCancelled,
+	C.AIKIDO_ERR_STORAGE:           ErrStorage,
 }
 
 // statusError is the error for a status and the library's message.

@@ -1,4 +1,5 @@
-//! Zig binding for libaikido: a registry of the tools an LLM may call.
+//! Zig binding for libaikido: a registry of the tools an LLM may call, the
+//! virtual file storage they act on, and the virtual bash.
 //!
 //! A thin layer over the C library (include/aikido.h): every argument check,
 //! message and schema is the library's own; this module converts Zig values
@@ -27,6 +28,7 @@ pub const Error = error{
     ToolFailed,
     InvalidInput,
     Cancelled,
+    Storage,
     UnexpectedStatus,
 };
 
@@ -40,6 +42,7 @@ fn check(status: c.aikido_status) Error!void {
         c.AIKIDO_ERR_TOOL_FAILED => error.ToolFailed,
         c.AIKIDO_ERR_INVALID_INPUT => error.InvalidInput,
         c.AIKIDO_ERR_CANCELLED => error.Cancelled,
+        c.AIKIDO_ERR_STORAGE => error.Storage,
         else => error.UnexpectedStatus,
     };
 }
@@ -396,6 +399,23 @@ pub const Registry = struct {
         return takeString(gpa, json);
     }
 
+    /// Registers the file tools `read_file`, `write_file`, `list_directory`,
+    /// `edit_file` and `delete_path`, acting on `storage` (which they share).
+    pub fn registerFileTools(registry: Registry, storage: Storage, diagnostics: ?*Diagnostics) Error!void {
+        var error_text: [*c]u8 = null;
+        try record(c.aikido_registry_register_file_tools(registry.raw, storage.raw, &error_text), error_text, diagnostics);
+    }
+
+    /// Registers the `bash` tool: an in-process bash over `storage`
+    /// (shared), one shell per session id, each run bounded by `limits`
+    /// (null: the defaults). Its result is stdout, a `[stderr]` section,
+    /// then `[exit code: N]`; its arguments `{"command":…,"restart":true}`.
+    pub fn registerShellTool(registry: Registry, storage: Storage, limits: ?ShellLimits, diagnostics: ?*Diagnostics) Error!void {
+        const c_limits = if (limits) |given| given.toC() else undefined;
+        var error_text: [*c]u8 = null;
+        try record(c.aikido_registry_register_shell_tool(registry.raw, storage.raw, if (limits != null) &c_limits else null, &error_text), error_text, diagnostics);
+    }
+
     /// Runs one tool call: checks the name and arguments, then the handler.
     /// Returns the handler's content, owned by `gpa`; on an error the
     /// message for the model is in `diagnostics`.
@@ -421,6 +441,347 @@ pub const Registry = struct {
             return err;
         };
         return takeString(gpa, content);
+    }
+};
+
+/// What kind of thing a path names.
+pub const FileKind = enum(i32) {
+    file = c.AIKIDO_FILE_KIND_FILE,
+    directory = c.AIKIDO_FILE_KIND_DIRECTORY,
+    symlink = c.AIKIDO_FILE_KIND_SYMLINK,
+    _,
+};
+
+/// What `Storage.stat` reports.
+pub const Stat = struct {
+    kind: FileKind,
+    /// Bytes in a file; 0 for a directory.
+    size: u64,
+    /// Unix permission bits, e.g. 0o644.
+    mode: u32,
+    /// Last change, in milliseconds since the Unix epoch.
+    modified_unix_ms: i64,
+};
+
+/// One entry of `Storage.list`.
+pub const Entry = struct { name: []const u8, kind: FileKind };
+
+/// One path an overlay or a dry run changed (`Storage.diff`).
+pub const Change = struct { path: []const u8, change: enum { added, modified, deleted } };
+
+/// A listing or a diff: `value` is the slice; `deinit` frees it all.
+pub fn Parsed(comptime T: type) type {
+    return std.json.Parsed([]const T);
+}
+
+/// One rule of `Storage.policy`: allow or deny an access to the paths
+/// matching a glob (`*`, `**`, `?`, `[a-z]`).
+pub const PathRule = struct {
+    access: enum(i32) { read = c.AIKIDO_ACCESS_READ, write = c.AIKIDO_ACCESS_WRITE, list = c.AIKIDO_ACCESS_LIST },
+    allow: bool,
+    pattern: [:0]const u8,
+};
+
+/// A virtual file storage: what the file tools and the shell act on. Every
+/// path is virtual (absolute, normalised, `..` never above `/`). A handle,
+/// thread-safe; the storages, tools and shells made from it keep their own
+/// share, so it may be freed before them. A storage that refuses an
+/// operation gives `error.Storage`, with the shell-style message
+/// (`/a/b: No such file or directory`) in `diagnostics`.
+pub const Storage = struct {
+    /// The library's storage, for `aikido.c` calls.
+    raw: *c.aikido_storage,
+
+    /// Limits of a memory storage, in bytes; 0 means none.
+    pub const MemoryLimits = struct { max_total_bytes: u64 = 0, max_file_bytes: u64 = 0 };
+
+    /// An empty storage in memory. A write that would pass a limit fails
+    /// and changes nothing.
+    pub fn memory(limits: MemoryLimits) Allocator.Error!Storage {
+        return .{ .raw = c.aikido_storage_memory_new(limits.max_total_bytes, limits.max_file_bytes) orelse return error.OutOfMemory };
+    }
+
+    /// The host folder `root`, which must exist; nothing reaches outside
+    /// it. With `read_only`, every change is refused.
+    pub fn host(root: [:0]const u8, options: struct { read_only: bool = false }, diagnostics: ?*Diagnostics) Error!Storage {
+        var raw: ?*c.aikido_storage = null;
+        var error_text: [*c]u8 = null;
+        try record(c.aikido_storage_host_new(root.ptr, options.read_only, &raw, &error_text), error_text, diagnostics);
+        return .{ .raw = raw.? };
+    }
+
+    /// A read-only view of `inner`.
+    pub fn readOnly(inner: Storage) Error!Storage {
+        return made(c.aikido_storage_read_only(inner.raw));
+    }
+
+    /// A writable layer in memory over `lower`, untouched until `commit`.
+    pub fn overlay(lower: Storage) Error!Storage {
+        return made(c.aikido_storage_overlay_new(lower.raw));
+    }
+
+    /// Changes recorded, never applied: `diff` says what they would be.
+    pub fn dryRun(lower: Storage) Error!Storage {
+        return made(c.aikido_storage_dry_run_new(lower.raw));
+    }
+
+    /// `base` with `mounted` at `prefix` (the longest prefix wins).
+    /// `error.InvalidInput` when `prefix` is not UTF-8.
+    pub fn mount(base: Storage, prefix: [:0]const u8, mounted: Storage) Error!Storage {
+        return made(c.aikido_storage_mount(base.raw, prefix.ptr, mounted.raw));
+    }
+
+    /// `inner` behind allow/deny rules; refused accesses fail with
+    /// "Permission denied". `gpa` holds the C form of the rules meanwhile.
+    pub fn policy(inner: Storage, gpa: Allocator, rules: []const PathRule, diagnostics: ?*Diagnostics) (Error || Allocator.Error)!Storage {
+        const c_rules = try gpa.alloc(c.aikido_path_rule, rules.len);
+        defer gpa.free(c_rules);
+        for (rules, c_rules) |rule, *c_rule| {
+            c_rule.* = .{ .access = @backingInt(rule.access), .allow = rule.allow, .pattern = rule.pattern.ptr };
+        }
+        var raw: ?*c.aikido_storage = null;
+        var error_text: [*c]u8 = null;
+        try record(c.aikido_storage_policy_new(inner.raw, orNull(c_rules), c_rules.len, &raw, &error_text), error_text, diagnostics);
+        return .{ .raw = raw.? };
+    }
+
+    /// Frees this handle; storages, tools and shells made from it keep
+    /// their share.
+    pub fn deinit(storage: *Storage) void {
+        c.aikido_storage_free(storage.raw);
+        storage.* = undefined;
+    }
+
+    /// The whole file at `path` (symlinks followed), owned by `gpa`.
+    pub fn read(storage: Storage, gpa: Allocator, path: [:0]const u8, diagnostics: ?*Diagnostics) (Error || Allocator.Error)![]u8 {
+        var data: [*c]u8 = null;
+        var len: usize = 0;
+        var error_text: [*c]u8 = null;
+        try record(c.aikido_storage_read(storage.raw, path.ptr, &data, &len, &error_text), error_text, diagnostics);
+        defer c.aikido_bytes_free(data, len);
+        return gpa.dupe(u8, bytesOf(data, len));
+    }
+
+    /// Creates or replaces the file at `path`.
+    pub fn write(storage: Storage, path: [:0]const u8, data: []const u8, diagnostics: ?*Diagnostics) Error!void {
+        var error_text: [*c]u8 = null;
+        try record(c.aikido_storage_write(storage.raw, path.ptr, data.ptr, data.len, &error_text), error_text, diagnostics);
+    }
+
+    /// Appends to the file at `path`, creating it.
+    pub fn append(storage: Storage, path: [:0]const u8, data: []const u8, diagnostics: ?*Diagnostics) Error!void {
+        var error_text: [*c]u8 = null;
+        try record(c.aikido_storage_append(storage.raw, path.ptr, data.ptr, data.len, &error_text), error_text, diagnostics);
+    }
+
+    /// Creates a directory; with `.parents`, missing parents too (and an
+    /// existing directory is fine).
+    pub fn mkdir(storage: Storage, path: [:0]const u8, options: struct { parents: bool = false }, diagnostics: ?*Diagnostics) Error!void {
+        var error_text: [*c]u8 = null;
+        try record(c.aikido_storage_mkdir(storage.raw, path.ptr, options.parents, &error_text), error_text, diagnostics);
+    }
+
+    /// Removes a file, symlink or empty directory; with `.recursive`, a
+    /// directory and everything in it.
+    pub fn remove(storage: Storage, path: [:0]const u8, options: struct { recursive: bool = false }, diagnostics: ?*Diagnostics) Error!void {
+        var error_text: [*c]u8 = null;
+        try record(c.aikido_storage_remove(storage.raw, path.ptr, options.recursive, &error_text), error_text, diagnostics);
+    }
+
+    /// Moves `from` to `to`, replacing a file there.
+    pub fn rename(storage: Storage, from: [:0]const u8, to: [:0]const u8, diagnostics: ?*Diagnostics) Error!void {
+        var error_text: [*c]u8 = null;
+        try record(c.aikido_storage_rename(storage.raw, from.ptr, to.ptr, &error_text), error_text, diagnostics);
+    }
+
+    /// Creates a symlink at `link` pointing at `target`, kept as written.
+    pub fn symlink(storage: Storage, target: [:0]const u8, link: [:0]const u8, diagnostics: ?*Diagnostics) Error!void {
+        var error_text: [*c]u8 = null;
+        try record(c.aikido_storage_symlink(storage.raw, target.ptr, link.ptr, &error_text), error_text, diagnostics);
+    }
+
+    /// The target of the symlink at `path`, owned by `gpa`.
+    pub fn readlink(storage: Storage, gpa: Allocator, path: [:0]const u8, diagnostics: ?*Diagnostics) (Error || Allocator.Error)![:0]u8 {
+        var target: [*c]u8 = null;
+        var error_text: [*c]u8 = null;
+        try record(c.aikido_storage_readlink(storage.raw, path.ptr, &target, &error_text), error_text, diagnostics);
+        return takeString(gpa, target);
+    }
+
+    /// Kind, size, mode and time of `path`, symlinks followed.
+    pub fn stat(storage: Storage, path: [:0]const u8, diagnostics: ?*Diagnostics) Error!Stat {
+        var raw: c.aikido_file_stat = undefined;
+        var error_text: [*c]u8 = null;
+        try record(c.aikido_storage_stat(storage.raw, path.ptr, &raw, &error_text), error_text, diagnostics);
+        return .{ .kind = @fromBackingInt(@intCast(raw.kind)), .size = raw.size, .mode = raw.mode, .modified_unix_ms = raw.modified_unix_ms };
+    }
+
+    /// The entries of the directory at `path`, sorted by name; free them
+    /// with `deinit`.
+    pub fn list(storage: Storage, gpa: Allocator, path: [:0]const u8, diagnostics: ?*Diagnostics) (Error || Allocator.Error)!Parsed(Entry) {
+        var json: [*c]u8 = null;
+        var error_text: [*c]u8 = null;
+        try record(c.aikido_storage_list(storage.raw, path.ptr, &json, &error_text), error_text, diagnostics);
+        return parseOwned(Entry, gpa, json);
+    }
+
+    /// What an overlay or a dry run changed, sorted by path;
+    /// `error.InvalidInput` for any other storage.
+    pub fn diff(storage: Storage, gpa: Allocator, diagnostics: ?*Diagnostics) (Error || Allocator.Error)!Parsed(Change) {
+        var json: [*c]u8 = null;
+        var error_text: [*c]u8 = null;
+        try record(c.aikido_storage_diff(storage.raw, &json, &error_text), error_text, diagnostics);
+        return parseOwned(Change, gpa, json);
+    }
+
+    /// Applies an overlay's changes to its lower storage and empties it.
+    pub fn commit(storage: Storage, diagnostics: ?*Diagnostics) Error!void {
+        var error_text: [*c]u8 = null;
+        try record(c.aikido_storage_commit(storage.raw, &error_text), error_text, diagnostics);
+    }
+
+    /// Drops an overlay's changes.
+    pub fn discard(storage: Storage, diagnostics: ?*Diagnostics) Error!void {
+        var error_text: [*c]u8 = null;
+        try record(c.aikido_storage_discard(storage.raw, &error_text), error_text, diagnostics);
+    }
+
+    /// A composed storage; NULL only for input the library refuses.
+    fn made(raw: ?*c.aikido_storage) Error!Storage {
+        return .{ .raw = raw orelse return error.InvalidInput };
+    }
+
+    /// Reads (and frees) the library's JSON list into memory `gpa` owns. A
+    /// list this binding cannot read (a newer library) is
+    /// `error.UnexpectedStatus`.
+    fn parseOwned(comptime T: type, gpa: Allocator, json: [*c]u8) (Error || Allocator.Error)!Parsed(T) {
+        defer c.aikido_string_free(json);
+        return std.json.parseFromSlice([]const T, gpa, std.mem.span(json), .{ .allocate = .alloc_always }) catch |err| switch (err) {
+            error.OutOfMemory => error.OutOfMemory,
+            else => error.UnexpectedStatus,
+        };
+    }
+};
+
+/// A slice's pointer, or null when it is empty: the library reads
+/// `(NULL, 0)` as empty, while the pointer of an empty Zig slice may be
+/// anything, even misaligned, which the library may not be given.
+fn orNull(slice: anytype) ?@TypeOf(slice.ptr) {
+    return if (slice.len == 0) null else slice.ptr;
+}
+
+/// `len` bytes the library returned at `data`, which may be NULL when `len` is 0.
+fn bytesOf(data: [*c]const u8, len: usize) []const u8 {
+    return if (len == 0) "" else data[0..len];
+}
+
+/// The status as an error, the message (if any) recorded.
+fn record(status: c.aikido_status, error_text: [*c]u8, diagnostics: ?*Diagnostics) Error!void {
+    check(status) catch |err| {
+        Diagnostics.record(diagnostics, error_text);
+        return err;
+    };
+}
+
+/// Bounds on each run of a script; 0 takes the library's default (in
+/// brackets). A script that reaches one stops with exit code 125 (124 for
+/// time).
+pub const ShellLimits = struct {
+    /// Simple commands run [100000].
+    max_commands: u64 = 0,
+    /// Iterations of all loops together [100000].
+    max_loop_iterations: u64 = 0,
+    /// Nested functions, `source` and `eval` [100].
+    max_function_depth: u32 = 0,
+    /// Bytes in any one stream; output past it is cut [1 MiB].
+    max_output_bytes: usize = 0,
+    /// Wall-clock time [10000].
+    max_milliseconds: u64 = 0,
+
+    fn toC(limits: ShellLimits) c.aikido_shell_limits {
+        return .{
+            .max_commands = limits.max_commands,
+            .max_loop_iterations = limits.max_loop_iterations,
+            .max_function_depth = limits.max_function_depth,
+            .max_output_bytes = limits.max_output_bytes,
+            .max_milliseconds = limits.max_milliseconds,
+        };
+    }
+};
+
+/// The limit that stopped a script.
+pub const ShellLimit = enum(i32) {
+    none = c.AIKIDO_SHELL_LIMIT_NONE,
+    commands = c.AIKIDO_SHELL_LIMIT_COMMANDS,
+    loop_iterations = c.AIKIDO_SHELL_LIMIT_LOOP_ITERATIONS,
+    function_depth = c.AIKIDO_SHELL_LIMIT_FUNCTION_DEPTH,
+    output = c.AIKIDO_SHELL_LIMIT_OUTPUT,
+    time = c.AIKIDO_SHELL_LIMIT_TIME,
+    cancelled = c.AIKIDO_SHELL_LIMIT_CANCELLED,
+    _,
+};
+
+/// What one `Shell.run` produced; `stdout` and `stderr` are owned by the
+/// allocator given to `run` (any bytes, NULs included).
+pub const ShellResult = struct {
+    stdout: []u8,
+    stderr: []u8,
+    /// As `$?` would show it.
+    exit_code: i32,
+    /// Whether stdout or stderr was cut at `max_output_bytes`.
+    truncated: bool,
+    limit: ShellLimit,
+
+    pub fn deinit(result: *ShellResult, gpa: Allocator) void {
+        gpa.free(result.stdout);
+        gpa.free(result.stderr);
+        result.* = undefined;
+    }
+};
+
+/// An in-process bash over a `Storage`; nothing runs on the host. Its
+/// working directory, variables and functions persist from one run to the
+/// next. Thread-safe: runs on one shell take turns.
+pub const Shell = struct {
+    /// The library's shell, for `aikido.c` calls.
+    raw: *c.aikido_shell,
+
+    /// A shell over `storage` (shared: it may be freed first), starting in
+    /// `/`, each run bounded by `limits` (null: the defaults).
+    pub fn init(storage: Storage, limits: ?ShellLimits) Error!Shell {
+        const c_limits = if (limits) |given| given.toC() else undefined;
+        return .{ .raw = c.aikido_shell_new(storage.raw, if (limits != null) &c_limits else null) orelse return error.InvalidInput };
+    }
+
+    /// Frees the shell; no run may be in progress.
+    pub fn deinit(shell: *Shell) void {
+        c.aikido_shell_free(shell.raw);
+        shell.* = undefined;
+    }
+
+    /// Runs `script` as `bash -c` would. A failing or stopped script is a
+    /// result, not an error: its exit code, stderr and limit say how it
+    /// ended; a fired `cancel` stops it (exit code 130). `error.InvalidInput`
+    /// for a script that is not UTF-8 or holds a NUL byte.
+    pub fn run(shell: Shell, gpa: Allocator, script: []const u8, cancel: ?*const CancelToken, diagnostics: ?*Diagnostics) (Error || Allocator.Error)!ShellResult {
+        var raw: c.aikido_shell_result = undefined;
+        var error_text: [*c]u8 = null;
+        try record(c.aikido_shell_run(shell.raw, script.ptr, script.len, @ptrCast(cancel), &raw, &error_text), error_text, diagnostics);
+        defer c.aikido_shell_result_free(&raw);
+        const stdout = try gpa.dupe(u8, bytesOf(raw.stdout_data, raw.stdout_len));
+        errdefer gpa.free(stdout);
+        return .{
+            .stdout = stdout,
+            .stderr = try gpa.dupe(u8, bytesOf(raw.stderr_data, raw.stderr_len)),
+            .exit_code = raw.exit_code,
+            .truncated = raw.truncated,
+            .limit = @fromBackingInt(@intCast(raw.limit)),
+        };
+    }
+
+    /// Forgets the working directory, variables and functions; files stay.
+    pub fn reset(shell: Shell) void {
+        c.aikido_shell_reset(shell.raw);
     }
 };
 
@@ -450,7 +811,7 @@ pub const schema = struct {
 
     /// `{"description":…,"enum":[…],"type":"string"}`, values in order.
     pub fn enumeration(gpa: Allocator, description: ?[:0]const u8, values: []const [*:0]const u8) (Error || Allocator.Error)![:0]u8 {
-        return take(gpa, c.aikido_schema_enum(optional(description), @ptrCast(values.ptr), values.len));
+        return take(gpa, c.aikido_schema_enum(optional(description), @ptrCast(orNull(values)), values.len));
     }
 
     /// `{"description":…,"items":…,"type":"array"}`; `items` is one item's schema.
@@ -486,10 +847,10 @@ pub const schema = struct {
         var json: [*c]u8 = null;
         var error_text: [*c]u8 = null;
         check(c.aikido_schema_object(
-            @ptrCast(names.ptr),
-            @ptrCast(schemas.ptr),
+            @ptrCast(orNull(names)),
+            @ptrCast(orNull(schemas)),
             properties.len,
-            @ptrCast(required.ptr),
+            @ptrCast(orNull(required)),
             required.len,
             &json,
             &error_text,
