@@ -26,8 +26,11 @@ fn main() {
     ));
 
     let header = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("aikido.h");
+    // Only `src/ffi` (and the modules it declares) is read: the C surface is
+    // there and nowhere else, so public Rust items elsewhere (an awk
+    // interpreter's constants, say) never leak into the header.
     cbindgen::Builder::new()
-        .with_crate(&crate_dir)
+        .with_src(crate_dir.join("src/ffi/mod.rs"))
         .with_config(config)
         .generate()
         .expect("cbindgen generates the header")

@@ -81,11 +81,6 @@
 #define AIKIDO_ACCESS_LIST 2
 
 /*
- How many lines `read_file` returns when the call does not say.
- */
-#define DEFAULT_READ_LINES 2000
-
-/*
  A cancellation token. Thread-safe: fire it from any thread while calls
  that use it run. Opaque; made by `aikido_cancel_new`.
  */
@@ -298,8 +293,6 @@ typedef struct aikido_file_stat {
      */
     int64_t modified_unix_ms;
 } aikido_file_stat;
-
-
 
 /*
  Success.
