@@ -26,7 +26,7 @@ const CALL_COST: usize = 4;
 /// What one builtin call counts for against MAX_EVAL_DEPTH.
 const BUILTIN_COST: usize = 6;
 /// Most elements one array may hold, and the highest field number.
-const MAX_ELEMENTS: usize = 5_000_000;
+const MAX_ELEMENTS: usize = 2_000_000;
 const MAX_FIELD: usize = 1_000_000;
 /// Output files are written to the storage in chunks of this size.
 const FLUSH_AT: usize = 64 << 10;
@@ -961,7 +961,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             return Ok(re.clone());
         }
         let re = Rc::new(ere::compile(s).map_err(Fatal::Error)?);
-        if self.regex_cache.len() > 500 {
+        if self.regex_cache.len() > 64 {
             self.regex_cache.clear();
         }
         self.regex_cache.insert(s.to_vec(), re.clone());

@@ -15,7 +15,8 @@
 //!   `ENVIRON["NAME"]` and a few common ones (HOME, PATH, PWD, USER…).
 //! - Unknown escapes in strings (`"\q"`) drop the backslash, except before
 //!   regex metacharacters (`"\."` stays `\.`, a literal dot as a regex).
-//! - User-function recursion is limited to 64 levels, an array to 5
+//! - User-function recursion is limited to 64 levels (fewer when the
+//!   bodies nest deeply: evaluation depth is bounded too), an array to 2
 //!   million elements, a field number to 1 million, a string to 64 MiB.
 //! - Multi-character `RS` is a regex, as in gawk; `RT` is not set.
 

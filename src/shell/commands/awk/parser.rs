@@ -664,10 +664,8 @@ impl<'s> Parser<'s> {
                     Ok(Stmt::Print(args, dest))
                 }
             }
+            // `next` is allowed in functions too (gawk checks at run time).
             Tok::Next => {
-                if self.in_function {
-                    // gawk allows it in functions called from rules; so do we.
-                }
                 self.advance()?;
                 Ok(Stmt::Next)
             }
@@ -964,23 +962,21 @@ impl<'s> Parser<'s> {
         Ok(left)
     }
 
+    /// Whether the current token starts the right side of a concatenation
+    /// (`-`, `+` and `!` never do: `a -1` is a subtraction).
     fn starts_concat_operand(&self) -> bool {
-        match &self.st.tok {
+        matches!(
+            self.st.tok,
             Tok::Number(_)
-            | Tok::Str(_)
-            | Tok::Name(_)
-            | Tok::FuncName(_)
-            | Tok::Dollar
-            | Tok::LParen
-            | Tok::Not
-            | Tok::Minus
-            | Tok::Plus
-            | Tok::Incr
-            | Tok::Decr => true,
-            Tok::Builtin(_) => true,
-            Tok::In => false,
-            _ => false,
-        }
+                | Tok::Str(_)
+                | Tok::Name(_)
+                | Tok::FuncName(_)
+                | Tok::Builtin(_)
+                | Tok::Dollar
+                | Tok::LParen
+                | Tok::Incr
+                | Tok::Decr
+        )
     }
 
     fn concat(&mut self) -> PResult<Expr> {
@@ -992,7 +988,7 @@ impl<'s> Parser<'s> {
 
     fn concat_chain(&mut self) -> PResult<Expr> {
         let mut left = self.additive()?;
-        while self.starts_concat_operand() && !matches!(self.st.tok, Tok::Minus | Tok::Plus | Tok::Not) {
+        while self.starts_concat_operand() {
             self.grow()?;
             let right = self.additive()?;
             left = Expr::Concat(Box::new(left), Box::new(right));
