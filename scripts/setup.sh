@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the demo and the tests need on a fresh machine of this kind.
 # Idempotent: each part checks before it installs. Parts: c (compilers,
-# valgrind, pkg-config), go, zig, nightly (miri, rust-src), fuzz (cargo-fuzz).
+# valgrind, pkg-config, and jq/mawk for the shell corpus's recorder), go,
+# zig, nightly (miri, rust-src), fuzz (cargo-fuzz).
 # With no argument, installs everything.
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
@@ -16,6 +17,11 @@ setup_c() {
     need_command valgrind valgrind
     need_command pkg-config pkg-config
     need_command python3 python3
+    # The shell corpus's recordings are checked against the real programs.
+    need_command jq jq
+    need_command grep grep
+    need_command sed sed
+    need_command mawk mawk
     if ((${#apt_packages[@]})); then
         echo "setup: installing ${apt_packages[*]} from Debian's packages"
         apt-get update -qq

@@ -33,6 +33,8 @@ step "rust: the registry-only build (no default features)" cargo test --release 
 step "header: committed copy matches cbindgen, compiles as C99 and C++17" tests/header.sh
 step "demo: one agent turn" tests/demo.sh
 step "readme: the C quick start as written" tests/readme.sh
+step "shell: the corpus's recordings still match /bin/bash here (record mode --check)" \
+    scripts/shell-corpus-record.sh --check
 for suite in tests/c/run.sh tests/install/run.sh bindings/cpp/test.sh bindings/go/test.sh \
     bindings/zig/test.sh tests/reliability/run.sh; do
     if [ -x "$suite" ]; then
