@@ -1,6 +1,6 @@
 //! The shell's benchmarks, each beside what a host would do instead:
 //! - `echo hi` through the `bash` tool's dispatch, against spawning
-//!   `bash -c 'echo hi'`;
+//!   `bash -c 'echo hi'` (and against `Shell::run` alone: the tool's cost);
 //! - `grep -c ERROR` over a generated 10 MiB log in a `MemoryStorage`,
 //!   through the tool, against GNU grep spawned on the same file on disk
 //!   (and GNU grep spawned on an empty file: its spawn cost alone).
@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 
-use aikido::shell::{register_shell_tool, ShellOptions};
+use aikido::shell::{register_shell_tool, Shell, ShellOptions};
 use aikido::storage::{MemoryStorage, Storage};
 use aikido::{Environment, Registry, ToolCall};
 
@@ -91,8 +91,13 @@ fn echo(c: &mut Criterion) {
     assert_eq!(registry.dispatch(&call, &environment).unwrap().content, "hi\n[exit code: 0]");
     assert_eq!(host_output("bash", &["-c", "echo hi"]), b"hi\n");
 
+    // The same script on a shell of its own: what the tool and the registry
+    // add is the difference.
+    let mut shell = Shell::new(Arc::new(MemoryStorage::default()), ShellOptions::default());
+
     let mut group = c.benchmark_group("shell");
     group.bench_function("echo_hi_dispatch", |b| b.iter(|| registry.dispatch(black_box(&call), &environment).unwrap()));
+    group.bench_function("echo_hi_run", |b| b.iter(|| shell.run(black_box("echo hi"), None)));
     group.sample_size(20);
     group.bench_function("bash_spawn_echo_hi", |b| b.iter(|| host_output("bash", &["-c", "echo hi"])));
     group.finish();

@@ -113,13 +113,14 @@ grep_ratio=$(awk -v a="$grep_ns" -v b="$gnu_grep_ns" 'BEGIN { printf "%.2f", a /
 shell_crates=$((crates_default - crates_registry))
 row "8. \`echo hi\` through the bash tool's dispatch (Rust)" "$(us "$echo_ns")" us "<= 5 us" \
     "$(verdict "$echo_ns" '<=' 5000)"
+info "   (Shell::run alone, without the tool and the registry)" "$(us "$(criterion_ns shell/echo_hi_run)")" us
 info "   (spawning bash -c 'echo hi')" "$(ms "$(criterion_ns shell/bash_spawn_echo_hi)")" ms
 row "9. grep -c ERROR over 10 MiB in memory, vs GNU grep spawned" "$grep_ratio" x "<= 2x" \
     "$(verdict "$grep_ratio" '<=' 2)"
 info "   the shell's grep, through the tool" "$(ms "$grep_ns")" ms
 info "   GNU grep on the same file on disk, spawned" "$(ms "$gnu_grep_ns")" ms
 info "   GNU grep on an empty file, spawned (its spawn cost)" "$(ms "$(criterion_ns shell/gnu_grep_empty)")" ms
-row "10. crates the shell adds to the registry-only build" "$shell_crates" "" "< 88 (bashkit)" \
+row "10. crates the shell adds to the registry-only build (bashkit: 88)" "$shell_crates" "" "< 88" \
     "$(verdict "$shell_crates" '<' 88)"
 info "   (registry-only $crates_registry, with storage $crates_storage, default $crates_default)" "" ""
 echo
