@@ -120,7 +120,7 @@ row "9. grep -c ERROR over 10 MiB in memory, vs GNU grep spawned" "$grep_ratio" 
 info "   the shell's grep, through the tool" "$(ms "$grep_ns")" ms
 info "   GNU grep on the same file on disk, spawned" "$(ms "$gnu_grep_ns")" ms
 info "   GNU grep on an empty file, spawned (its spawn cost)" "$(ms "$(criterion_ns shell/gnu_grep_empty)")" ms
-row "10. crates the shell adds to the registry-only build (bashkit: 88)" "$shell_crates" "" "< 88" \
+row "10. crates the shell adds to the registry-only build" "$shell_crates" "" "< 88 bashkit" \
     "$(verdict "$shell_crates" '<' 88)"
 info "   (registry-only $crates_registry, with storage $crates_storage, default $crates_default)" "" ""
 echo
