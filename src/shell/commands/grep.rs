@@ -780,7 +780,7 @@ impl Search<'_> {
         }
         let mut count = 0;
         while count < limit {
-            if count % 4096 == 0 {
+            if count.is_multiple_of(4096) {
                 (ctx.check)()?;
             }
             if self.invert {
