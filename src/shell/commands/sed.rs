@@ -1,6 +1,6 @@
 //! `sed` (GNU sed 4.9, C locale) over the storage.
 //!
-//! Supported: `-n`, `-e`, `-f`, `-E`/`-r`, `-i[SUFFIX]`, `-s`, `-z` is not;
+//! Supported: `-n`, `-e`, `-f`, `-E`/`-r`, `-i[SUFFIX]`, `-s`;
 //! addresses `N`, `$`, `/re/` and `\%re%` (flags `I`), `first~step`,
 //! `addr1,addr2`, `0,/re/`, `addr,+N`, `addr,~N`, `!`; commands
 //! `s` (flags `g`, `p`, N, `i`/`I`, `w FILE`; `&`, `\1`–`\9`, `\n`, `\U \L
