@@ -1293,7 +1293,15 @@ impl jaq_core::ValT for V {
     }
 
     fn from_map<I: IntoIterator<Item = (V, V)>>(iter: I) -> jaq_core::ValR<V> {
-        conv(<Val as jaq_core::ValT>::from_map(iter.into_iter().map(|(k, v)| (k.0, v.0))))
+        let mut map = Map::default();
+        for (key, value) in iter {
+            if string_bytes(&key.0).is_none() {
+                let message = format!("Cannot use {} ({}) as object key", type_name(&key.0), truncated(&key.0));
+                return Err(jaq_core::Error::str(message));
+            }
+            map.insert(key.0, value.0);
+        }
+        Ok(V(Val::obj(map)))
     }
 
     fn key_values(self) -> jaq_core::box_iter::BoxIter<'static, jaq_core::ValR<(V, V), V>> {
@@ -1306,8 +1314,17 @@ impl jaq_core::ValT for V {
 
     fn index(self, index: &V) -> jaq_core::ValR<V> {
         // jaq gives null for `{} | .[0]`; jq refuses a non-string key.
-        if let (Val::Obj(_), Val::Num(_) | Val::Arr(_) | Val::Bool(_)) = (&self.0, &index.0) {
-            return Err(jaq_core::Error::index(self, index.clone()));
+        match (&self.0, &index.0) {
+            (Val::Obj(_), Val::Num(_) | Val::Arr(_) | Val::Bool(_)) => {
+                return Err(jaq_core::Error::index(self, index.clone()));
+            }
+            // jq truncates a fractional index and gives null for nan.
+            (Val::Arr(items), Val::Num(_)) if !jaq_std::ValT::is_int(&index.0) => {
+                let at = index_of(&index.0).map(|i| if i < 0 { i + items.len() as isize } else { i });
+                let item = at.and_then(|i| usize::try_from(i).ok()).and_then(|i| items.get(i));
+                return Ok(V(item.cloned().unwrap_or_default()));
+            }
+            _ => {}
         }
         conv(jaq_core::ValT::index(self.0, &index.0))
     }
@@ -1699,6 +1716,9 @@ def with_entries(f): to_entries | map(f) | from_entries;
 def walk(f): def w: if type == "object" then map_values(w) elif type == "array" then map(w) else . end | f; w;
 def env: $ENV;
 def leaf_paths: paths(scalars);
+def flatten($d): if $d < 0 then error("flatten depth must not be negative")
+  else reduce .[] as $x ([]; if $x | type == "array" and $d > 0 then . + ($x | flatten($d - 1)) else . + [$x] end) end;
+def flatten: flatten(1e9);
 def toarray: if type == "array" then . else [.] end;
 def ascii: [.] | implode;
 def IN(s): any(s == .; .);
@@ -1763,7 +1783,7 @@ def getpath_or_null(p): getpath(p);
 "#;
 
 /// Names of jaq natives we replace with our own.
-const REPLACED: &[&str] = &["range", "input", "ltrimstr", "rtrimstr", "keys_unsorted"];
+const REPLACED: &[&str] = &["range", "input", "ltrimstr", "rtrimstr", "keys_unsorted", "floor", "round", "ceil"];
 
 fn natives() -> Vec<Fun<JqData>> {
     let vv = || -> Box<[Bind]> { [Bind::Var(()), Bind::Var(())].into() };
@@ -1793,6 +1813,9 @@ fn natives() -> Vec<Fun<JqData>> {
                 _ => box_once(Ok(cv.1)),
             }
         }),
+        ("floor", v(0), |cv: JCv<JqData>| rounding(cv.1.inner(), f64::floor)),
+        ("ceil", v(0), |cv: JCv<JqData>| rounding(cv.1.inner(), f64::ceil)),
+        ("round", v(0), |cv: JCv<JqData>| rounding(cv.1.inner(), f64::round)),
         ("keys_unsorted", v(0), |cv: JCv<JqData>| match cv.1.inner() {
             Val::Obj(map) => ok(Val::Arr(Rc::new(map.keys().cloned().collect()))),
             Val::Arr(items) => ok(Val::Arr(Rc::new((0..items.len()).map(Val::from).collect()))),
@@ -1964,8 +1987,9 @@ fn natives() -> Vec<Fun<JqData>> {
             Ok(secs) => ok(Val::from(secs as isize)),
             Err(message) => fail(message),
         }),
-        ("gmtime", v(0), |cv: JCv<JqData>| match cv.1.as_f64() {
-            Some(secs) => ok(time::gmtime(secs)),
+        ("gmtime", v(0), |cv: JCv<JqData>| match cv.1.as_f64().map(time::gmtime) {
+            Some(Ok(value)) => ok(value),
+            Some(Err(message)) => fail(message),
             None => fail("gmtime() requires a number"),
         }),
         ("strftime", v(1), |mut cv: JCv<JqData>| {
@@ -1990,6 +2014,25 @@ fn natives() -> Vec<Fun<JqData>> {
         }),
     ];
     list.into_iter().map(run::<JqData>).collect()
+}
+
+/// `floor`, `ceil`, `round`: an integer when it fits, else the double (jaq
+/// would make a 300-digit integer of `1e300 | floor`).
+fn rounding<'a>(value: &Val, f: fn(f64) -> f64) -> ValXs<'a, V> {
+    if jaq_std::ValT::is_int(value) {
+        return ok(value.clone());
+    }
+    match jaq_std::ValT::as_f64(value) {
+        Some(x) => {
+            let y = f(x);
+            if y.is_finite() && y.abs() < 9.0e18 {
+                ok(Val::from(y as isize))
+            } else {
+                ok(Val::from(y))
+            }
+        }
+        None => fail(format!("{} ({}) number required", type_name(value), truncated(value))),
+    }
 }
 
 fn math1_native<'a>(cv: JCv<'a, JqData>, name: &str) -> ValXs<'a, V> {
@@ -2206,7 +2249,7 @@ fn build_regex(pattern: &str, flags: &str) -> Result<(regex::bytes::Regex, Regex
             'p' => _ = builder.multi_line(true).dot_matches_new_line(true),
             'l' => _ = builder.swap_greed(true),
             'x' => _ = builder.ignore_whitespace(true),
-            other => return Err(format!("{flags} is not a valid modifier string (invalid flag {other})")),
+            _ => return Err(format!("{flags} is not a valid modifier string")),
         }
     }
     builder.size_limit(1 << 22);
@@ -2334,7 +2377,8 @@ mod formats {
                 match base64_decode(&text) {
                     Some(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
                     None => {
-                        return Err(format!("{} ({}) is not valid base64 data", type_name(value), truncated(value)))
+                        let value = str_val(text);
+                        return Err(format!("{} ({}) is not valid base64 data", type_name(&value), truncated(&value)));
                     }
                 }
             }
@@ -2560,13 +2604,13 @@ mod time {
         (if m <= 2 { y + 1 } else { y }, m, d)
     }
 
-    fn leap(y: i64) -> bool {
-        (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
-    }
-
     /// jq's broken-down time: [year, month 0–11, day, hours, minutes,
     /// seconds (with fraction), weekday, day of year].
-    pub(super) fn gmtime(secs: f64) -> Val {
+    pub(super) fn gmtime(secs: f64) -> Result<Val, String> {
+        // About 300 million years either way: past that the day count overflows.
+        if !secs.is_finite() || secs.abs() > 1e16 {
+            return Err("errror converting number of seconds since epoch to datetime".into());
+        }
         let whole = secs.floor();
         let days = (whole / 86_400.0).floor() as i64;
         let rest = whole as i64 - days * 86_400;
@@ -2584,20 +2628,20 @@ mod time {
             Val::from(weekday as isize),
             Val::from(yday as isize),
         ];
-        Val::Arr(Rc::new(fields.to_vec()))
+        Ok(Val::Arr(Rc::new(fields.to_vec())))
     }
 
     /// The fields of a broken-down time (a number is taken as seconds).
     fn fields(value: &Val) -> Result<[f64; 8], String> {
         if let Some(secs) = value.as_f64().filter(|_| matches!(value, Val::Num(_))) {
-            return fields(&gmtime(secs));
+            return fields(&gmtime(secs)?);
         }
         let Val::Arr(items) = value else {
             return Err("strftime/1 requires parsed datetime inputs".into());
         };
         let mut out = [0.0; 8];
         for (slot, item) in out.iter_mut().zip(items.iter()) {
-            *slot = item.as_f64().ok_or("strftime/1 requires parsed datetime inputs")?;
+            *slot = item.as_f64().filter(|x| x.abs() <= 1e9).ok_or("strftime/1 requires parsed datetime inputs")?;
         }
         if items.len() < 6 {
             return Err("strftime/1 requires parsed datetime inputs".into());
@@ -2815,7 +2859,7 @@ mod time {
             return None;
         }
         if let Some(secs) = epoch {
-            return Some(gmtime(secs as f64));
+            return gmtime(secs as f64).ok();
         }
         // glibc applies %p only to a %I hour.
         match pm.filter(|_| twelve_hour) {
@@ -2824,10 +2868,6 @@ mod time {
             _ => {}
         }
         if !(0..12).contains(&month) || day < 1 || day > 31 || hour > 24 || minute > 59 || second > 61 {
-            return None;
-        }
-        let month_days = [31, if leap(year) { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-        if day > month_days[month as usize] {
             return None;
         }
         let days = days_from_civil(year, month + 1, day);
