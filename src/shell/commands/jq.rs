@@ -15,12 +15,14 @@
 //! - `localtime`, `strflocaltime` and `mktime` work in UTC; `strftime` and
 //!   `strptime` know the common conversions (`%Y %m %d %H %M %S %j %a %b %Z
 //!   %z %e %T %D %F %s %%` and a few more), not every one of glibc's.
-//! - Input nested deeper than 512 levels is refused (jq allows 10000), and a
-//!   value built deeper than that cannot be printed: jaq recurses on the
-//!   native stack. A filter that recurses without end (`def f: 1 + f; f`)
-//!   is not stopped and can still exhaust the stack.
-//! - Integer arithmetic is exact past 2^53 (jq rounds to doubles), and
-//!   `1 / 0` is `1.7976931348623157e+308` instead of an error.
+//! - Input nested deeper than 512 levels is refused (jq allows 10000), and
+//!   so is building a value deeper than that (`Exceeds depth limit of 512
+//!   building a value`): jaq recurses on the native stack over values. A
+//!   filter that recurses without end (`def f: 1 + f; f`) is not stopped
+//!   and can still exhaust the stack.
+//! - Integer arithmetic is exact past 2^53 (jq rounds to doubles).
+//! - `limit` with a negative count gives nothing (jq 1.7 gives everything),
+//!   and `?//` (destructuring alternatives) and `$__loc__` are not known.
 //! - Error messages follow jq's wording for the common cases (indexing,
 //!   iterating, arithmetic, `length`, JSON parse errors); others are jaq's.
 //! - Regular expressions are the `regex` crate's syntax, not Oniguruma's
@@ -1256,7 +1258,52 @@ impl From<jaq_core::val::Range<V>> for V {
 
 impl FromIterator<V> for V {
     fn from_iter<I: IntoIterator<Item = V>>(iter: I) -> Self {
-        V(Val::Arr(Rc::new(iter.into_iter().map(|v| v.0).collect())))
+        V(Val::Arr(Rc::new(iter.into_iter().map(|v| nestable(v.0)).collect())))
+    }
+}
+
+thread_local! {
+    /// Set when the filter built a value nested deeper than [`MAX_DEPTH`]:
+    /// the part too deep became null, and the run ends with an error before
+    /// anything built from it is printed. (Array construction cannot fail in
+    /// jaq's interface, hence a flag.)
+    static TOO_DEEP: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether `value` nests containers more than `limit` levels deep.
+fn deeper_than(value: &Val, limit: usize) -> bool {
+    let mut stack = vec![(value, 0usize)];
+    while let Some((value, depth)) = stack.pop() {
+        match value {
+            Val::Arr(items) if !items.is_empty() => {
+                if depth >= limit {
+                    return true;
+                }
+                stack.extend(items.iter().map(|item| (item, depth + 1)));
+            }
+            Val::Obj(map) if !map.is_empty() => {
+                if depth >= limit {
+                    return true;
+                }
+                stack.extend(map.values().map(|item| (item, depth + 1)));
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// A value about to be put inside an array or object: null (and the
+/// [`TOO_DEEP`] flag) when that would nest deeper than [`MAX_DEPTH`], so
+/// that no value deep enough to exhaust the stack (in jaq's recursive
+/// comparisons and drops) is ever built.
+fn nestable(value: Val) -> Val {
+    if deeper_than(&value, MAX_DEPTH - 1) {
+        TOO_DEEP.with(|flag| flag.set(true));
+        drop_deep(value);
+        Val::Null
+    } else {
+        value
     }
 }
 
@@ -1270,7 +1317,45 @@ macro_rules! binop_for_v {
         }
     )*};
 }
-binop_for_v!(Add add, Sub sub, Mul mul, Div div, Rem rem);
+binop_for_v!(Add add, Sub sub, Mul mul);
+
+/// `number (1) and number (0) cannot be divided because the divisor is zero`.
+fn zero_divisor(left: &Val, right: &Val, verb: &str) -> jaq_core::Error<V> {
+    jaq_core::Error::str(format!(
+        "{} ({}) and {} ({}) cannot be {verb} because the divisor is zero",
+        type_name(left),
+        truncated(left),
+        type_name(right),
+        truncated(right)
+    ))
+}
+
+impl std::ops::Div for V {
+    type Output = jaq_core::ValR<V>;
+    fn div(self, rhs: V) -> Self::Output {
+        // jq refuses to divide by zero where jaq gives infinity.
+        if matches!(self.0, Val::Num(_)) && jaq_std::ValT::as_f64(&rhs.0) == Some(0.0) {
+            return Err(zero_divisor(&self.0, &rhs.0, "divided"));
+        }
+        conv(self.0 / rhs.0)
+    }
+}
+
+impl std::ops::Rem for V {
+    type Output = jaq_core::ValR<V>;
+    fn rem(self, rhs: V) -> Self::Output {
+        // jq takes the remainder of the operands truncated to integers.
+        let as_int = |v: &Val| match v {
+            Val::Num(_) => jaq_std::ValT::as_f64(v).filter(|f| f.is_finite() && f.abs() < 9.0e18).map(|f| f as i64),
+            _ => None,
+        };
+        match (as_int(&self.0), as_int(&rhs.0)) {
+            (Some(_), Some(0)) => Err(zero_divisor(&self.0, &rhs.0, "divided (remainder)")),
+            (Some(a), Some(b)) => Ok(V(Val::from(a.wrapping_rem(b) as isize))),
+            _ => conv(self.0 % rhs.0),
+        }
+    }
+}
 
 impl std::ops::Neg for V {
     type Output = jaq_core::ValR<V>;
@@ -1299,7 +1384,7 @@ impl jaq_core::ValT for V {
                 let message = format!("Cannot use {} ({}) as object key", type_name(&key.0), truncated(&key.0));
                 return Err(jaq_core::Error::str(message));
             }
-            map.insert(key.0, value.0);
+            map.insert(key.0, nestable(value.0));
         }
         Ok(V(Val::obj(map)))
     }
@@ -1347,7 +1432,7 @@ impl jaq_core::ValT for V {
                 let mut out = Map::default();
                 for (key, value) in unwrap_or_clone(map) {
                     if let Some(y) = f(V(value)).next() {
-                        out.insert(key, y?.0);
+                        out.insert(key, nestable(y?.0));
                     }
                 }
                 Ok(V(Val::obj(out)))
@@ -1375,7 +1460,7 @@ impl jaq_core::ValT for V {
                 let present = old.is_some();
                 match f(V(old.unwrap_or_default())).next().transpose()? {
                     Some(y) => {
-                        map.insert(index.0.clone(), y.0);
+                        map.insert(index.0.clone(), nestable(y.0));
                     }
                     None if present => {
                         map.shift_remove(&index.0);
@@ -1409,7 +1494,7 @@ impl jaq_core::ValT for V {
                         if !present {
                             items.resize(at + 1, Val::Null);
                         }
-                        items[at] = y.0;
+                        items[at] = nestable(y.0);
                     }
                     None if present => {
                         items.remove(at);
@@ -1450,7 +1535,7 @@ impl jaq_core::ValT for V {
         let mut items = items;
         match f(slice).next().transpose()? {
             Some(V(Val::Arr(new))) => {
-                items.splice(start..end, unwrap_or_clone(new));
+                items.splice(start..end, unwrap_or_clone(new).into_iter().map(nestable));
             }
             Some(other) => {
                 return Err(Exn::from(jaq_core::Error::<V>::str(format!(
@@ -1643,6 +1728,10 @@ impl<'a> HasInputs<'a, V> for &'a Global<'a> {
 impl Global<'_> {
     /// One step of a generator: the shell's check and the value budget.
     fn tick<'e>(&self) -> Result<(), Exn<'e, V>> {
+        // A value got too deep: unwind now rather than loop on.
+        if TOO_DEEP.with(Cell::get) {
+            return Err(Exn::halt(HALT_LIMIT));
+        }
         let left = self.budget.get();
         let hit = if left == 0 { Some(LimitHit::LoopIterations) } else { (self.check)().err() };
         self.budget.set(left.saturating_sub(1));
@@ -1693,6 +1782,14 @@ def recurse(f; cond): def _recurse: _check | (., (f | select(cond) | _recurse));
 def recurse: recurse(.[]?);
 def while(cond; update): def _while: _check | if cond then ., (update | _while) else empty end; _while;
 def until(cond; update): def _until: _check | if cond then . else (update | _until) end; _until;
+def nan: _nan;
+def infinite: _infinite;
+def isnan: . < nan and nan < .;
+def isinfinite: . == infinite or . == -infinite;
+def isfinite: isnumber and (isinfinite | not);
+def isnormal: isnumber and ((. == 0 or isnan or isinfinite) | not);
+def finites: select(isfinite);
+def normals: select(isnormal);
 def tostring: _tostring;
 def @text: _tostring;
 def @json: tojson;
@@ -1813,6 +1910,9 @@ fn natives() -> Vec<Fun<JqData>> {
                 _ => box_once(Ok(cv.1)),
             }
         }),
+        // jaq-std defines these as `0 / 0` and `1 / 0`, which jq refuses.
+        ("_nan", v(0), |_cv: JCv<JqData>| ok(Val::from(f64::NAN))),
+        ("_infinite", v(0), |_cv: JCv<JqData>| ok(Val::from(f64::INFINITY))),
         ("floor", v(0), |cv: JCv<JqData>| rounding(cv.1.inner(), f64::floor)),
         ("ceil", v(0), |cv: JCv<JqData>| rounding(cv.1.inner(), f64::ceil)),
         ("round", v(0), |cv: JCv<JqData>| rounding(cv.1.inner(), f64::round)),
@@ -3002,6 +3102,20 @@ fn env_object(code: &str, var: &dyn Fn(&str) -> Option<String>) -> Val {
 
 /// `jq [OPTIONS] FILTER [FILES...]`.
 fn jq_command(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
+    TOO_DEEP.with(|flag| flag.set(false));
+    // jaq is a third-party interpreter: should it panic on some filter, the
+    // script gets an error instead of the host losing its thread.
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| jq_main(ctx, args)));
+    match run {
+        Ok(result) => result,
+        Err(_) => {
+            ctx.stderr.write_str("jq: error: internal error in the jq engine\n")?;
+            Ok(STATUS_RUNTIME)
+        }
+    }
+}
+
+fn jq_main(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     let opts = match parse_args(ctx, args)? {
         Parsed::Run(opts) => opts,
         Parsed::Exit(status) => return Ok(status),
@@ -3204,9 +3318,20 @@ fn run_outputs<'a>(
     last_output: &mut Option<bool>,
 ) -> Result<Outcome, LimitHit> {
     let mut text = String::new();
+    let too_deep = |ctx: &mut Context<'_>| -> Result<bool, LimitHit> {
+        if !TOO_DEEP.with(|flag| flag.replace(false)) {
+            return Ok(false);
+        }
+        let at = location_text(location);
+        ctx.stderr.write_str(&format!("jq: error (at {at}): Exceeds depth limit of {MAX_DEPTH} building a value\n"))?;
+        Ok(true)
+    };
     for output in outputs {
         (ctx.check)()?;
         flush_stderr(ctx, global)?;
+        if too_deep(ctx)? {
+            return Ok(Outcome::Error);
+        }
         match output {
             Ok(V(value)) => {
                 *last_output = Some(!matches!(value, Val::Null | Val::Bool(false)));
@@ -3238,6 +3363,7 @@ fn run_outputs<'a>(
                     return Ok(Outcome::Error);
                 }
                 Err(exn) => match exn.get_halt() {
+                    Ok(_) if too_deep(ctx)? => return Ok(Outcome::Error),
                     Ok(code) => return Ok(Outcome::Halt(code)),
                     Err(_) => {
                         ctx.stderr.write_str("jq: error: break outside of its label\n")?;
@@ -3246,6 +3372,9 @@ fn run_outputs<'a>(
                 },
             },
         }
+    }
+    if too_deep(ctx)? {
+        return Ok(Outcome::Error);
     }
     Ok(Outcome::Done)
 }
@@ -3400,6 +3529,15 @@ mod tests {
             out(&["-c", "[nan, infinite, -infinite]"], "null"),
             "[null,1.7976931348623157e+308,-1.7976931348623157e+308]\n"
         );
+        assert_eq!(
+            out(&["-c", "[5.5 % 2, -10 % 3, (nan | isnan), (infinite | isinfinite)]"], "null"),
+            "[1,-1,true,true]\n"
+        );
+        let (status, _, stderr) = jq(&[".a / 0"], "{\"a\":1}");
+        assert_eq!(
+            (status, stderr.as_str()),
+            (5, "jq: error (at <stdin>:0): number (1) and number (0) cannot be divided because the divisor is zero\n")
+        );
     }
 
     #[test]
@@ -3468,10 +3606,17 @@ mod tests {
         let (status, _, stderr) = jq(&["fromjson"], &format!("{:?}", deep));
         assert_eq!(status, 5);
         assert!(stderr.contains("Exceeds depth limit for parsing"), "{stderr}");
-        // A deep value built by the filter is refused at printing.
-        let (status, _, stderr) = jq(&["-n", "reduce range(600) as $i (0; [.])"], "");
-        assert_eq!(status, 5);
-        assert!(stderr.contains("cannot be printed"), "{stderr}");
+        // Nor can a filter build one (jaq would recurse on it when dropping it).
+        for filter in [
+            "reduce range(100000) as $i (0; [.]) | length",
+            "reduce range(1e5) as $i (0; {a: .})",
+            "reduce range(1e5) as $i (null; .[0] = .)",
+        ] {
+            let (status, stdout, stderr) = jq(&["-n", filter], "");
+            assert_eq!((status, stdout.as_str()), (5, ""), "{filter}");
+            assert_eq!(stderr, "jq: error (at <unknown>): Exceeds depth limit of 512 building a value\n");
+        }
+        assert_eq!(out(&["-nc", "reduce range(3) as $i (0; [.])"], ""), "[[[0]]]\n");
     }
 
     /// Runs `jq` with a check that fails after `allowed` calls.
