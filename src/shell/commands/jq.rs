@@ -17,9 +17,12 @@
 //!   %z %e %T %D %F %s %%` and a few more), not every one of glibc's.
 //! - Input nested deeper than 512 levels is refused (jq allows 10000), and
 //!   so is building a value deeper than that (`Exceeds depth limit of 512
-//!   building a value`): jaq recurses on the native stack over values. A
-//!   filter that recurses without end (`def f: 1 + f; f`) is not stopped
-//!   and can still exhaust the stack.
+//!   building a value`): jaq recurses on the native stack over values.
+//! - jaq also recurses on the native stack for each call of a jq function
+//!   that is not a tail call: a run may use 1 MiB of stack past where it
+//!   began, then fails with `Exceeds the stack budget (recursion too deep)`
+//!   (some hundreds of levels in a release build, about 40 in a debug
+//!   build), so that `def f: 1 + f; f` cannot overflow the host's stack.
 //! - Integer arithmetic is exact past 2^53 (jq rounds to doubles).
 //! - `limit` with a negative count gives nothing (jq 1.7 gives everything),
 //!   and `?//` (destructuring alternatives) and `$__loc__` are not known.
@@ -1711,6 +1714,18 @@ struct Global<'a> {
     stderr: RefCell<Vec<u8>>,
     location: &'a RefCell<Location>,
     regexes: RefCell<Vec<(String, String, std::rc::Rc<regex::bytes::Regex>)>>,
+    /// Where the stack was when the run began (see [`stack_position`]).
+    stack_base: usize,
+}
+
+/// How much native stack a run may use past where it began.
+const STACK_BUDGET: usize = 1 << 20;
+
+/// The address of a local: how deep the native stack is, roughly.
+#[inline(never)]
+fn stack_position() -> usize {
+    let marker = 0u8;
+    std::hint::black_box(&marker) as *const u8 as usize
 }
 
 impl<'a> jaq_core::data::HasLut<'a, JqData> for &'a Global<'a> {
@@ -1731,6 +1746,11 @@ impl Global<'_> {
         // A value got too deep: unwind now rather than loop on.
         if TOO_DEEP.with(Cell::get) {
             return Err(Exn::halt(HALT_LIMIT));
+        }
+        // jaq recurses on the native stack for every call of a jq function:
+        // refuse to go deeper than a budget rather than overflow it.
+        if stack_position().abs_diff(self.stack_base) > STACK_BUDGET {
+            return Err(Exn::from(jaq_core::Error::str("Exceeds the stack budget (recursion too deep)")));
         }
         let left = self.budget.get();
         let hit = if left == 0 { Some(LimitHit::LoopIterations) } else { (self.check)().err() };
@@ -1774,7 +1794,7 @@ const PRELUDE: &str = r#"
 def range($upto): range(0; $upto; 1);
 def range($from; $upto): range($from; $upto; 1);
 def repeat(f): def _repeat: _check | (f, _repeat); _repeat;
-def getpath($p): if $p == [] then . else .[$p[0]] | getpath($p[1:]) end;
+def getpath($p): _check | if $p == [] then . else .[$p[0]] | getpath($p[1:]) end;
 def delpaths($ps): reduce ($ps | sort | reverse)[] as $p (.; getpath($p) |= empty);
 def del(f): delpaths([path(f)]);
 def recurse(f): def _recurse: _check | (., (f | _recurse)); _recurse;
@@ -1810,10 +1830,10 @@ def from_entries: reduce .[] as $x ({};
           | if type == "string" then . else tojson end):
         ($x | if has("value") then .value else .v end) });
 def with_entries(f): to_entries | map(f) | from_entries;
-def walk(f): def w: if type == "object" then map_values(w) elif type == "array" then map(w) else . end | f; w;
+def walk(f): def w: _check | if type == "object" then map_values(w) elif type == "array" then map(w) else . end | f; w;
 def env: $ENV;
 def leaf_paths: paths(scalars);
-def flatten($d): if $d < 0 then error("flatten depth must not be negative")
+def flatten($d): _check | if $d < 0 then error("flatten depth must not be negative")
   else reduce .[] as $x ([]; if $x | type == "array" and $d > 0 then . + ($x | flatten($d - 1)) else . + [$x] end) end;
 def flatten: flatten(1e9);
 def toarray: if type == "array" then . else [.] end;
@@ -1955,10 +1975,6 @@ fn natives() -> Vec<Fun<JqData>> {
                 }
                 other => fail(format!("{} ({}) cannot be searched from", type_name(other), truncated(other))),
             }
-        }),
-        ("_check", v(0), |cv: JCv<JqData>| {
-            let global: &Global = cv.0.data();
-            box_once(global.tick().map(|()| cv.1))
         }),
         ("range", v(3), native_range),
         ("tojson", v(0), |cv: JCv<JqData>| match to_json(cv.1.inner()) {
@@ -2113,7 +2129,26 @@ fn natives() -> Vec<Fun<JqData>> {
             }
         }),
     ];
-    list.into_iter().map(run::<JqData>).collect()
+    let mut funs: Vec<Fun<JqData>> = list.into_iter().map(run::<JqData>).collect();
+    // `_check` passes its input through, also as a path and in updates, so
+    // that it can open every function body (see `rewrite_filter`).
+    let check = jaq_core::Native::new(|cv| {
+        let global: &Global = *cv.0.data();
+        box_once(global.tick().map(|()| cv.1))
+    })
+    .with_paths(|cv| {
+        let global: &Global = *cv.0.data();
+        box_once(global.tick().map(|()| cv.1))
+    })
+    .with_update(|cv, update| {
+        let global: &Global = *cv.0.data();
+        match global.tick() {
+            Ok(()) => update(cv.1),
+            Err(exn) => box_once(Err(exn)),
+        }
+    });
+    funs.push(("_check", v(0), check));
+    funs
 }
 
 /// `floor`, `ceil`, `round`: an integer when it fits, else the double (jaq
@@ -2982,10 +3017,13 @@ mod time {
 // ---------------------------------------------------------------------------
 // Rewriting the filter text
 
-/// Makes string interpolation print values as jq does: `"\(x)"` becomes
-/// `"\((x) | _tostring)"` (jaq would print `1.0` for a float 1). Strings
-/// after an `@format` keep the format's own conversion.
-fn rewrite_interpolation(code: &str) -> String {
+/// Rewrites the filter for two things jaq does differently:
+/// - string interpolation prints values as jq does: `"\(x)"` becomes
+///   `"\((x) | _tostring)"` (jaq would print `1.0` for a float 1); strings
+///   after an `@format` keep the format's own conversion;
+/// - every function body starts with `_check |`, so that recursion is
+///   checked (time, cancellation, stack budget) at every call.
+fn rewrite_filter(code: &str) -> String {
     let bytes = code.as_bytes();
     let mut out = Vec::with_capacity(bytes.len() + 16);
     let mut i = 0;
@@ -3032,6 +3070,33 @@ fn rewrite_code(bytes: &[u8], i: &mut usize, out: &mut Vec<u8>, nested: bool) {
             b' ' | b'\t' | b'\n' | b'\r' => {
                 out.push(b);
                 *i += 1;
+                continue;
+            }
+            b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
+                let keyword_position =
+                    !matches!(out.last(), Some(b'.' | b'$' | b'@' | b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | b'_'));
+                let start = *i;
+                while *i < bytes.len() && (bytes[*i].is_ascii_alphanumeric() || bytes[*i] == b'_') {
+                    *i += 1;
+                }
+                out.extend_from_slice(&bytes[start..*i]);
+                after_format = false;
+                let rest = &bytes[*i..];
+                let name_follows = rest
+                    .iter()
+                    .find(|b| !b.is_ascii_whitespace())
+                    .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_');
+                if keyword_position && &bytes[start..*i] == b"def" && name_follows {
+                    // Copy the header (`name`, `name($a; f)`) through its colon.
+                    while *i < bytes.len() && bytes[*i] != b':' {
+                        out.push(bytes[*i]);
+                        *i += 1;
+                    }
+                    if *i < bytes.len() {
+                        out.extend_from_slice(b": _check |");
+                        *i += 1;
+                    }
+                }
                 continue;
             }
             _ => {}
@@ -3121,7 +3186,7 @@ fn jq_main(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
         Parsed::Exit(status) => return Ok(status),
     };
     let shown = opts.filter.clone().unwrap_or_else(|| ".".into());
-    let code = rewrite_interpolation(&shown);
+    let code = rewrite_filter(&shown);
 
     // Global variables: $ENV, $__prog_args-free $ARGS, and the named ones.
     let mut named_map = Map::default();
@@ -3222,6 +3287,7 @@ fn jq_main(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
         stderr: RefCell::new(Vec::new()),
         location: &location,
         regexes: RefCell::new(Vec::new()),
+        stack_base: stack_position(),
     };
     let values: Vec<V> = globals.into_iter().map(|(_, value)| V(value)).collect();
 
@@ -3617,6 +3683,25 @@ mod tests {
             assert_eq!(stderr, "jq: error (at <unknown>): Exceeds depth limit of 512 building a value\n");
         }
         assert_eq!(out(&["-nc", "reduce range(3) as $i (0; [.])"], ""), "[[[0]]]\n");
+    }
+
+    #[test]
+    fn user_functions() {
+        assert_eq!(
+            out(&["-c", "def f: .a; path(f), (f |= 2), del(f)"], "{\"a\":1,\"b\":2}"),
+            "[\"a\"]\n{\"a\":2,\"b\":2}\n{\"b\":2}\n"
+        );
+        assert_eq!(
+            out(&["-c", "def fac: if . <= 1 then 1 else . * (. - 1 | fac) end; [range(6) | fac]"], "null"),
+            "[1,1,2,6,24,120]\n"
+        );
+        assert_eq!(out(&["-c", "{def: 1} | .def, \"def x: 1\""], "null"), "1\n\"def x: 1\"\n");
+        // Endless recursion is an error, not a stack overflow.
+        for filter in ["def f: 1 + f; f", "def f: [f]; f", "def f($n): 1 + f($n + 1); f(0)"] {
+            let (status, _, stderr) = jq(&["-n", filter], "");
+            assert_eq!(status, 5, "{filter}");
+            assert_eq!(stderr, "jq: error (at <unknown>): Exceeds the stack budget (recursion too deep)\n");
+        }
     }
 
     /// Runs `jq` with a check that fails after `allowed` calls.
