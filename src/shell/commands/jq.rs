@@ -1765,6 +1765,11 @@ impl Global<'_> {
     }
 }
 
+/// The run's [`Global`] from a native's context.
+fn global_of<'a>(ctx: &Ctx<'a, JqData>) -> &'a Global<'a> {
+    ctx.data()
+}
+
 fn fail<'a>(message: impl Into<String>) -> ValXs<'a, V> {
     box_once(Err(Exn::from(jaq_core::Error::str(message.into()))))
 }
@@ -2121,7 +2126,7 @@ fn natives() -> Vec<Fun<JqData>> {
         ("strptime", v(1), |mut cv: JCv<JqData>| {
             let format = cv.0.pop_var().0;
             let (Some(text), Some(format)) = (text_of(cv.1.inner()), text_of(&format)) else {
-                return fail(format!("strptime/1 requires string inputs and arguments"));
+                return fail("strptime/1 requires string inputs and arguments");
             };
             match time::strptime(&text, &format) {
                 Some(value) => ok(value),
@@ -2133,15 +2138,15 @@ fn natives() -> Vec<Fun<JqData>> {
     // `_check` passes its input through, also as a path and in updates, so
     // that it can open every function body (see `rewrite_filter`).
     let check = jaq_core::Native::new(|cv| {
-        let global: &Global = *cv.0.data();
+        let global = global_of(&cv.0);
         box_once(global.tick().map(|()| cv.1))
     })
     .with_paths(|cv| {
-        let global: &Global = *cv.0.data();
+        let global = global_of(&cv.0);
         box_once(global.tick().map(|()| cv.1))
     })
     .with_update(|cv, update| {
-        let global: &Global = *cv.0.data();
+        let global = global_of(&cv.0);
         match global.tick() {
             Ok(()) => update(cv.1),
             Err(exn) => box_once(Err(exn)),
@@ -2201,18 +2206,17 @@ fn native_range(mut cv: JCv<JqData>) -> ValXs<V> {
     let global: &Global = cv.0.data();
     let ints = (from.as_isize(), upto.as_isize(), by.as_isize());
     if let (Some(from), Some(upto), Some(by)) = ints {
-        if from.is_int_like() {
-            let mut next = Some(from);
-            return Box::new(std::iter::from_fn(move || {
-                let current = next?;
-                let more = if by > 0 { current < upto } else { by < 0 && current > upto };
-                if !more {
-                    return None;
-                }
-                next = current.checked_add(by);
-                Some(global.tick().map(|()| V::from(current)))
-            }));
-        }
+        let mut next = Some(from);
+        return Box::new(std::iter::from_fn(move || {
+            let current = next?;
+            let more = if by > 0 { current < upto } else { by < 0 && current > upto };
+            if !more {
+                return None;
+            }
+            let step = global.tick();
+            next = if step.is_ok() { current.checked_add(by) } else { None };
+            Some(step.map(|()| V::from(current)))
+        }));
     }
     let (Some(from), Some(upto), Some(by)) = (from.as_f64(), upto.as_f64(), by.as_f64()) else {
         return fail("Range bounds must be numeric");
@@ -2230,17 +2234,6 @@ fn native_range(mut cv: JCv<JqData>) -> ValXs<V> {
         stopped = step.is_err();
         Some(step.map(|()| V::from(value)))
     }))
-}
-
-/// `isize` helper so the integer path reads clearly.
-trait IntLike {
-    fn is_int_like(&self) -> bool;
-}
-
-impl IntLike for isize {
-    fn is_int_like(&self) -> bool {
-        true
-    }
 }
 
 fn math1(name: &str, x: f64) -> f64 {
@@ -3002,7 +2995,7 @@ mod time {
             Some(false) if hour == 12 => hour = 0,
             _ => {}
         }
-        if !(0..12).contains(&month) || day < 1 || day > 31 || hour > 24 || minute > 59 || second > 61 {
+        if !(0..12).contains(&month) || !(1..=31).contains(&day) || hour > 24 || minute > 59 || second > 61 {
             return None;
         }
         let days = days_from_civil(year, month + 1, day);
