@@ -757,6 +757,908 @@ fn case_glob_classes() {
     check("for w in a1 B2 33; do case $w in [a-z]*) echo lower $w;; [[:upper:]]*) echo upper $w;; *) echo other $w;; esac; done", "lower a1\nupper B2\nother 33\n", "", 0);
 }
 
+// ----- second batch: edge cases -----
+
+#[test]
+fn nounset_positional() {
+    check("set -u; f() { echo ${1}; }; f", "", "environment: line 1: 1: unbound variable\n", 127);
+}
+
+#[test]
+fn nounset_array_at() {
+    check("set -u; echo ${arr[@]} done; a=(); echo ${#a[@]}", "done\n0\n", "", 0);
+}
+
+#[test]
+fn nounset_length() {
+    check("set -u; echo ${#nope}", "", "bash: line 1: nope: unbound variable\n", 127);
+}
+
+#[test]
+fn unset_var_error_in_subshell() {
+    check("set -u; (echo $nope); echo after $?", "after 1\n", "bash: line 1: nope: unbound variable\n", 0);
+}
+
+#[test]
+fn errexit_pipeline() {
+    check("set -e; false | true; echo ok; true | false; echo no", "ok\n", "", 1);
+}
+
+#[test]
+fn errexit_negated_compound() {
+    check("set -e; ! { false; }; echo ok", "ok\n", "", 0);
+}
+
+#[test]
+fn errexit_and_list_last() {
+    check("set -e; true && false; echo no", "", "", 1);
+}
+
+#[test]
+fn errexit_or_list() {
+    check("set -e; false || false; echo no", "", "", 1);
+}
+
+#[test]
+fn errexit_func_in_cond() {
+    check(
+        "set -e; f() { false; echo inside; }; if f; then echo then; fi; f && echo and",
+        "inside\nthen\ninside\nand\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn errexit_loop_body() {
+    check("set -e; for i in 1 2; do echo $i; false; done; echo no", "1\n", "", 1);
+}
+
+#[test]
+fn errexit_until_cond() {
+    check("set -e; until false; do break; done; echo ok", "ok\n", "", 0);
+}
+
+#[test]
+fn errexit_arith() {
+    check("set -e; (( 0 )); echo no", "", "", 1);
+}
+
+#[test]
+fn errexit_arith_in_cond() {
+    check("set -e; x=0; (( x++ )) || true; echo $x", "1\n", "", 0);
+}
+
+#[test]
+fn errexit_local_cmdsub() {
+    check("set -e; f() { local x=$(false); echo local masks; }; f", "local masks\n", "", 0);
+}
+
+#[test]
+fn errexit_assign_cmdsub() {
+    check("set -e; x=$(exit 3); echo no", "", "", 3);
+}
+
+#[test]
+fn exit_in_subshell_pipeline() {
+    check("echo x | exit 3; echo $?", "3\n", "", 0);
+}
+
+#[test]
+fn exit_status_of_assignment_cmdsub() {
+    check("x=$(exit 7); echo $?", "7\n", "", 0);
+}
+
+#[test]
+fn dollar_question_after_if() {
+    check("if false; then :; fi; echo $?; if false; then :; else (exit 4); fi; echo $?", "0\n4\n", "", 0);
+}
+
+#[test]
+fn case_no_match_status() {
+    check("false; case x in y) ;; esac; echo $?", "0\n", "", 0);
+}
+
+#[test]
+fn for_empty_list_status() {
+    check("false; for i in; do :; done; echo $?", "0\n", "", 0);
+}
+
+#[test]
+fn while_status() {
+    check("i=0; while [ $i -lt 2 ]; do i=$((i+1)); false; done; echo $?", "1\n", "", 0);
+}
+
+#[test]
+fn func_status_last() {
+    check("f() { false; }; f; echo $?; g() { :; }; g; echo $?", "1\n0\n", "", 0);
+}
+
+#[test]
+fn ifs_unset() {
+    check("x='a  b'; unset IFS; echo $x; set -- $x; echo $#", "a b\n2\n", "", 0);
+}
+
+#[test]
+fn ifs_empty() {
+    check("x='a b'; IFS=; set -- $x; echo $#", "1\n", "", 0);
+}
+
+#[test]
+fn ifs_custom_whitespace() {
+    check(
+        "IFS=' :'; x=' a : b ::c '; set -- $x; echo $#; for a; do echo \"[$a]\"; done",
+        "4\n[a]\n[b]\n[]\n[c]\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn ifs_newline() {
+    check("IFS=$'\\n'; x=$'a b\\nc d'; for l in $x; do echo \"[$l]\"; done", "[a b]\n[c d]\n", "", 0);
+}
+
+#[test]
+fn quoted_expansion_in_default() {
+    check("unset v; for w in ${v:-\"a b\" c}; do echo \"[$w]\"; done; echo \"${v:-x y}\"", "[a b]\n[c]\nx y\n", "", 0);
+}
+
+#[test]
+fn nested_param_default() {
+    check("unset a b; echo ${a:-${b:-inner}}", "inner\n", "", 0);
+}
+
+#[test]
+fn array_quoted_at() {
+    check("a=('x y' z); for i in \"${a[@]}\"; do echo \"[$i]\"; done; for i in ${a[@]}; do echo \"<$i>\"; done; echo \"${a[*]}\"", "[x y]\n[z]\n<x>\n<y>\n<z>\nx y z\n", "", 0);
+}
+
+#[test]
+fn array_in_string() {
+    check("a=(1 2 3); echo \"pre ${a[@]} post\"; s=\"${a[@]}\"; echo \"$s\"", "pre 1 2 3 post\n1 2 3\n", "", 0);
+}
+
+#[test]
+fn array_length_element() {
+    check("a=(hello world); echo ${#a} ${#a[0]} ${#a[1]}", "5 5 5\n", "", 0);
+}
+
+#[test]
+fn array_negative() {
+    check("a=(1 2 3); echo ${a[-1]} ${a[-3]}; a[-1]=x; echo ${a[@]}", "3 1\n1 2 x\n", "", 0);
+}
+
+#[test]
+fn array_from_glob() {
+    check("cd d; a=(*.txt); echo ${#a[@]} ${a[0]}", "2 a.txt\n", "", 0);
+}
+
+#[test]
+fn array_from_cmdsub() {
+    check("a=($(echo x y z)); echo ${#a[@]}", "3\n", "", 0);
+}
+
+#[test]
+fn array_keys_sparse() {
+    check("a=([3]=c [1]=a); echo ${!a[@]} ${a[@]}", "1 3 a c\n", "", 0);
+}
+
+#[test]
+fn assoc_iteration() {
+    check("declare -A m=([a]=1); m[b]=2; echo ${m[a]} ${m[b]} ${#m[@]}", "1 2 2\n", "", 0);
+}
+
+#[test]
+fn string_ops_on_arrays() {
+    check("a=(a.txt b.txt); echo ${a[@]%.txt} ${a[@]/a/A} ${a[@]#?}", "a b A.txt b.txt .txt .txt\n", "", 0);
+}
+
+#[test]
+fn arith_with_arrays() {
+    check(
+        "a=(5 6); echo $((a[0]+a[1])) $((a[1]*2)); (( a[2] = 7 )); echo ${a[2]}; i=1; echo $((a[i]))",
+        "11 12\n7\n6\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn arith_assign_ops() {
+    check("x=10; ((x*=2, x-=5, x/=3, x%=4, x<<=2, x|=1, x^=3, x&=6)); echo $x", "6\n", "", 0);
+}
+
+#[test]
+fn arith_string_var() {
+    check("x='1+2'; echo $((x*3)); y=z; z=4; echo $((y+1))", "9\n5\n", "", 0);
+}
+
+#[test]
+fn arith_nested_parens() {
+    check("echo $(( (1+2)*(3+4) )) $(( -(-3) )) $(( +5 )) $(( 1 ? 2 : 3 ))", "21 3 5 2\n", "", 0);
+}
+
+#[test]
+fn arith_comparisons() {
+    check("echo $((1<2)) $((2<=2)) $((3>4)) $((4>=4)) $((1==1)) $((1!=1))", "1 1 0 1 1 0\n", "", 0);
+}
+
+#[test]
+fn arith_negative_exponent() {
+    check("echo $((2**-1)); echo after", "", "bash: line 1: 2**-1: exponent less than 0 (error token is \"1\")\n", 1);
+}
+
+#[test]
+fn let_status() {
+    check("let 'x = 0'; echo $?; let x++; echo $? $x", "1\n1 1\n", "", 0);
+}
+
+#[test]
+fn cmdsub_trailing_newlines() {
+    check("x=$(echo a; echo; echo); echo \"[$x]\"; y=\"$(echo ' sp ')\"; echo \"[$y]\"", "[a]\n[ sp ]\n", "", 0);
+}
+
+#[test]
+fn cmdsub_in_double_quotes_with_quotes() {
+    check("echo \"$(echo \"inner \\\"q\\\"\")\"", "inner \"q\"\n", "", 0);
+}
+
+#[test]
+fn backtick_escapes() {
+    check("echo `echo \\$HOME`; echo `echo '\\\\'`", "/\n\\\n", "", 0);
+}
+
+#[test]
+fn cmdsub_subshell_state() {
+    check(
+        "x=1; y=$(x=2; echo $x); echo $x $y; cd d; z=$(cd sub; pwd); echo ${z##*/}; pwd | { read p; echo ${p##*/}; }",
+        "1 2\nsub\nd\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn cmdsub_stderr_passthrough() {
+    check("x=$(echo err >&2; echo out); echo $x", "out\n", "err\n", 0);
+}
+
+#[test]
+fn heredoc_in_function() {
+    check("f() { while read l; do echo \"f:$l\"; done <<EOF\n$1\nEOF\n}; f hello", "f:hello\n", "", 0);
+}
+
+#[test]
+fn heredoc_multiple() {
+    check(
+        "while read a; do echo $a; done <<A; while read b; do echo $b; done <<B\none\nA\ntwo\nB",
+        "one\ntwo\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn heredoc_with_pipe() {
+    check(
+        "while read l; do echo \"<$l>\"; done <<EOF | while read m; do echo \"[$m]\"; done\nx\nEOF",
+        "[<x>]\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn herestring_multiword() {
+    check("read a b <<< $'x y\\nz'; echo $a $b", "x y\n", "", 0);
+}
+
+#[test]
+fn here_doc_no_expansion_special() {
+    check("while read -r l; do echo \"$l\"; done <<'E'\n\\$x `a` $(b)\nE", "\\$x `a` $(b)\n", "", 0);
+}
+
+#[test]
+fn redirect_order() {
+    check("echo x 2>&1 >/dev/null; { echo a >&2; } 2>/dev/null; echo done", "done\n", "", 0);
+}
+
+#[test]
+fn redirect_input_dup() {
+    check("read x <&0 <<< hi; echo $x", "hi\n", "", 0);
+}
+
+#[test]
+fn redirect_on_function_def() {
+    check("f() { echo in f; } > out; f; read x < out; echo got $x", "got in f\n", "", 0);
+}
+
+#[test]
+fn redirect_while_write() {
+    check(
+        "i=0; while [ $i -lt 3 ]; do echo $i; i=$((i+1)); done > out; while read l; do echo r$l; done < out",
+        "r0\nr1\nr2\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn redirect_if() {
+    check("if true; then echo yes; fi > out; read x < out; echo $x", "yes\n", "", 0);
+}
+
+#[test]
+fn redirect_append_loop() {
+    check("for i in 1 2 3; do echo $i >> out; done; while read l; do echo $l; done < out", "1\n2\n3\n", "", 0);
+}
+
+#[test]
+fn dev_stdout_stderr() {
+    check("echo to-out > /dev/stdout; echo to-err > /dev/stderr", "to-out\n", "to-err\n", 0);
+}
+
+#[test]
+fn ampersand_redirect_append() {
+    check("echo a &> f; echo b &>> f; while read l; do echo $l; done < f", "a\nb\n", "", 0);
+}
+
+#[test]
+fn cat_self_truncation() {
+    check("echo data > f; { while read l; do echo $l; done < f; } > f; echo \"[$(< f)]\"", "[]\n", "", 0);
+}
+
+#[test]
+fn dollar_lt_file() {
+    check(
+        "echo content > f; echo \"$(< f)\"; x=$(< nofile); echo \"[$x]\"",
+        "content\n[]\n",
+        "bash: line 1: nofile: No such file or directory\n",
+        0,
+    );
+}
+
+#[test]
+fn glob_hidden() {
+    check("cd d; echo .h*; echo *; echo .*", ".hidden\na.txt b.txt sub\n.hidden\n", "", 0);
+}
+
+#[test]
+fn glob_question_class() {
+    check("cd d; echo [!b].txt ?.t?t [a-b]*", "a.txt a.txt b.txt a.txt b.txt\n", "", 0);
+}
+
+#[test]
+fn glob_nested_dirs() {
+    check("echo d/*/*.log d/s*/c*; echo */", "d/sub/c.log d/sub/c.log\nd/\n", "", 0);
+}
+
+#[test]
+fn glob_quoted_parts() {
+    check("cd d; echo \"a\"*; echo 'a*'; x='*.txt'; echo $x; echo \"$x\"", "a.txt\na*\na.txt b.txt\n*.txt\n", "", 0);
+}
+
+#[test]
+fn glob_absolute() {
+    check(
+        "cd d; x=$(pwd); echo ${x}/*.txt | while read l; do for w in $l; do echo ${w##*/}; done; done",
+        "a.txt\nb.txt\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn glob_noglob() {
+    check("cd d; set -f; echo *; set +f; echo *.txt", "*\na.txt b.txt\n", "", 0);
+}
+
+#[test]
+fn glob_in_case_and_test() {
+    check("f=x.txt; case $f in *.txt) echo txt;; esac; [[ $f == *.t?t ]] && echo match", "txt\nmatch\n", "", 0);
+}
+
+#[test]
+fn tilde_in_assignment() {
+    check("HOME=/h; x=~/a; echo $x; y=\"~\"; echo $y", "/h/a\n~\n", "", 0);
+}
+
+#[test]
+fn brace_with_vars() {
+    check("x=1; echo {a,b}$x ${x}{c,d}; echo \"{a,b}\" \\{a,b\\}", "a1 b1 1c 1d\n{a,b} {a,b}\n", "", 0);
+}
+
+#[test]
+fn brace_nested_seq() {
+    check("echo {a,b{1..3}} {x..z..2} {10..1..3} {-2..2}", "a b1 b2 b3 x z 10 7 4 1 -2 -1 0 1 2\n", "", 0);
+}
+
+#[test]
+fn brace_in_for() {
+    check("for i in {1..3}; do echo n$i; done", "n1\nn2\nn3\n", "", 0);
+}
+
+#[test]
+fn local_scoping_nested() {
+    check("x=g; f() { local x=f; g; echo f:$x; }; g() { x=gset; }; f; echo $x", "f:gset\ng\n", "", 0);
+}
+
+#[test]
+fn local_unset_shadow() {
+    check("x=outer; f() { local x; echo \"[${x-unset}]\"; x=in; }; f; echo $x", "[unset]\nouter\n", "", 0);
+}
+
+#[test]
+fn recursion_factorial() {
+    check(
+        "fact() { if [ $1 -le 1 ]; then echo 1; else echo $(( $1 * $(fact $(( $1 - 1 ))) )); fi; }; fact 10",
+        "3628800\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn function_positional_restore() {
+    check("set -- a b; f() { set -- x; echo $1; }; f; echo $1 $2", "x\na b\n", "", 0);
+}
+
+#[test]
+fn function_keyword_parens() {
+    check("function h() { echo h $#; }; h 1 2", "h 2\n", "", 0);
+}
+
+#[test]
+fn function_with_redirect_body() {
+    check("f() { echo body; } 2>&1; f", "body\n", "", 0);
+}
+
+#[test]
+fn return_in_loop_in_function() {
+    check("f() { for i in 1 2 3; do if [ $i = 2 ]; then return $i; fi; done; }; f; echo $?", "2\n", "", 0);
+}
+
+#[test]
+fn break_in_function_in_loop() {
+    check("f() { break; }; for i in 1 2; do f; echo $i; done", "1\n2\n", "environment: line 1: break: only meaningful in a `for', `while', or `until' loop\nenvironment: line 1: break: only meaningful in a `for', `while', or `until' loop\n", 0);
+}
+
+#[test]
+fn continue_in_while() {
+    check("i=0; while [ $i -lt 5 ]; do i=$((i+1)); [ $((i%2)) = 0 ] && continue; echo $i; done", "1\n3\n5\n", "", 0);
+}
+
+#[test]
+fn nested_loops_break_n() {
+    check("for a in 1 2; do while true; do for b in x y; do break 3; done; done; done; echo out $a", "out 1\n", "", 0);
+}
+
+#[test]
+fn case_fallthrough_multi() {
+    check("case 1 in 1) echo a;& 2) echo b;& 3) echo c;; 4) echo d;; esac", "a\nb\nc\n", "", 0);
+}
+
+#[test]
+fn case_quoted_pattern() {
+    check(
+        "x='*'; case a in \"$x\") echo lit;; *) echo glob;; esac; case '*' in \"$x\") echo lit2;; esac",
+        "glob\nlit2\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn case_empty_item() {
+    check("case a in a) ;; b) echo b;; esac; echo $?", "0\n", "", 0);
+}
+
+#[test]
+fn case_var_pattern() {
+    check("p='a*'; case abc in $p) echo matched;; esac", "matched\n", "", 0);
+}
+
+#[test]
+fn test_numeric_spaces() {
+    check("[ ' 5 ' -eq 5 ] && echo eq; [ 5 -gt -3 ] && echo gt", "eq\ngt\n", "", 0);
+}
+
+#[test]
+fn test_string_ops() {
+    check("[ abc = abc ] && echo 1; [ abc != abd ] && echo 2; [ -n abc ] && echo 3; [ -z abc ] || echo 4; [ \"\" ] || echo 5", "1\n2\n3\n4\n5\n", "", 0);
+}
+
+#[test]
+fn test_not_and_or() {
+    check(
+        "[ ! a = b ] && echo 1; [ a = a -a b = b ] && echo 2; [ a = b -o b = b ] && echo 3; test 1 -eq 2 || echo 4",
+        "1\n2\n3\n4\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn dbracket_and_or_precedence() {
+    check(
+        "[[ a == a || b == c && c == d ]] && echo yes; [[ ( a == b || b == b ) && c == c ]] && echo paren",
+        "yes\nparen\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn dbracket_regex_groups() {
+    check("[[ 'key=value' =~ ^([a-z]+)=(.*)$ ]]; echo ${BASH_REMATCH[1]} ${BASH_REMATCH[2]} ${#BASH_REMATCH[@]}; [[ x =~ y ]]; echo ${#BASH_REMATCH[@]}", "key value 3\n0\n", "", 0);
+}
+
+#[test]
+fn dbracket_numeric_arith() {
+    check("x=3; [[ x+1 -eq 4 ]] && echo arith; [[ 010 -eq 8 ]] && echo octal", "arith\noctal\n", "", 0);
+}
+
+#[test]
+fn dbracket_string_lt() {
+    check("[[ apple < banana ]] && echo lt; [[ 10 < 9 ]] && echo strlt", "lt\nstrlt\n", "", 0);
+}
+
+#[test]
+fn dbracket_file_ops() {
+    check(
+        "echo x > f; [[ -f f && ! -d f && -e f && -s f ]] && echo allfile; [[ -d d ]] && echo dir",
+        "allfile\ndir\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn dbracket_empty_var() {
+    check("[[ -z $unset ]] && echo empty; [[ $unset == '' ]] && echo eq", "empty\neq\n", "", 0);
+}
+
+#[test]
+fn read_multiple_lines_loop_fields() {
+    check("printf_missing=1; while IFS=: read -r user rest; do echo \"$user -> $rest\"; done <<'EOF'\nroot:x:0\nbob:y:1\nEOF", "root -> x:0\nbob -> y:1\n", "", 0);
+}
+
+#[test]
+fn read_last_line_no_newline() {
+    check("while read l; do echo \"[$l]\"; done < <(echo) 2>/dev/null; echo -n 'a\nb' > f; while read l; do echo \"[$l]\"; done < f; echo \"last=[$l]\"", "[]\n[a]\nlast=[b]\n", "", 0);
+}
+
+#[test]
+fn read_last_line_no_newline2() {
+    check("echo -ne 'a\\nb' > f; while read l || [ -n \"$l\" ]; do echo \"[$l]\"; done < f", "[a]\n[b]\n", "", 0);
+}
+
+#[test]
+fn read_n_chars() {
+    check("read -n 2 x <<< abcdef; echo $x", "ab\n", "", 0);
+}
+
+#[test]
+fn read_delim() {
+    check("read -d : x <<< 'ab:cd'; echo $x $?", "ab 0\n", "", 0);
+}
+
+#[test]
+fn read_prompt_ignored() {
+    check("read -p 'prompt: ' x <<< val; echo $x", "val\n", "", 0);
+}
+
+#[test]
+fn mapfile_from_pipe() {
+    check("echo -e 'a\\nb' | { mapfile -t arr; echo ${#arr[@]} ${arr[0]}; }", "2 a\n", "", 0);
+}
+
+#[test]
+fn echo_escapes_more() {
+    check("echo -e 'a\\\\b' '\\x41' '\\101' '\\0101' 'tab\\there'", "a\\b A \\101 A tab\there\n", "", 0);
+}
+
+#[test]
+fn echo_dash_combined() {
+    check("echo -en 'a\\tb'; echo; echo -x; echo -", "a\tb\n-x\n-\n", "", 0);
+}
+
+#[test]
+fn printf_less_echo() {
+    check("echo \"a\" 'b' c\\ d \"$(echo e)\"", "a b c d e\n", "", 0);
+}
+
+#[test]
+fn set_options_display() {
+    check("set -e; echo $-; set +e; set -u; echo $-", "ehBc\nhuBc\n", "", 0);
+}
+
+#[test]
+fn set_positional_dashdash() {
+    check("set -- -x -y; echo $1 $#; set a b c; echo $2", "-x 2\nb\n", "", 0);
+}
+
+#[test]
+fn shift_all() {
+    check("set -- a b c; shift 3; echo $#; shift; echo $?", "0\n1\n", "", 0);
+}
+
+#[test]
+fn eval_quoting() {
+    check("x='a b'; eval \"y=\\\"$x\\\"\"; echo \"$y\"; eval echo '$x'", "a b\na b\n", "", 0);
+}
+
+#[test]
+fn eval_defines_function() {
+    check("eval 'f() { echo from eval; }'; f", "from eval\n", "", 0);
+}
+
+#[test]
+fn eval_return_status() {
+    check("eval false; echo $?; eval 'exit 3'; echo no", "1\n", "", 3);
+}
+
+#[test]
+fn source_with_return() {
+    check("echo 'echo before; return 4; echo after' > s.sh; . ./s.sh; echo $?", "before\n4\n", "", 0);
+}
+
+#[test]
+fn source_missing() {
+    check("source nofile.sh; echo $?", "1\n", "bash: line 1: nofile.sh: No such file or directory\n", 0);
+}
+
+#[test]
+fn trap_exit_in_subshell() {
+    check("(trap 'echo sub-exit' EXIT; echo in sub); echo after", "in sub\nsub-exit\nafter\n", "", 0);
+}
+
+#[test]
+fn trap_exit_sees_status() {
+    check("trap 'echo status=$?' EXIT; false", "status=1\n", "", 1);
+}
+
+#[test]
+fn trap_reset() {
+    check("trap 'echo no' EXIT; trap - EXIT; echo done", "done\n", "", 0);
+}
+
+#[test]
+fn trap_print() {
+    check("trap 'echo hi' EXIT; trap -p; trap - EXIT", "trap -- 'echo hi' EXIT\n", "", 0);
+}
+
+#[test]
+fn exit_in_function() {
+    check("f() { exit 6; echo no; }; f; echo no", "", "", 6);
+}
+
+#[test]
+fn exit_no_arg_uses_last() {
+    check("false; exit", "", "", 1);
+}
+
+#[test]
+fn exit_bad_arg() {
+    check("exit abc; echo no", "", "bash: line 1: exit: abc: numeric argument required\n", 2);
+}
+
+#[test]
+fn command_v_builtin_and_missing() {
+    check("command -v cd; command -v nosuch; echo $?", "cd\n1\n", "", 0);
+}
+
+#[test]
+fn type_t() {
+    check("f() { :; }; type -t f echo if nosuch; echo $?", "function\nbuiltin\nkeyword\n1\n", "", 0);
+}
+
+#[test]
+fn unset_function_and_var() {
+    check("x=1; f() { :; }; unset x f; echo ${x-u}; type -t f; echo $?", "u\n1\n", "", 0);
+}
+
+#[test]
+fn declare_i_arith() {
+    check("declare -i x; x=5*2; echo $x; x+=1; echo $x", "10\n11\n", "", 0);
+}
+
+#[test]
+fn declare_global_in_function() {
+    check("f() { declare -g G=1; declare L=2; }; f; echo ${G-u} ${L-u}", "1 u\n", "", 0);
+}
+
+#[test]
+fn declare_p_array() {
+    check("declare -a a=(1 'two words'); declare -p a", "declare -a a=([0]=\"1\" [1]=\"two words\")\n", "", 0);
+}
+
+#[test]
+fn export_p_listing() {
+    check(
+        "export A=1; export B='x y'; export -p | while read l; do case $l in *A=*|*B=*) echo $l;; esac; done",
+        "declare -x A=\"1\"\ndeclare -x B=\"x y\"\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn readonly_in_function() {
+    check("readonly X=1; f() { X=2; }; f; echo after $X", "", "environment: line 1: X: readonly variable\n", 1);
+}
+
+#[test]
+fn bash_c_positional() {
+    check("bash -c 'echo $# $@' name a b", "2 a b\n", "", 0);
+}
+
+#[test]
+fn bash_script_with_args() {
+    check("echo 'echo $0 $1; exit 4' > s.sh; bash s.sh arg; echo $?", "s.sh arg\n4\n", "", 0);
+}
+
+#[test]
+fn sh_c_set_e() {
+    check("sh -c 'set -e; false; echo no'; echo $?", "1\n", "", 0);
+}
+
+#[test]
+fn pipeline_subshell_vars() {
+    check("x=1; echo | x=2; echo $x; echo | { x=3; }; echo $x", "1\n1\n", "", 0);
+}
+
+#[test]
+fn pipeline_status_last() {
+    check("true | false; echo $?; false | true; echo $?", "1\n0\n", "", 0);
+}
+
+#[test]
+fn negated_pipeline() {
+    check("! true | false; echo $?", "0\n", "", 0);
+}
+
+#[test]
+fn long_pipeline() {
+    check("echo abc | { read x; echo $x$x; } | { read y; echo ${#y}; }", "6\n", "", 0);
+}
+
+#[test]
+fn subshell_cd() {
+    check("(cd d && echo in ${PWD##*/}); [ -d d ] && echo back", "in d\nback\n", "", 0);
+}
+
+#[test]
+fn pwd_after_cd_dotdot() {
+    check("cd d/sub; cd ..; echo ${PWD##*/}; cd - >/dev/null; echo ${OLDPWD##*/} ${PWD##*/}", "d\nd sub\n", "", 0);
+}
+
+#[test]
+fn cd_file() {
+    check("echo x > f; cd f; echo $?", "1\n", "bash: line 1: cd: f: Not a directory\n", 0);
+}
+
+#[test]
+fn special_dollar_hash_in_func() {
+    check("f() { echo $#; }; f a b c; f", "3\n0\n", "", 0);
+}
+
+#[test]
+fn param_length_unicode_free() {
+    check("x=abcdef; echo ${#x}", "6\n", "", 0);
+}
+
+#[test]
+fn replace_with_slash_and_special() {
+    check("p=/a/b/c; echo ${p//\\//:} ${p#/} ${p%/*} ${p##*/}", ":a:b:c a/b/c /a/b c\n", "", 0);
+}
+
+#[test]
+fn replace_anchored_empty() {
+    check("x=abc; echo ${x/#/>} ${x/%/<}", ">abc abc<\n", "", 0);
+}
+
+#[test]
+fn replace_ampersand() {
+    check("x=abc; echo ${x/b/[&]} \"${x/b/\\&}\"", "a[b]c a&c\n", "", 0);
+}
+
+#[test]
+fn upper_lower_arrays() {
+    check("a=(ab cd); echo ${a[@]^^} ${a[@],}", "AB CD ab cd\n", "", 0);
+}
+
+#[test]
+fn substring_negative_length() {
+    check("x=abcdef; echo ${x:1:-2} ${x: -4:-1}", "bcd cde\n", "", 0);
+}
+
+#[test]
+fn default_with_array() {
+    check("a=(); echo ${a[@]:-empty}; b=(x); echo ${b[@]:-empty}", "empty\nx\n", "", 0);
+}
+
+#[test]
+fn indirect_array() {
+    check("a=(x y); n='a[1]'; echo ${!n}", "y\n", "", 0);
+}
+
+#[test]
+fn star_vs_at_in_string() {
+    check("set -- a b; x=\"$@\"; y=\"$*\"; echo \"$x|$y\"", "a b|a b\n", "", 0);
+}
+
+#[test]
+fn empty_string_args() {
+    check("f() { echo $#; }; f '' \"\" $empty \"$empty\"", "3\n", "", 0);
+}
+
+#[test]
+fn line_continuation() {
+    check("echo a \\\nb; x=1\\\n2; echo $x", "a b\n12\n", "", 0);
+}
+
+#[test]
+fn comments() {
+    check("echo a # comment\n# full line\necho b#notcomment", "a\nb#notcomment\n", "", 0);
+}
+
+#[test]
+fn semicolons_and_newlines() {
+    check("echo a;echo b\n\necho c", "a\nb\nc\n", "", 0);
+}
+
+#[test]
+fn background_runs_synchronously() {
+    check("echo bg & wait; echo after", "bg\nafter\n", "", 0);
+}
+
+#[test]
+fn assignment_only_status() {
+    check("x=1; echo $?; false; x=2; echo $?", "0\n0\n", "", 0);
+}
+
+#[test]
+fn multiple_assignments() {
+    check("a=1 b=2 c=$a$b; echo $a $b $c", "1 2 12\n", "", 0);
+}
+
+#[test]
+fn assignment_no_split_no_glob() {
+    check("x='a  *'; y=$x; echo \"$y\"", "a  *\n", "", 0);
+}
+
+#[test]
+fn append_to_unset() {
+    check("unset z; z+=abc; echo $z", "abc\n", "", 0);
+}
+
+#[test]
+fn quote_removal_mixed() {
+    check("echo 'a'\"b\"c\\d\"$HOME\"", "abcd/\n", "", 0);
+}
+
+#[test]
+fn double_quote_backslash() {
+    check("echo \"a\\nb\" \"a\\\\b\" \"\\$x\" \"\\`\" \"\\\"\"", "a\\nb a\\b $x ` \"\n", "", 0);
+}
+
+#[test]
+fn ansi_c_quote() {
+    check("echo $'a\\'b' $'\\x41\\u00e9'", "a'b A\\u00E9\n", "", 0);
+}
+
+#[test]
+fn dollar_alone() {
+    check("echo $ a$ \"$\" $'x'", "$ a$ $ x\n", "", 0);
+}
+
+#[test]
+fn hash_not_comment_in_word() {
+    check("echo a#b ${#} x#", "a#b 0 x#\n", "", 0);
+}
+
 // ----- limits, cancellation, write set, sessions -----
 
 fn limited(limits: Limits) -> Shell {

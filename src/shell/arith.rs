@@ -37,8 +37,12 @@ impl std::fmt::Display for ArithError {
 /// The message bash prints for an error in `text`.
 fn message(text: &str, error: &ArithError) -> String {
     match error {
-        ArithError::DivisionByZero | ArithError::NegativeExponent => {
-            let token = text.rfind(['/', '%', '*']).map_or(text, |i| text[i + 1..].trim_start());
+        ArithError::DivisionByZero => {
+            let token = text.rfind(['/', '%']).map_or(text, |i| text[i + 1..].trim_start());
+            format!("{}: {error} (error token is \"{token}\")", text.trim())
+        }
+        ArithError::NegativeExponent => {
+            let token = text.rfind(['*', '-']).map_or(text, |i| text[i + 1..].trim_start());
             format!("{}: {error} (error token is \"{token}\")", text.trim())
         }
         ArithError::Assign(message) => message.clone(),

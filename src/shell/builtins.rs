@@ -124,9 +124,41 @@ fn echo(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     Ok(0)
 }
 
-/// echo's `\0nnn` is `$'…'`'s `\nnn`.
+/// echo's escapes in `$'…'` form: `\0nnn` is octal, `\nnn` stays as written.
 fn echo_escapes(arg: &str) -> String {
-    arg.replace("\\0", "\\")
+    let mut out = String::with_capacity(arg.len());
+    let mut chars = arg.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('0') => {
+                let mut value = 0u32;
+                for _ in 0..3 {
+                    match chars.peek().and_then(|d| d.to_digit(8)) {
+                        Some(d) => {
+                            value = value * 8 + d;
+                            chars.next();
+                        }
+                        None => break,
+                    }
+                }
+                out.push_str(&format!("\\x{:02x}", value & 0xff));
+            }
+            Some(d @ '1'..='7') => {
+                out.push_str("\\\\");
+                out.push(d);
+            }
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push_str("\\\\"),
+        }
+    }
+    out
 }
 
 fn find_backslash_c(arg: &str) -> Option<usize> {

@@ -180,6 +180,10 @@ pub(crate) struct Interp<'r> {
     pub(crate) cond: u32,
     /// Whether a `source`d file is running (`return` is allowed).
     pub(crate) sourcing: u32,
+    /// Function calls in progress (bash names them `environment` in messages).
+    pub(crate) functions_running: u32,
+    /// Subshells in progress (a fatal error exits them with 1, not 127).
+    pub(crate) subshells: u32,
     /// The status of the last command substitution of the current command.
     pub(crate) subst_status: Option<i32>,
     /// The line of the command being run (for messages and `LINENO`).
@@ -206,6 +210,8 @@ impl<'r> Interp<'r> {
             loops: 0,
             cond: 0,
             sourcing: 0,
+            functions_running: 0,
+            subshells: 0,
             subst_status: None,
             line: 1,
             popts: super::parse::options(),
@@ -230,7 +236,9 @@ impl<'r> Interp<'r> {
 
     /// Writes `bash: line N: message` to stderr.
     pub(crate) fn error(&mut self, message: impl std::fmt::Display) -> Result<(), Flow> {
-        let text = format!("bash: line {}: {}\n", self.line, message);
+        // bash -c names the source of a function's commands `environment`.
+        let source = if self.functions_running > 0 { "environment" } else { "bash" };
+        let text = format!("{source}: line {}: {}\n", self.line, message);
         self.err(text.as_bytes())
     }
 
@@ -266,7 +274,9 @@ impl<'r> Interp<'r> {
         self.rt.check_stack()?;
         let saved = self.st.clone();
         let saved_trap = saved.exit_trap.clone();
+        self.subshells += 1;
         let result = f(self);
+        self.subshells -= 1;
         let mut status = match result {
             Ok(status) | Err(Flow::Exit(status)) | Err(Flow::Return(status)) => status,
             Err(Flow::Break(_)) | Err(Flow::Continue(_)) => 0,
@@ -666,12 +676,12 @@ impl<'r> Interp<'r> {
                 }
             }
         }
-        let mut assigns: Vec<Assign> = Vec::new();
+        let mut assigns: Vec<&ast::Assignment> = Vec::new();
         if let Some(prefix) = &simple.prefix {
             for item in &prefix.0 {
                 match item {
                     ast::CommandPrefixOrSuffixItem::AssignmentWord(assignment, _) => {
-                        assigns.push(self.expand_assignment(assignment)?);
+                        assigns.push(assignment);
                     }
                     ast::CommandPrefixOrSuffixItem::IoRedirect(_) => has_redirects = true,
                     ast::CommandPrefixOrSuffixItem::Word(word) => self.expand_word_into(&word.value, &mut argv)?,
@@ -681,9 +691,6 @@ impl<'r> Interp<'r> {
                     }
                 }
             }
-        }
-        if self.st.options.xtrace {
-            self.trace(&assigns, &argv)?;
         }
         if !has_redirects {
             return self.run_expanded(argv, decl, assigns);
@@ -697,10 +704,19 @@ impl<'r> Interp<'r> {
         self.with_redirects(redirects, move |s| s.run_expanded(argv, decl, assigns))
     }
 
-    fn run_expanded(&mut self, argv: Vec<String>, decl: Option<Vec<DeclArg>>, assigns: Vec<Assign>) -> Res {
+    /// Runs a command whose words are expanded; its assignments are
+    /// expanded and made one after the other, after the redirections.
+    fn run_expanded(&mut self, argv: Vec<String>, decl: Option<Vec<DeclArg>>, assigns: Vec<&ast::Assignment>) -> Res {
+        if self.st.options.xtrace && assigns.is_empty() {
+            self.trace(&[], &argv)?;
+        }
         if argv.is_empty() {
-            for assign in &assigns {
-                if let Err(message) = self.assign(assign, false) {
+            for assignment in assigns {
+                let assign = self.expand_assignment(assignment)?;
+                if self.st.options.xtrace {
+                    self.trace(std::slice::from_ref(&assign), &[])?;
+                }
+                if let Err(message) = self.assign(&assign, false) {
                     // A failed assignment ends a non-interactive bash.
                     self.error(message)?;
                     return Err(Flow::Exit(1));
@@ -713,15 +729,32 @@ impl<'r> Interp<'r> {
         }
         // `VAR=x cmd`: the variables hold for this command only.
         let mut saved = Vec::with_capacity(assigns.len());
-        for assign in &assigns {
+        let mut expanded = Vec::with_capacity(assigns.len());
+        for assignment in assigns {
+            let assign = match self.expand_assignment(assignment) {
+                Ok(assign) => assign,
+                Err(flow) => {
+                    self.restore_vars(saved);
+                    return Err(flow);
+                }
+            };
             saved.push((assign.name.clone(), self.st.vars.get(&assign.name).cloned()));
-            if let Err(message) = self.assign(assign, false) {
+            if let Err(message) = self.assign(&assign, false) {
                 self.error(message)?;
             } else if let Some(var) = self.st.vars_mut().get_mut(&assign.name) {
                 var.exported = true;
             }
+            expanded.push(assign);
+        }
+        if self.st.options.xtrace {
+            self.trace(&expanded, &argv)?;
         }
         let result = self.dispatch(&argv, decl.as_deref());
+        self.restore_vars(saved);
+        result
+    }
+
+    fn restore_vars(&mut self, saved: Vec<(String, Option<super::state::Var>)>) {
         for (name, var) in saved.into_iter().rev() {
             match var {
                 Some(var) => {
@@ -730,7 +763,6 @@ impl<'r> Interp<'r> {
                 None => self.st.unset(&name),
             }
         }
-        result
     }
 
     fn trace(&mut self, assigns: &[Assign], argv: &[String]) -> Result<(), Flow> {
@@ -787,12 +819,14 @@ impl<'r> Interp<'r> {
         let saved_positional = std::mem::replace(&mut self.st.positional, Arc::new(argv[1..].to_vec()));
         let saved_loops = std::mem::replace(&mut self.loops, 0);
         self.st.locals.push(Vec::new());
+        self.functions_running += 1;
         let redirects = function.1.as_ref().map_or(&[][..], |r| &r.0[..]);
         let result = if redirects.is_empty() {
             self.run_compound(&function.0)
         } else {
             self.with_redirects(redirects.iter(), |s| s.run_compound(&function.0))
         };
+        self.functions_running -= 1;
         self.st.pop_locals();
         self.st.positional = saved_positional;
         self.loops = saved_loops;

@@ -28,8 +28,10 @@ fn is_plain(word: &str) -> bool {
 pub(crate) struct Fields {
     /// Split unquoted expansions on IFS (off in assignments, `[[ ]]`, `case`…).
     split: bool,
-    /// `pat` escapes quoted characters for a regex (`[[ =~ ]]`), not a glob.
-    regex: bool,
+    /// How `pat` escapes quoted characters.
+    mode: PatMode,
+    /// Unquoted text is split too (the word of `${v:-word}`).
+    split_text: bool,
     ifs: String,
     cur: String,
     /// `cur` as a pattern: quoted pattern characters escaped.
@@ -44,7 +46,8 @@ impl Fields {
     fn new(split: bool, ifs: String) -> Self {
         Fields {
             split,
-            regex: false,
+            mode: PatMode::Glob,
+            split_text: false,
             ifs,
             cur: String::new(),
             pat: String::new(),
@@ -57,8 +60,15 @@ impl Fields {
     /// Text as written in the word.
     fn lit(&mut self, s: &str, quoted: bool) {
         self.cur.push_str(s);
-        if quoted && self.regex {
+        if quoted && self.mode == PatMode::Regex {
             self.pat.push_str(&regex::escape(s));
+        } else if quoted && self.mode == PatMode::Replacement {
+            for c in s.chars() {
+                if c == '&' {
+                    self.pat.push('\\');
+                }
+                self.pat.push(c);
+            }
         } else if quoted {
             pattern::escape(s, &mut self.pat);
         } else {
@@ -74,9 +84,17 @@ impl Fields {
     /// A literal character escaped with a backslash.
     fn escaped(&mut self, c: char) {
         self.cur.push(c);
-        if self.regex {
-            self.pat.push_str(&regex::escape(c.encode_utf8(&mut [0u8; 4])));
-            return;
+        match self.mode {
+            PatMode::Regex => {
+                self.pat.push_str(&regex::escape(c.encode_utf8(&mut [0u8; 4])));
+                return;
+            }
+            PatMode::Replacement => {
+                self.pat.push('\\');
+                self.pat.push(c);
+                return;
+            }
+            PatMode::Glob => {}
         }
         if matches!(c, '*' | '?' | '[' | ']' | '\\') {
             self.pat.push('\\');
@@ -149,6 +167,18 @@ impl Fields {
     }
 }
 
+/// What `Fields::pat` is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PatMode {
+    /// A glob pattern: quoted `*?[]\` escaped with a backslash.
+    Glob,
+    /// A regex (`[[ =~ ]]`): quoted parts escaped as regex literals.
+    Regex,
+    /// The replacement of `${v/p/r}`: a quoted `&` is escaped (an unquoted
+    /// one stands for the match), backslashes are kept.
+    Replacement,
+}
+
 /// A parameter's value before an operator applies.
 enum PVal {
     Unset,
@@ -161,6 +191,18 @@ enum PVal {
 /// the script) with this status after a message.
 fn fatal(status: i32) -> Flow {
     Flow::Exit(status)
+}
+
+impl Interp<'_> {
+    /// The status an unset-variable error exits with: 127 for the shell, 1
+    /// for a subshell (as bash does).
+    fn unset_status(&self) -> i32 {
+        if self.subshells > 0 {
+            1
+        } else {
+            127
+        }
+    }
 }
 
 impl Interp<'_> {
@@ -234,7 +276,15 @@ impl Interp<'_> {
     /// Expands the right side of `=~`: quoted parts match literally.
     pub(crate) fn expand_regex(&mut self, raw: &str) -> Result<String, Flow> {
         let mut fields = Fields::new(false, String::new());
-        fields.regex = true;
+        fields.mode = PatMode::Regex;
+        self.expand_raw(raw, &mut fields, true)?;
+        Ok(fields.pat)
+    }
+
+    /// Expands the replacement of `${v/p/r}` (see [`PatMode::Replacement`]).
+    fn expand_replacement(&mut self, raw: &str) -> Result<String, Flow> {
+        let mut fields = Fields::new(false, String::new());
+        fields.mode = PatMode::Replacement;
         self.expand_raw(raw, &mut fields, true)?;
         Ok(fields.pat)
     }
@@ -323,7 +373,13 @@ impl Interp<'_> {
     fn expand_pieces(&mut self, pieces: &[WordPieceWithSource], quoted: bool, fields: &mut Fields) -> Result<(), Flow> {
         for piece in pieces {
             match &piece.piece {
-                WordPiece::Text(text) => fields.lit(text, quoted),
+                WordPiece::Text(text) => {
+                    if fields.split_text && !quoted {
+                        fields.exp(text, false);
+                    } else {
+                        fields.lit(text, quoted);
+                    }
+                }
                 WordPiece::SingleQuotedText(text) => {
                     fields.lit(text, true);
                     fields.mark();
@@ -340,8 +396,14 @@ impl Interp<'_> {
                 }
                 WordPiece::TildeExpansion(_) => fields.lit("~", quoted),
                 WordPiece::ParameterExpansion(expr) => self.expand_parameter(expr, quoted, fields)?,
-                WordPiece::CommandSubstitution(command) | WordPiece::BackquotedCommandSubstitution(command) => {
+                WordPiece::CommandSubstitution(command) => {
                     let text = self.command_substitution(command)?;
+                    fields.exp(&text, quoted);
+                }
+                WordPiece::BackquotedCommandSubstitution(command) => {
+                    // Inside backquotes, `\$` and `\\` lose their backslash.
+                    let command = unescape_backquoted(command);
+                    let text = self.command_substitution(&command)?;
                     fields.exp(&text, quoted);
                 }
                 WordPiece::EscapeSequence(seq) => {
@@ -388,19 +450,24 @@ impl Interp<'_> {
                 }
             };
         }
-        let saved = self.fd;
-        self.outs.push(super::command::Output::new(self.rt.limits.max_output_bytes));
-        self.fd.out = self.outs.len() - 1;
-        let result = self.subshell(|s| {
+        let (data, status) = self.capture(|s| {
             s.st.options.errexit = false;
             s.run_program(&program)
-        });
-        let data = self.outs.pop().map(|mut o| o.take()).unwrap_or_default();
-        self.fd = saved;
-        let status = result?;
+        })?;
         self.subst_status = Some(status);
         self.st.last_status = status;
         Ok(trim_newlines(String::from_utf8_lossy(&data).into_owned()))
+    }
+
+    /// Runs `f` in a subshell and returns what it wrote to stdout.
+    pub(crate) fn capture(&mut self, f: impl FnOnce(&mut Self) -> super::exec::Res) -> Result<(Vec<u8>, i32), Flow> {
+        let saved = self.fd;
+        self.outs.push(super::command::Output::new(self.rt.limits.max_output_bytes));
+        self.fd.out = self.outs.len() - 1;
+        let result = self.subshell(f);
+        let data = self.outs.pop().map(|mut o| o.take()).unwrap_or_default();
+        self.fd = saved;
+        Ok((data, result?))
     }
 
     /// A parameter's value (`indirect`: `${!name}`).
@@ -525,7 +592,7 @@ impl Interp<'_> {
             _ => return Ok(()),
         };
         self.error(format_args!("{name}: unbound variable"))?;
-        Err(fatal(127))
+        Err(fatal(self.unset_status()))
     }
 
     /// Expands `${…}` into `fields`.
@@ -597,7 +664,7 @@ impl Interp<'_> {
                         },
                     };
                     self.error(format_args!("{}: {message}", param_name(parameter)))?;
-                    return Err(fatal(127));
+                    return Err(fatal(self.unset_status()));
                 }
                 self.emit(value, quoted, fields);
             }
@@ -722,7 +789,7 @@ impl Interp<'_> {
                 let value = self.checked_value(parameter, *indirect)?;
                 let pat = self.expand_pattern(pattern)?;
                 let replacement = match replacement {
-                    Some(r) => self.expand_pattern(r)?,
+                    Some(r) => self.expand_replacement(r)?,
                     None => String::new(),
                 };
                 let compiled = Pattern::new(&pat);
@@ -767,13 +834,16 @@ impl Interp<'_> {
             fields.exp(&text, true);
             return Ok(());
         }
-        match self.word_pieces(word) {
+        let saved = std::mem::replace(&mut fields.split_text, true);
+        let result = match self.word_pieces(word) {
             Some(pieces) => self.expand_pieces(&pieces, false, fields),
             None => {
-                fields.lit(word, false);
+                fields.exp(word, false);
                 Ok(())
             }
-        }
+        };
+        fields.split_text = saved;
+        result
     }
 
     fn emit(&mut self, value: PVal, quoted: bool, fields: &mut Fields) {
@@ -1080,6 +1150,21 @@ fn change_case(s: &str, upper: bool, all: bool, pattern: Option<&Pattern>) -> St
     out
 }
 
+fn unescape_backquoted(command: &str) -> String {
+    let mut out = String::with_capacity(command.len());
+    let mut chars = command.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' && matches!(chars.peek(), Some('$') | Some('\\')) {
+            if let Some(next) = chars.next() {
+                out.push(next);
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 fn trim_newlines(mut s: String) -> String {
     while s.ends_with('\n') {
         s.pop();
@@ -1172,7 +1257,12 @@ pub(crate) fn ansi_c(text: &str) -> String {
                     k += 1;
                 }
                 match char::from_u32(v) {
-                    Some(ch) if k > 0 => out.extend_from_slice(ch.encode_utf8(&mut [0u8; 4]).as_bytes()),
+                    Some(ch) if k > 0 && ch.is_ascii() => out.push(ch as u8),
+                    // The C locale cannot show it: bash prints the escape.
+                    Some(_) if k > 0 => {
+                        let text = if c == b'u' { format!("\\u{v:04X}") } else { format!("\\U{v:08X}") };
+                        out.extend_from_slice(text.as_bytes());
+                    }
                     _ => {
                         out.push(b'\\');
                         out.push(c);

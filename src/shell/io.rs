@@ -120,8 +120,16 @@ impl Interp<'_> {
                         let source = self.expand_string(&word.value)?;
                         self.duplicate(fd, &source, input_kind, files)
                     }
+                    ast::IoFileRedirectTarget::ProcessSubstitution(ast::ProcessSubstitutionKind::Read, sub)
+                        if fd == 0 =>
+                    {
+                        // `< <(cmd)`: cmd's output is the input.
+                        let (data, _) = self.capture(|s| s.run_list(&sub.list))?;
+                        self.set_input(0, data);
+                        Ok(true)
+                    }
                     ast::IoFileRedirectTarget::ProcessSubstitution(..) => {
-                        self.error("process substitution is not supported")?;
+                        self.error("process substitution is only supported as `< <(command)'")?;
                         Ok(false)
                     }
                 }
