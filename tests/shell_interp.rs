@@ -1809,3 +1809,12 @@ fn hostile_inputs_do_not_panic() {
         let _ = run(script);
     }
 }
+
+#[test]
+fn doubling_a_variable_hits_the_output_limit() {
+    let mut shell = limited(Limits { max_output_bytes: 1 << 16, ..Limits::default() });
+    let result = shell.run("x=a; while :; do x=$x$x; done", None);
+    assert_eq!(result.limit, Some(LimitHit::Output));
+    let result = shell.run("echo {1..9}{1..9}{1..9}{1..9}{1..9}{1..9}{1..9}", None);
+    assert_eq!(result.limit, Some(LimitHit::Output));
+}

@@ -93,12 +93,17 @@ fn echo(interp: &mut Interp<'_>, argv: &[String]) -> Res {
         }
         args = &args[1..];
     }
-    if !escapes && args.len() == 1 {
-        // The hot path: one argument, no escapes.
-        interp.out(args[0].as_bytes())?;
+    if !escapes && args.len() == 1 && args[0].len() < 256 {
+        // The hot path: one short argument, no escapes, one write.
+        let mut line = [0u8; 257];
+        let bytes = args[0].as_bytes();
+        line[..bytes.len()].copy_from_slice(bytes);
+        let mut len = bytes.len();
         if newline {
-            interp.out(b"\n")?;
+            line[len] = b'\n';
+            len += 1;
         }
+        interp.out(&line[..len])?;
         return Ok(0);
     }
     let mut text = String::new();

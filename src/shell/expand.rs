@@ -16,8 +16,9 @@ use crate::storage::FileKind;
 /// The fake process id `$$` shows.
 pub(crate) const FAKE_PID: u32 = 4242;
 
-/// Most words a brace expansion may produce.
-const MAX_BRACE_WORDS: usize = 1 << 20;
+/// Most words a brace expansion may produce (more is refused with the
+/// output limit: bash would build them all).
+const MAX_BRACE_WORDS: usize = 1 << 17;
 
 /// Whether a word needs no expansion at all (the hot path: `echo hi`).
 fn is_plain(word: &str) -> bool {
@@ -320,6 +321,15 @@ impl Interp<'_> {
                 AssignValue::Array(values)
             }
         };
+        // A variable may not outgrow a few times the output limit: doubling
+        // a string in a loop must not exhaust memory.
+        let size = match &value {
+            AssignValue::Scalar(s) => s.len(),
+            AssignValue::Array(items) => items.iter().map(|(k, v)| v.len() + k.as_ref().map_or(0, String::len)).sum(),
+        };
+        if size > self.rt.limits.max_output_bytes.saturating_mul(4) {
+            return Err(Flow::Limit(super::LimitHit::Output));
+        }
         Ok(Assign { name, index, value, append: assignment.append })
     }
 
