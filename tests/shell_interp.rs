@@ -1659,6 +1659,438 @@ fn hash_not_comment_in_word() {
     check("echo a#b ${#} x#", "a#b 0 x#\n", "", 0);
 }
 
+// ----- third batch: script shapes agents write -----
+
+#[test]
+fn regex_unquoted_classes() {
+    check("[[ 123 =~ ^[0-9]+$ ]] && echo num; [[ 'a b' =~ a\\ b ]] && echo sp; x=foo; [[ $x =~ (foo|bar) ]] && echo alt ${BASH_REMATCH[1]}; [[ ab =~ ^(a)(x)?b$ ]]; echo \"[${BASH_REMATCH[2]}]\"", "num\nsp\nalt foo\n[]\n", "", 0);
+}
+
+#[test]
+fn script_usage_check() {
+    check(
+        "main() { if [ $# -lt 1 ]; then echo \"usage: $0 arg\" >&2; return 2; fi; echo ok; }; main; echo rc=$?; main x",
+        "rc=2\nok\n",
+        "usage: bash arg\n",
+        0,
+    );
+}
+
+#[test]
+fn counter_loop_with_arith() {
+    check("count=0; for f in d/*.txt; do count=$((count + 1)); done; echo \"$count files\"", "2 files\n", "", 0);
+}
+
+#[test]
+fn string_building() {
+    check("out=''; for w in a b c; do out+=\"$w,\"; done; echo \"${out%,}\"", "a,b,c\n", "", 0);
+}
+
+#[test]
+fn array_accumulate() {
+    check("arr=(); for i in 1 2 3; do arr+=(\"item $i\"); done; echo ${#arr[@]}; printf_missing=1; for x in \"${arr[@]}\"; do echo \"- $x\"; done", "3\n- item 1\n- item 2\n- item 3\n", "", 0);
+}
+
+#[test]
+fn join_array_ifs() {
+    check("arr=(a b c); (IFS=,; echo \"${arr[*]}\"); echo \"${arr[*]}\"", "a,b,c\na b c\n", "", 0);
+}
+
+#[test]
+fn function_returns_via_echo() {
+    check("get() { echo \"value-$1\"; }; v=$(get x); echo $v", "value-x\n", "", 0);
+}
+
+#[test]
+fn default_args_in_function() {
+    check(
+        "greet() { local name=${1:-world}; echo \"hello $name\"; }; greet; greet bob",
+        "hello world\nhello bob\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn check_file_exists() {
+    check("if [ -f d/a.txt ]; then echo exists; fi; if [ ! -f d/zzz ]; then echo missing; fi; [ -d d/sub ] && echo subdir", "exists\nmissing\nsubdir\n", "", 0);
+}
+
+#[test]
+fn write_then_read_file() {
+    check("echo 'line1' > out.txt; echo 'line2' >> out.txt; n=0; while IFS= read -r l; do n=$((n+1)); echo \"$n: $l\"; done < out.txt", "1: line1\n2: line2\n", "", 0);
+}
+
+#[test]
+fn heredoc_to_file() {
+    check("while read l; do echo $l; done > gen.txt <<EOF\nalpha\nbeta\nEOF\nwhile read l; do echo got $l; done < gen.txt", "got alpha\ngot beta\n", "", 0);
+}
+
+#[test]
+fn case_in_loop_with_options() {
+    check("for arg in -v --name=x file; do case $arg in -v) echo verbose;; --name=*) echo \"name=${arg#*=}\";; -*) echo unknown;; *) echo \"positional $arg\";; esac; done", "verbose\nname=x\npositional file\n", "", 0);
+}
+
+#[test]
+fn while_shift_args() {
+    check("set -- -a 1 -b 2 rest; while [ $# -gt 0 ]; do case $1 in -a) A=$2; shift 2;; -b) B=$2; shift 2;; *) break;; esac; done; echo $A $B $1", "1 2 rest\n", "", 0);
+}
+
+#[test]
+fn nested_cmdsub_quotes() {
+    check("x=\"$(echo \"$(echo 'a  b')\")\"; echo \"$x\"", "a  b\n", "", 0);
+}
+
+#[test]
+fn arith_in_condition() {
+    check("n=7; if (( n % 2 == 1 )); then echo odd; fi; (( n > 5 && n < 10 )) && echo range", "odd\nrange\n", "", 0);
+}
+
+#[test]
+fn ternary_and_assignment() {
+    check("a=3; b=$(( a > 2 ? a * 2 : 0 )); echo $b; (( c = a + b )); echo $c", "6\n9\n", "", 0);
+}
+
+#[test]
+fn errexit_with_trap_cleanup() {
+    check(
+        "set -e; cleanup() { echo cleanup $?; }; trap cleanup EXIT; echo work; false; echo never",
+        "work\ncleanup 1\n",
+        "",
+        1,
+    );
+}
+
+#[test]
+fn set_euo_pipefail() {
+    check("set -euo pipefail; x=${1:-none}; echo $x; false | true; echo never", "none\n", "", 1);
+}
+
+#[test]
+fn pipefail_status_value() {
+    check("set -o pipefail; (exit 3) | (exit 0); echo $?; (exit 2) | (exit 5) | true; echo $?", "3\n5\n", "", 0);
+}
+
+#[test]
+fn subshell_exit_code() {
+    check("(exit 42); echo $?; ( false ) || echo failed", "42\nfailed\n", "", 0);
+}
+
+#[test]
+fn brace_group_status() {
+    check("{ false; }; echo $?; { true; false; true; }; echo $?", "1\n0\n", "", 0);
+}
+
+#[test]
+fn readonly_and_declare_r() {
+    check("declare -r C=1; C=2; echo no", "", "bash: line 1: C: readonly variable\n", 1);
+}
+
+#[test]
+fn unset_in_loop() {
+    check("for v in A B; do declare $v=1; done; echo $A $B; unset A; echo ${A:-gone}", "1 1\ngone\n", "", 0);
+}
+
+#[test]
+fn declare_dynamic_name() {
+    check("name=foo; declare \"$name=bar\"; echo $foo; export \"X_$name=1\"; echo $X_foo", "bar\n1\n", "", 0);
+}
+
+#[test]
+fn local_in_recursion() {
+    check("f() { local n=$1; if [ $n -gt 0 ]; then f $((n-1)); fi; echo $n; }; f 3", "0\n1\n2\n3\n", "", 0);
+}
+
+#[test]
+fn eval_array_build() {
+    check("eval \"arr=(1 2 3)\"; echo ${arr[2]}; i=2; eval \"v$i=x\"; echo $v2", "3\nx\n", "", 0);
+}
+
+#[test]
+fn indirect_assignment_via_printf_free() {
+    check("n=var; eval \"$n=assigned\"; echo $var", "assigned\n", "", 0);
+}
+
+#[test]
+fn string_contains() {
+    check("s=foobar; [[ $s == *oba* ]] && echo contains; [[ $s != *xyz* ]] && echo lacks; case $s in *bar) echo endsbar;; esac", "contains\nlacks\nendsbar\n", "", 0);
+}
+
+#[test]
+fn string_trim() {
+    check(
+        "s='  padded  '; t=\"${s#\"${s%%[![:space:]]*}\"}\"; t=\"${t%\"${t##*[![:space:]]}\"}\"; echo \"[$t]\"",
+        "[padded]\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn uppercase_var() {
+    check("v=hello; echo ${v^^}; declare -u U=abc 2>/dev/null; echo ${v:0:1}", "HELLO\nh\n", "", 0);
+}
+
+#[test]
+fn basename_dirname_param() {
+    check(
+        "p=/usr/local/bin/tool.sh; echo ${p##*/} ${p%/*} ${p##*.} $(f=${p##*/}; echo ${f%.*})",
+        "tool.sh /usr/local/bin sh tool\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn seq_with_brace_and_step() {
+    check("for i in {0..20..5}; do echo -n \"$i \"; done; echo", "0 5 10 15 20 \n", "", 0);
+}
+
+#[test]
+fn c_style_nested_loops() {
+    check("for ((i=1;i<=2;i++)); do for ((j=1;j<=2;j++)); do echo $i$j; done; done", "11\n12\n21\n22\n", "", 0);
+}
+
+#[test]
+fn while_read_with_ifs_split() {
+    check("while IFS=, read -r a b; do echo \"$b:$a\"; done <<< $'1,x\\n2,y'", "x:1\ny:2\n", "", 0);
+}
+
+#[test]
+fn read_from_string_multiple() {
+    check("IFS=' ' read -r -a parts <<< 'a b  c'; echo ${#parts[@]} ${parts[2]}", "3 c\n", "", 0);
+}
+
+#[test]
+fn exit_code_propagation() {
+    check("f() { return 3; }; if ! f; then echo \"failed with $?\"; fi", "failed with 0\n", "", 0);
+}
+
+#[test]
+fn last_status_in_trap_exit() {
+    check("trap 'echo exit=$?' EXIT; (exit 7)", "exit=7\n", "", 7);
+}
+
+#[test]
+fn command_not_found_in_cond() {
+    check("if nosuch 2>/dev/null; then echo yes; else echo \"no $?\"; fi", "no 127\n", "", 0);
+}
+
+#[test]
+fn stderr_to_stdout_capture() {
+    check("x=$(nosuch 2>&1); echo \"[$x]\"", "[bash: line 1: nosuch: command not found]\n", "", 0);
+}
+
+#[test]
+fn redirect_stderr_file_then_read() {
+    check("nosuch 2> err.txt; read -r e < err.txt; echo \"$e\"", "bash: line 1: nosuch: command not found\n", "", 0);
+}
+
+#[test]
+fn append_stderr() {
+    check(
+        "nosuch1 2>> e; nosuch2 2>> e; while read l; do echo \"$l\"; done < e",
+        "bash: line 1: nosuch1: command not found\nbash: line 1: nosuch2: command not found\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn dev_null_both() {
+    check("nosuch &> /dev/null; echo $?", "127\n", "", 0);
+}
+
+#[test]
+fn group_output_to_file() {
+    check("{ echo a; echo b; } > f; { read x; read y; } < f; echo $y$x", "ba\n", "", 0);
+}
+
+#[test]
+fn noexec_function_redefine() {
+    check("f() { echo one; }; f; f() { echo two; }; f", "one\ntwo\n", "", 0);
+}
+
+#[test]
+fn function_name_with_dash() {
+    check("my-func() { echo dash; }; my-func", "dash\n", "", 0);
+}
+
+#[test]
+fn positional_star_in_func() {
+    check("f() { echo \"$*\"; echo \"$@\"; echo $#; }; f 'a b' c", "a b c\na b c\n2\n", "", 0);
+}
+
+#[test]
+fn special_chars_in_strings() {
+    check("echo 'It'\\''s' \"a\\\"b\" 'x;y' 'p|q' \"\\$HOME\" '&&'", "It's a\"b x;y p|q $HOME &&\n", "", 0);
+}
+
+#[test]
+fn glob_no_match_in_test() {
+    check("if [ -e d/*.none ]; then echo yes; else echo no; fi", "no\n", "", 0);
+}
+
+#[test]
+fn glob_star_count() {
+    check("set -- d/*; echo $#; set -- d/.*; echo $#", "3\n1\n", "", 0);
+}
+
+#[test]
+fn arith_hex_octal_output() {
+    check("echo $((16#ff)) $((0xFF)) $((0777)) $((2#1111))", "255 255 511 15\n", "", 0);
+}
+
+#[test]
+fn negative_numbers() {
+    check("x=-5; echo $((x * -1)) $(( -x )) $((x < 0))", "5 5 1\n", "", 0);
+}
+
+#[test]
+fn big_numbers() {
+    check("echo $((9223372036854775807 + 1)) $((1 << 62))", "-9223372036854775808 4611686018427387904\n", "", 0);
+}
+
+#[test]
+fn let_multiple_and_increment() {
+    check("i=5; let i++ i+=10; echo $i", "16\n", "", 0);
+}
+
+#[test]
+fn echo_special_args() {
+    check("echo -n; echo '-n'; echo \"-e\" x; echo -nn a; echo", "x\na\n", "", 0);
+}
+
+#[test]
+fn empty_script_status() {
+    check("", "", "", 0);
+}
+
+#[test]
+fn only_comment() {
+    check("# nothing", "", "", 0);
+}
+
+#[test]
+fn true_false_chain() {
+    check("true; echo $?; false; echo $?; :; echo $?", "0\n1\n0\n", "", 0);
+}
+
+#[test]
+fn test_with_equals_chars() {
+    check("x='a=b'; [ \"$x\" = 'a=b' ] && echo ok; [ -n \"$x\" -a \"$x\" != c ] && echo ok2", "ok\nok2\n", "", 0);
+}
+
+#[test]
+fn unset_positional_check() {
+    check("f() { [ -z \"${2+x}\" ] && echo no-second; }; f one", "no-second\n", "", 0);
+}
+
+#[test]
+fn case_with_brackets_and_quotes() {
+    check("for c in 'a' '1' '-' ' '; do case \"$c\" in [a-z]) echo letter;; [0-9]) echo digit;; -) echo dash;; ' ') echo space;; esac; done", "letter\ndigit\ndash\nspace\n", "", 0);
+}
+
+#[test]
+fn heredoc_quoted_delim_variants() {
+    check("while read l; do echo \"$l\"; done <<\"END\"\n$HOME\nEND\nwhile read l; do echo \"$l\"; done <<\\END\n$HOME\nEND", "$HOME\n$HOME\n", "", 0);
+}
+
+#[test]
+fn heredoc_backslash_newline() {
+    check("while read -r l; do echo \"$l\"; done <<EOF\na \\\nb\nEOF", "a b\n", "", 0);
+}
+
+#[test]
+fn herestring_variable_with_newlines() {
+    check("x=$'1\\n2\\n3'; n=0; while read l; do n=$((n+l)); done <<< \"$x\"; echo $n", "6\n", "", 0);
+}
+
+#[test]
+fn command_builtin_bypass_function() {
+    check(
+        "echo() { command echo \"wrapped: $*\"; }; echo hi; unset -f echo; echo plain",
+        "wrapped: hi\nplain\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn type_of_keyword_and_builtins() {
+    check("type -t if read [ [[ 2>&1", "keyword\nbuiltin\nbuiltin\nkeyword\n", "", 0);
+}
+
+#[test]
+fn getopts_silent() {
+    check("f() { local OPTIND opt; while getopts ':a:' opt; do case $opt in a) echo a=$OPTARG;; :) echo missing $OPTARG;; \\?) echo bad $OPTARG;; esac; done; }; f -a 1 -x -a", "a=1\nbad x\nmissing a\n", "", 0);
+}
+
+#[test]
+fn source_defines_functions() {
+    check("echo 'lib_f() { echo lib $1; }' > lib.sh; . lib.sh; lib_f x", "lib x\n", "", 0);
+}
+
+#[test]
+fn bash_inline_script_errexit() {
+    check("bash -e -c 'echo a; false; echo b'; echo rc=$?", "a\nrc=1\n", "", 0);
+}
+
+#[test]
+fn sh_heredoc_script() {
+    check("sh <<'EOF'\necho from stdin script $((1+2))\nEOF", "from stdin script 3\n", "", 0);
+}
+
+#[test]
+fn cd_and_relative_files() {
+    check(
+        "cd d; [ -f a.txt ] && echo here; cd sub; [ -f ../b.txt ] && echo parent; cd ../..; [ -d d ] && echo root",
+        "here\nparent\nroot\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn pwd_builtin_after_cd() {
+    check("cd d/sub; pwd | { read p; echo ${p#*/d/}; }", "sub\n", "", 0);
+}
+
+#[test]
+fn arith_for_with_commas() {
+    check("for ((i=0, j=10; i<3; i++, j--)); do echo $i $j; done", "0 10\n1 9\n2 8\n", "", 0);
+}
+
+#[test]
+fn while_false_never_runs() {
+    check("while false; do echo no; done; echo $?", "0\n", "", 0);
+}
+
+#[test]
+fn infinite_loop_with_break() {
+    check("n=0; while :; do n=$((n+1)); [ $n -ge 5 ] && break; done; echo $n", "5\n", "", 0);
+}
+
+#[test]
+fn until_with_complex_cond() {
+    check("i=0; until [ $i -ge 3 ] || [ $i -lt 0 ]; do i=$((i+1)); done; echo $i", "3\n", "", 0);
+}
+
+#[test]
+fn arrays_of_paths_glob_loop() {
+    check(
+        "files=(d/*.txt); for f in \"${files[@]}\"; do echo \"${f##*/} -> ${f%.txt}.bak\"; done",
+        "a.txt -> d/a.bak\nb.txt -> d/b.bak\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn substring_in_loop() {
+    check("s=abcdef; for ((i=0; i<${#s}; i+=2)); do echo ${s:i:2}; done", "ab\ncd\nef\n", "", 0);
+}
+
 // ----- limits, cancellation, write set, sessions -----
 
 fn limited(limits: Limits) -> Shell {

@@ -497,21 +497,28 @@ fn unset_element(interp: &mut Interp<'_>, name: &str, index: &str) -> Result<(),
 // ----- declare, local, export, readonly -----
 
 fn declaration_words(interp: &mut Interp<'_>, argv: &[String]) -> Res {
-    let args: Vec<DeclArg> = argv[1..]
-        .iter()
-        .map(|arg| match arg.split_once('=') {
-            Some((name, value)) if is_name(name.trim_end_matches('+')) && !arg.starts_with('-') => {
-                DeclArg::Assign(Assign {
-                    name: name.trim_end_matches('+').to_string(),
-                    index: None,
-                    value: AssignValue::Scalar(value.to_string()),
-                    append: name.ends_with('+'),
-                })
-            }
-            _ => DeclArg::Word(arg.clone()),
-        })
-        .collect();
+    let args: Vec<DeclArg> = argv[1..].iter().map(|arg| DeclArg::Word(arg.clone())).collect();
     declaration(interp, &argv[0], &args)
+}
+
+/// A word that reads `name=value`, `name+=value` or `name[i]=value` after
+/// expansion (`declare "$n=1"`) is an assignment.
+fn word_assignment(word: &str) -> Option<Assign> {
+    let (lhs, value) = word.split_once('=')?;
+    let (lhs, append) = match lhs.strip_suffix('+') {
+        Some(lhs) => (lhs, true),
+        None => (lhs, false),
+    };
+    let (name, index) = match lhs.strip_suffix(']').and_then(|l| l.split_once('[')) {
+        Some((name, index)) => (name, Some(index.to_string())),
+        None => (lhs, None),
+    };
+    is_name(name).then(|| Assign {
+        name: name.to_string(),
+        index,
+        value: AssignValue::Scalar(value.to_string()),
+        append,
+    })
 }
 
 /// Whether `s` is a valid variable name.
@@ -532,8 +539,17 @@ pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg])
     let mut functions = false;
     let mut global = false;
     let mut status = 0;
+    let converted: Vec<DeclArg> = args
+        .iter()
+        .map(|arg| match arg {
+            DeclArg::Word(w) if !w.starts_with(['-', '+']) => {
+                word_assignment(w).map_or_else(|| arg.clone(), DeclArg::Assign)
+            }
+            other => other.clone(),
+        })
+        .collect();
     let mut items: Vec<&DeclArg> = Vec::new();
-    for arg in args {
+    for arg in &converted {
         match arg {
             DeclArg::Word(word)
                 if (word.starts_with('-') || word.starts_with('+')) && word.len() > 1 && items.is_empty() =>

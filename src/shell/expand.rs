@@ -338,6 +338,24 @@ impl Interp<'_> {
         if !body.contains(['$', '`', '\\']) {
             return Ok(body.to_string());
         }
+        // A backslash-newline joins lines, as in bash.
+        let mut joined = String::with_capacity(body.len());
+        let mut chars = body.chars();
+        while let Some(c) = chars.next() {
+            if c == '\\' {
+                match chars.next() {
+                    Some('\n') => {}
+                    Some(next) => {
+                        joined.push(c);
+                        joined.push(next);
+                    }
+                    None => joined.push(c),
+                }
+            } else {
+                joined.push(c);
+            }
+        }
+        let body = joined.as_str();
         let Some(pieces) = super::parse::parse_heredoc(body, &self.popts) else {
             return Ok(body.to_string());
         };
