@@ -2250,3 +2250,117 @@ fn doubling_a_variable_hits_the_output_limit() {
     let result = shell.run("echo {1..9}{1..9}{1..9}{1..9}{1..9}{1..9}{1..9}", None);
     assert_eq!(result.limit, Some(LimitHit::Output));
 }
+
+/// Scripts made of random shell tokens: none may panic or run away.
+#[test]
+fn token_soup_does_not_panic() {
+    const TOKENS: &[&str] = &[
+        "echo",
+        "x",
+        "$x",
+        "${x:-a}",
+        "${#x}",
+        "${x/a/b}",
+        "${x:1:2}",
+        "$((1+x))",
+        "$(echo a)",
+        "`echo b`",
+        "|",
+        "&&",
+        "||",
+        ";",
+        "\n",
+        "{",
+        "}",
+        "(",
+        ")",
+        "if",
+        "then",
+        "else",
+        "fi",
+        "for",
+        "in",
+        "do",
+        "done",
+        "while",
+        "case",
+        "esac",
+        ")",
+        ";;",
+        "\"",
+        "'",
+        "\\",
+        "*",
+        "?",
+        "[",
+        "]",
+        "[[",
+        "]]",
+        "==",
+        "=~",
+        "-eq",
+        ">",
+        ">>",
+        "<",
+        "<<<",
+        "2>&1",
+        "x=1",
+        "a=(1 2)",
+        "${a[@]}",
+        "\"$@\"",
+        "$#",
+        "~",
+        "{1..3}",
+        "{a,b}",
+        "f()",
+        "local",
+        "return",
+        "break",
+        "continue",
+        "read",
+        "shift",
+        "set",
+        "-e",
+        "-u",
+        "exit",
+        "trap",
+        "eval",
+        "declare",
+        "-A",
+        "((",
+        "))",
+        "let",
+        "!",
+        "&",
+        "$'\\n'",
+        "<<EOF",
+        "EOF",
+        "#",
+        "test",
+        "-f",
+        "d/*",
+    ];
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let limits = Limits {
+        max_commands: 2000,
+        max_loop_iterations: 2000,
+        max_output_bytes: 1 << 16,
+        max_duration: std::time::Duration::from_secs(2),
+        max_function_depth: 20,
+    };
+    let mut shell = limited(limits);
+    for _ in 0..400 {
+        let len = (next() % 24) as usize + 1;
+        let script: Vec<&str> = (0..len).map(|_| TOKENS[(next() % TOKENS.len() as u64) as usize]).collect();
+        let script = script.join(" ");
+        let result = shell.run(&script, None);
+        assert!(result.exit_code >= 0 && result.exit_code <= 255, "{script:?}: {}", result.exit_code);
+        shell.reset();
+    }
+}

@@ -1,8 +1,39 @@
 //! The interpreter: lists, `&&`/`||`, pipelines (buffered: each stage's
 //! stdout is the next stage's stdin, each stage runs on a copy of the state
 //! as bash's subshells do), compound commands, functions, simple commands
-//! and the lookup order (functions, builtins, the command table), `set -e`,
-//! and the limits.
+//! and the lookup order (functions, builtins, the command table, a script
+//! path), `set -e`, and the limits.
+//!
+//! Where the interpreter differs from bash 5.2 (`bash -c`, C locale):
+//! - Pipelines are buffered: a stage runs to completion before the next
+//!   starts, so `yes | head -1` ends by the output limit, not by SIGPIPE.
+//! - `cmd &` runs `cmd` to completion in the foreground; `wait` does nothing
+//!   and `$!` is unset. `coproc`, `select` and `>(…)` are not supported;
+//!   `<(…)` only as input redirection (`done < <(cmd)`).
+//! - Commands of the table see the rest of their stdin but do not consume
+//!   it: after `{ read a; cat; } < f` the loop's next `read` would read
+//!   again what `cat` printed (only `read` and `mapfile` advance stdin).
+//! - A command's stderr redirected into its stdout (`2>&1`) comes after its
+//!   stdout when the command is one of the table (builtins and functions
+//!   interleave as bash does).
+//! - `$$` and `$BASHPID` are 4242; `$RANDOM` is a fixed-seed sequence;
+//!   `time` does not print timings; aliases are not expanded.
+//! - Characters are Unicode scalar values: `${#v}`, `${v:1:2}` and `?`
+//!   count characters where bash in the C locale counts bytes.
+//! - Associative arrays keep their insertion order (bash's order is its
+//!   hash table's).
+//! - An `EXIT` trap runs at the end of the run that set it, then is
+//!   cleared; other traps are accepted and ignored. `exec` without a
+//!   command (permanent redirections) does nothing.
+//! - Parse errors are reported with bash's wording and status 2, but the
+//!   line and token are brush-parser's guess. Scripts nesting deeper than
+//!   64 brackets or compound commands are refused.
+//! - Limits: every simple command counts against `max_commands`, every
+//!   loop iteration against `max_loop_iterations`, function calls, `eval`,
+//!   `source` and nested `bash` against `max_function_depth` (as does the
+//!   stack: about 1 MiB of nesting), each stream and each variable's size
+//!   against `max_output_bytes` (a variable may reach four times the
+//!   limit), brace expansions are capped at 131072 words.
 
 use std::cell::Cell;
 use std::rc::Rc;
