@@ -2091,6 +2091,16 @@ fn substring_in_loop() {
     check("s=abcdef; for ((i=0; i<${#s}; i+=2)); do echo ${s:i:2}; done", "ab\ncd\nef\n", "", 0);
 }
 
+#[test]
+fn funcname() {
+    check(
+        "f() { echo \"${FUNCNAME[@]}\" $FUNCNAME ${#FUNCNAME[@]}; g; }; g() { echo \"${FUNCNAME[@]}\"; }; f; echo \"[${FUNCNAME[@]}]\" \"[$FUNCNAME]\"",
+        "f f 1\ng f\n[] []\n",
+        "",
+        0,
+    );
+}
+
 // ----- limits, cancellation, write set, sessions -----
 
 fn limited(limits: Limits) -> Shell {

@@ -213,6 +213,8 @@ pub(crate) struct Interp<'r> {
     pub(crate) sourcing: u32,
     /// Function calls in progress (bash names them `environment` in messages).
     pub(crate) functions_running: u32,
+    /// `FUNCNAME`: the running functions, innermost last.
+    pub(crate) function_names: Vec<String>,
     /// Subshells in progress (a fatal error exits them with 1, not 127).
     pub(crate) subshells: u32,
     /// The status of the last command substitution of the current command.
@@ -242,6 +244,7 @@ impl<'r> Interp<'r> {
             cond: 0,
             sourcing: 0,
             functions_running: 0,
+            function_names: Vec::new(),
             subshells: 0,
             subst_status: None,
             line: 1,
@@ -851,6 +854,7 @@ impl<'r> Interp<'r> {
         let saved_loops = std::mem::replace(&mut self.loops, 0);
         self.st.locals.push(Vec::new());
         self.functions_running += 1;
+        self.function_names.push(argv[0].clone());
         let redirects = function.1.as_ref().map_or(&[][..], |r| &r.0[..]);
         let result = if redirects.is_empty() {
             self.run_compound(&function.0)
@@ -858,6 +862,7 @@ impl<'r> Interp<'r> {
             self.with_redirects(redirects.iter(), |s| s.run_compound(&function.0))
         };
         self.functions_running -= 1;
+        self.function_names.pop();
         self.st.pop_locals();
         self.st.positional = saved_positional;
         self.loops = saved_loops;

@@ -552,6 +552,14 @@ impl Interp<'_> {
                 },
             },
             Parameter::NamedWithIndex { name, index } => {
+                if name == "FUNCNAME" {
+                    let i = self.arith_index(index)?;
+                    let names = &self.function_names;
+                    return Ok(match usize::try_from(i).ok().and_then(|i| names.iter().rev().nth(i)) {
+                        Some(s) => PVal::Str(s.clone()),
+                        None => PVal::Unset,
+                    });
+                }
                 if name == "PIPESTATUS" {
                     let i = self.arith_index(index)?;
                     return Ok(match usize::try_from(i).ok().and_then(|i| self.st.pipestatus.get(i)) {
@@ -583,6 +591,9 @@ impl Interp<'_> {
                 if name == "PIPESTATUS" {
                     return Ok(PVal::List(self.st.pipestatus.iter().map(i32::to_string).collect(), *concatenate));
                 }
+                if name == "FUNCNAME" {
+                    return Ok(PVal::List(self.function_names.iter().rev().cloned().collect(), *concatenate));
+                }
                 match self.st.vars.get(name.as_str()) {
                     Some(var) => PVal::List(var.value.elements(), *concatenate),
                     None => PVal::List(Vec::new(), *concatenate),
@@ -603,6 +614,10 @@ impl Interp<'_> {
             "SECONDS" => PVal::Str(self.rt.elapsed_secs().to_string()),
             "BASHPID" => PVal::Str(FAKE_PID.to_string()),
             "PIPESTATUS" => PVal::Str(self.st.pipestatus.first().copied().unwrap_or(0).to_string()),
+            "FUNCNAME" => match self.function_names.last() {
+                Some(name) => PVal::Str(name.clone()),
+                None => PVal::Unset,
+            },
             _ => return None,
         })
     }
