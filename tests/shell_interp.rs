@@ -2101,6 +2101,73 @@ fn funcname() {
     );
 }
 
+// ----- multi-line scripts and line numbers -----
+
+#[test]
+fn heredoc_in_cmdsub() {
+    check("x=$(while read l; do echo \"<$l>\"; done <<EOF\nin sub\nEOF\n); echo \"$x\"", "<in sub>\n", "", 0);
+}
+
+#[test]
+fn cmdsub_multiline_script() {
+    check("x=$(\n  echo one\n  echo two\n); echo $x", "one two\n", "", 0);
+}
+
+#[test]
+fn function_multiline_with_comments() {
+    check("f() {\n  # comment\n  local a=1  # trailing\n  echo $a\n}\nf", "1\n", "", 0);
+}
+
+#[test]
+fn if_multiline_elif() {
+    check(
+        "x=2\nif [ $x -eq 1 ]; then\n  echo one\nelif [ $x -eq 2 ]; then\n  echo two\nelse\n  echo other\nfi",
+        "two\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn case_multiline() {
+    check("case \"$1\" in\n  start)\n    echo s\n    ;;\n  *)\n    echo default\n    ;;\nesac", "default\n", "", 0);
+}
+
+#[test]
+fn pipeline_multiline() {
+    check("echo a |\n  { read x; echo $x; }", "a\n", "", 0);
+}
+
+#[test]
+fn and_or_multiline() {
+    check("true &&\n  echo yes ||\n  echo no", "yes\n", "", 0);
+}
+
+#[test]
+fn lineno_in_error() {
+    check("echo ok\n\nnosuch\necho $LINENO", "ok\n4\n", "bash: line 3: nosuch: command not found\n", 0);
+}
+
+#[test]
+fn error_line_in_loop() {
+    check("for i in 1; do\n  nosuch\ndone", "", "bash: line 2: nosuch: command not found\n", 127);
+}
+
+#[test]
+fn unbound_line() {
+    check("set -u\necho a\necho $nope", "a\n", "bash: line 3: nope: unbound variable\n", 127);
+}
+
+#[test]
+fn arith_error_line() {
+    check("x=1\necho $(( x / 0 ))", "", "bash: line 2: x / 0 : division by 0 (error token is \"0 \")\n", 1);
+}
+
+#[test]
+fn set_e_line_continues_status() {
+    check("set -e\nfalse\necho no", "", "", 1);
+}
+
 // ----- limits, cancellation, write set, sessions -----
 
 fn limited(limits: Limits) -> Shell {

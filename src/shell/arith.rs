@@ -39,14 +39,14 @@ fn message(text: &str, error: &ArithError) -> String {
     match error {
         ArithError::DivisionByZero => {
             let token = text.rfind(['/', '%']).map_or(text, |i| text[i + 1..].trim_start());
-            format!("{}: {error} (error token is \"{token}\")", text.trim())
+            format!("{}: {error} (error token is \"{token}\")", text.trim_start())
         }
         ArithError::NegativeExponent => {
             let token = text.rfind(['*', '-']).map_or(text, |i| text[i + 1..].trim_start());
-            format!("{}: {error} (error token is \"{token}\")", text.trim())
+            format!("{}: {error} (error token is \"{token}\")", text.trim_start())
         }
         ArithError::Assign(message) => message.clone(),
-        _ => format!("{}: {error}", text.trim()),
+        _ => format!("{}: {error}", text.trim_start()),
     }
 }
 
