@@ -2441,3 +2441,9 @@ fn token_soup_does_not_panic() {
         shell.reset();
     }
 }
+
+#[test]
+fn compgen_lists_names() {
+    let (out, _, code) = run("f() { :; }; compgen -c ec; compgen -A function; x1=1; compgen -v x1");
+    assert_eq!((out.as_str(), code), ("echo\nf\nx1\n", 0));
+}

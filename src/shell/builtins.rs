@@ -46,6 +46,7 @@ pub(crate) fn lookup(name: &str) -> Option<BuiltinFn> {
         "type" => type_,
         "command" => command,
         "getopts" => getopts,
+        "compgen" => compgen,
         "bash" | "sh" => bash,
         "exec" => exec,
         "wait" | "shopt" | "hash" | "alias" | "unalias" | "ulimit" | "disown" | "jobs" => |_, _| Ok(0),
@@ -59,7 +60,55 @@ pub(crate) fn lookup(name: &str) -> Option<BuiltinFn> {
     })
 }
 
-/// Every builtin name (for `type` and `command -v`).
+/// Every builtin's name (for `compgen -c`).
+const BUILTINS: &[&str] = &[
+    ".",
+    ":",
+    "[",
+    "alias",
+    "bash",
+    "break",
+    "cd",
+    "command",
+    "compgen",
+    "continue",
+    "declare",
+    "disown",
+    "echo",
+    "eval",
+    "exec",
+    "exit",
+    "export",
+    "false",
+    "getopts",
+    "hash",
+    "jobs",
+    "let",
+    "local",
+    "mapfile",
+    "pwd",
+    "read",
+    "readarray",
+    "readonly",
+    "return",
+    "set",
+    "sh",
+    "shift",
+    "shopt",
+    "source",
+    "test",
+    "trap",
+    "true",
+    "type",
+    "typeset",
+    "ulimit",
+    "umask",
+    "unalias",
+    "unset",
+    "wait",
+];
+
+/// The reserved words (for `type` and `compgen -c`).
 const KEYWORDS: &[&str] = &[
     "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do", "done", "in",
     "function", "time", "{", "}", "!", "[[", "]]", "coproc",
@@ -1250,6 +1299,51 @@ fn command(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     interp.dispatch(rest, None)
 }
 
+/// `compgen -c [prefix]` (commands: builtins, functions, the table),
+/// `compgen -v` (variables), `compgen -A function`.
+fn compgen(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    let mut kind = None;
+    let mut prefix = "";
+    let mut i = 1;
+    while i < argv.len() {
+        match argv[i].as_str() {
+            "-c" => kind = Some("command"),
+            "-v" => kind = Some("variable"),
+            "-A" => {
+                i += 1;
+                kind = argv.get(i).map(String::as_str).map(|k| if k == "function" { "function" } else { "other" });
+            }
+            word => prefix = word,
+        }
+        i += 1;
+    }
+    let mut names: Vec<String> = match kind {
+        Some("command") => {
+            let mut all: Vec<String> = commands::names().into_iter().map(String::from).collect();
+            all.extend(BUILTINS.iter().map(|b| b.to_string()));
+            all.extend(KEYWORDS.iter().map(|k| k.to_string()));
+            all.extend(interp.st.functions.keys().cloned());
+            all
+        }
+        Some("variable") => interp.st.vars.keys().cloned().collect(),
+        Some("function") => interp.st.functions.keys().cloned().collect(),
+        _ => {
+            interp.error("compgen: only -c, -v and -A function are supported")?;
+            return Ok(2);
+        }
+    };
+    names.retain(|n| n.starts_with(prefix));
+    names.sort();
+    names.dedup();
+    if names.is_empty() {
+        return Ok(1);
+    }
+    let mut text = names.join("\n");
+    text.push('\n');
+    interp.out(text.as_bytes())?;
+    Ok(0)
+}
+
 // ----- getopts -----
 
 fn getopts(interp: &mut Interp<'_>, argv: &[String]) -> Res {
@@ -1776,6 +1870,13 @@ mod tests {
         assert_eq!(split_read("a,b,c", &none, ",", 2), ["a", "b,c"]);
         assert_eq!(split_read("a,,c", &none, ",", 5), ["a", "", "c"]);
         assert_eq!(split_read("  x  ", &none, " \t\n", 1), ["x"]);
+    }
+
+    #[test]
+    fn builtin_list_is_complete() {
+        for name in BUILTINS {
+            assert!(lookup(name).is_some(), "{name}");
+        }
     }
 
     #[test]
