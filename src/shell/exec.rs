@@ -1104,7 +1104,8 @@ impl Runner for Interp<'_> {
         self.outs.push(std::mem::replace(stderr, Output::new(0)));
         self.ins.push(Input { data: stdin.to_vec(), pos: 0 });
         self.fd = Fds { input: base_ins, out: base_outs, err: base_outs + 1 };
-        let result = self.dispatch(argv, None);
+        // Like a process xargs would start: the shell's state is a copy.
+        let result = self.subshell(|s| s.dispatch(argv, None));
         self.fd = saved;
         *stderr = self.outs.pop().unwrap_or_else(|| Output::new(0));
         *stdout = self.outs.pop().unwrap_or_else(|| Output::new(0));
