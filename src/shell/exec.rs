@@ -1216,6 +1216,8 @@ mod tests {
             run("echo a | t_xargs nosuch"),
             ("".into(), "bash: line 1: nosuch: command not found\n".into(), 127)
         );
+        // What the command runs cannot change the shell's variables.
+        assert_eq!(run("g() { v=set; }; v=old; echo a | t_xargs g; echo $v"), ("old\n".into(), "".into(), 0));
     }
 
     #[test]
