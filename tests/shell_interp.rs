@@ -2168,6 +2168,60 @@ fn set_e_line_continues_status() {
     check("set -e\nfalse\necho no", "", "", 1);
 }
 
+// ----- exec -----
+
+#[test]
+fn exec_stdout_to_file() {
+    check(
+        "exec > log; echo one; echo two; exec >&2; echo err-now; while read l; do echo \"<$l>\"; done < log >&2",
+        "",
+        "err-now\n<one>\n<two>\n",
+        0,
+    );
+}
+
+#[test]
+fn exec_stderr_to_stdout() {
+    check("exec 2>&1; echo out; nosuch; echo after", "out\nbash: line 1: nosuch: command not found\nafter\n", "", 0);
+}
+
+#[test]
+fn exec_stderr_to_null() {
+    check("exec 2>/dev/null; nosuch; echo silent", "silent\n", "", 0);
+}
+
+#[test]
+fn exec_in_subshell() {
+    check("(exec > sub.txt; echo inside); echo outside; read x < sub.txt; echo $x", "outside\ninside\n", "", 0);
+}
+
+#[test]
+fn exec_stdin() {
+    check("echo -e 'l1\\nl2' > in; exec < in; read a; read b; echo $b $a", "l2 l1\n", "", 0);
+}
+
+#[test]
+fn exec_command() {
+    check("exec echo replaced; echo never", "replaced\n", "", 0);
+}
+
+#[test]
+fn exec_append() {
+    check(
+        "echo first > log; exec >> log; echo second; exec >&2; while read l; do echo $l; done < log",
+        "",
+        "first\nsecond\n",
+        0,
+    );
+}
+
+#[test]
+fn exec_inside_a_redirected_command_is_refused() {
+    let (out, err, code) = run("{ exec >f; echo x; } > g; echo $?");
+    assert_eq!((out.as_str(), code), ("0\n", 0));
+    assert!(err.contains("exec: redirections inside"), "{err}");
+}
+
 // ----- limits, cancellation, write set, sessions -----
 
 fn limited(limits: Limits) -> Shell {

@@ -1,8 +1,7 @@
 //! The builtins: the commands that read or change the shell's own state
 //! (`cd`, `read`, `export`, `set`…), plus `echo`, `test`/`[` and `[[ ]]`.
 //!
-//! Differences from bash, on purpose or for now: `exec` without a command
-//! (permanent redirections) does nothing; `trap` only keeps `EXIT` (other
+//! Differences from bash, on purpose or for now: `trap` only keeps `EXIT` (other
 //! signals are accepted and ignored); `type`/`command -v` report the
 //! commands of the table as `/usr/bin/NAME`; a script run by path
 //! (`./x.sh`) needs no execute bit, as the storage has no `chmod`.

@@ -23,8 +23,8 @@
 //! - Associative arrays keep their insertion order (bash's order is its
 //!   hash table's).
 //! - An `EXIT` trap runs at the end of the run that set it, then is
-//!   cleared; other traps are accepted and ignored. `exec` without a
-//!   command (permanent redirections) does nothing.
+//!   cleared; other traps are accepted and ignored. `exec >file` (without
+//!   a command) is refused inside a redirected or piped command.
 //! - Parse errors are reported with bash's wording and status 2, but the
 //!   line and token are brush-parser's guess. Scripts nesting deeper than
 //!   64 brackets or compound commands are refused.
@@ -213,6 +213,11 @@ pub(crate) struct Interp<'r> {
     pub(crate) sourcing: u32,
     /// Function calls in progress (bash names them `environment` in messages).
     pub(crate) functions_running: u32,
+    /// Redirected or piped commands running: `exec` redirections are
+    /// refused inside them.
+    pub(crate) scopes: u32,
+    /// Files `exec >file` opened, written when the (sub)shell ends.
+    pub(crate) exec_files: Vec<super::io::Pending>,
     /// `FUNCNAME`: the running functions, innermost last.
     pub(crate) function_names: Vec<String>,
     /// Subshells in progress (a fatal error exits them with 1, not 127).
@@ -245,6 +250,8 @@ impl<'r> Interp<'r> {
             sourcing: 0,
             functions_running: 0,
             function_names: Vec::new(),
+            scopes: 0,
+            exec_files: Vec::new(),
             subshells: 0,
             subst_status: None,
             line: 1,
@@ -308,9 +315,15 @@ impl<'r> Interp<'r> {
         self.rt.check_stack()?;
         let saved = self.st.clone();
         let saved_trap = saved.exit_trap.clone();
+        let (saved_fd, saved_outs, saved_ins) = (self.fd, self.outs.len(), self.ins.len());
+        let saved_exec = std::mem::take(&mut self.exec_files);
+        let saved_scopes = std::mem::replace(&mut self.scopes, 0);
         self.subshells += 1;
         let result = f(self);
         self.subshells -= 1;
+        let result = self.end_subshell_streams(result, saved_fd, saved_outs, saved_ins);
+        self.exec_files = saved_exec;
+        self.scopes = saved_scopes;
         let mut status = match result {
             Ok(status) | Err(Flow::Exit(status)) | Err(Flow::Return(status)) => status,
             Err(Flow::Break(_)) | Err(Flow::Continue(_)) => 0,
@@ -420,6 +433,7 @@ impl<'r> Interp<'r> {
         let base_ins = self.ins.len();
         let cap = self.rt.limits.max_output_bytes;
         let mut statuses = Vec::with_capacity(seq.len());
+        self.scopes += 1;
         let mut result = Ok(());
         for (i, command) in seq.iter().enumerate() {
             let last = i + 1 == seq.len();
@@ -445,6 +459,7 @@ impl<'r> Interp<'r> {
                 }
             }
         }
+        self.scopes -= 1;
         self.outs.truncate(base_outs);
         self.ins.truncate(base_ins);
         self.fd = saved;
@@ -670,6 +685,14 @@ impl<'r> Interp<'r> {
     // ----- simple commands -----
 
     fn run_simple(&mut self, simple: &ast::SimpleCommand) -> Res {
+        let status = self.run_simple_inner(simple)?;
+        if !self.exec_files.is_empty() {
+            self.flush_exec_files()?;
+        }
+        Ok(status)
+    }
+
+    fn run_simple_inner(&mut self, simple: &ast::SimpleCommand) -> Res {
         self.rt.count_command()?;
         if let Some(line) = simple_line(simple) {
             self.line = line;
@@ -731,10 +754,13 @@ impl<'r> Interp<'r> {
         }
         let redirects =
             simple.prefix.iter().flat_map(|p| p.0.iter()).chain(simple.suffix.iter().flat_map(|s| s.0.iter()));
-        let redirects = redirects.filter_map(|item| match item {
+        let mut redirects = redirects.filter_map(|item| match item {
             ast::CommandPrefixOrSuffixItem::IoRedirect(r) => Some(r),
             _ => None,
         });
+        if argv.len() == 1 && argv[0] == "exec" && !self.st.functions.contains_key("exec") {
+            return self.exec_redirects(&mut redirects);
+        }
         self.with_redirects(redirects, move |s| s.run_expanded(argv, decl, assigns))
     }
 
@@ -1062,6 +1088,21 @@ impl<'r> Interp<'r> {
     }
 }
 
+impl Interp<'_> {
+    /// Writes the files a subshell's `exec` opened and restores its streams.
+    fn end_subshell_streams(&mut self, result: Res, fd: Fds, outs: usize, ins: usize) -> Res {
+        let files = std::mem::take(&mut self.exec_files);
+        self.fd = fd;
+        let flushed = self.flush_files(files);
+        self.outs.truncate(outs);
+        self.ins.truncate(ins);
+        match (result, flushed) {
+            (Err(Flow::Limit(hit)), _) | (_, Err(Flow::Limit(hit))) => Err(Flow::Limit(hit)),
+            (result, _) => result,
+        }
+    }
+}
+
 fn same_trap(a: &Option<Arc<str>>, b: &Option<Arc<str>>) -> bool {
     match (a, b) {
         (Some(a), Some(b)) => Arc::ptr_eq(a, b),
@@ -1105,7 +1146,9 @@ impl Runner for Interp<'_> {
         self.ins.push(Input { data: stdin.to_vec(), pos: 0 });
         self.fd = Fds { input: base_ins, out: base_outs, err: base_outs + 1 };
         // Like a process xargs would start: the shell's state is a copy.
+        self.scopes += 1;
         let result = self.subshell(|s| s.dispatch(argv, None));
+        self.scopes -= 1;
         self.fd = saved;
         *stderr = self.outs.pop().unwrap_or_else(|| Output::new(0));
         *stdout = self.outs.pop().unwrap_or_else(|| Output::new(0));

@@ -492,7 +492,9 @@ impl Interp<'_> {
         let saved = self.fd;
         self.outs.push(super::command::Output::new(self.rt.limits.max_output_bytes));
         self.fd.out = self.outs.len() - 1;
+        self.scopes += 1;
         let result = self.subshell(f);
+        self.scopes -= 1;
         let data = self.outs.pop().map(|mut o| o.take()).unwrap_or_default();
         self.fd = saved;
         Ok((data, result?))
