@@ -2501,3 +2501,9 @@ fn compgen_lists_names() {
     let (out, _, code) = run("f() { :; }; compgen -c ec; compgen -A function; x1=1; compgen -v x1");
     assert_eq!((out.as_str(), code), ("echo\nf\nx1\n", 0));
 }
+
+#[test]
+fn shell_is_send_and_sync() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Shell>();
+}
