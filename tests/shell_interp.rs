@@ -2222,6 +2222,28 @@ fn exec_inside_a_redirected_command_is_refused() {
     assert!(err.contains("exec: redirections inside"), "{err}");
 }
 
+// ----- shopt -----
+
+#[test]
+fn shopt_nullglob() {
+    check("for f in d/*.none; do echo \"[$f]\"; done; shopt -s nullglob; for f in d/*.none; do echo \"[$f]\"; done; echo end; a=(d/*.none); echo ${#a[@]}; shopt -u nullglob; echo d/*.none", "[d/*.none]\nend\n0\nd/*.none\n", "", 0);
+}
+
+#[test]
+fn shopt_dotglob() {
+    check(
+        "cd d; shopt -s dotglob; echo *; shopt -u dotglob; echo *",
+        ".hidden a.txt b.txt sub\na.txt b.txt sub\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn shopt_query() {
+    check("shopt -q nullglob; echo $?; shopt -s nullglob; shopt -q nullglob; echo $?", "1\n0\n", "", 0);
+}
+
 // ----- limits, cancellation, write set, sessions -----
 
 fn limited(limits: Limits) -> Shell {

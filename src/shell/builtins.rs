@@ -48,7 +48,8 @@ pub(crate) fn lookup(name: &str) -> Option<BuiltinFn> {
         "compgen" => compgen,
         "bash" | "sh" => bash,
         "exec" => exec,
-        "wait" | "shopt" | "hash" | "alias" | "unalias" | "ulimit" | "disown" | "jobs" => |_, _| Ok(0),
+        "shopt" => shopt,
+        "wait" | "hash" | "alias" | "unalias" | "ulimit" | "disown" | "jobs" => |_, _| Ok(0),
         "umask" => |i, a| {
             if a.len() == 1 {
                 i.out(b"0022\n")?;
@@ -1341,6 +1342,38 @@ fn compgen(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     text.push('\n');
     interp.out(text.as_bytes())?;
     Ok(0)
+}
+
+/// `shopt -s/-u/-q name…`: `nullglob` and `dotglob` work, the other
+/// options are accepted and ignored.
+fn shopt(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    let mut mode = None;
+    let mut status = 0;
+    for arg in &argv[1..] {
+        match arg.as_str() {
+            "-s" => mode = Some(true),
+            "-u" => mode = Some(false),
+            "-q" | "-o" | "-p" => {}
+            name => {
+                let options = &mut interp.st.options;
+                let slot = match name {
+                    "nullglob" => Some(&mut options.nullglob),
+                    "dotglob" => Some(&mut options.dotglob),
+                    _ => None,
+                };
+                match (slot, mode) {
+                    (Some(slot), Some(on)) => *slot = on,
+                    (Some(slot), None) => {
+                        if !*slot {
+                            status = 1;
+                        }
+                    }
+                    (None, _) => {}
+                }
+            }
+        }
+    }
+    Ok(status)
 }
 
 // ----- getopts -----

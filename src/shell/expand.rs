@@ -237,12 +237,15 @@ impl Interp<'_> {
         self.expand_raw(raw, &mut fields, true)?;
         fields.end();
         let noglob = self.st.options.noglob;
+        let nullglob = self.st.options.nullglob;
         for (text, pat) in fields.done {
             match pat {
                 Some(pat) if !noglob => {
                     let matches = self.glob(&pat);
                     if matches.is_empty() {
-                        out.push(text);
+                        if !nullglob {
+                            out.push(text);
+                        }
                     } else {
                         out.extend(matches);
                     }
@@ -932,7 +935,7 @@ impl Interp<'_> {
             if pattern::has_glob_chars(component) {
                 literal_tail = false;
                 let compiled = Pattern::new(component);
-                let dot = compiled.starts_with_dot();
+                let dot = compiled.starts_with_dot() || self.st.options.dotglob;
                 for base in &paths {
                     let dir = storage_path(&self.st.cwd, if base.is_empty() { "." } else { base });
                     let Ok(entries) = storage.list(&dir) else { continue };
