@@ -2244,6 +2244,108 @@ fn shopt_query() {
     check("shopt -q nullglob; echo $?; shopt -s nullglob; shopt -q nullglob; echo $?", "1\n0\n", "", 0);
 }
 
+// ----- more edge cases -----
+
+#[test]
+fn ifs_empty_read_preserves() {
+    check(
+        "IFS= read -r l <<< '  a  b  '; echo \"[$l]\"; while IFS= read -r l; do echo \"[$l]\"; done <<< $'  x\\n\\ty '",
+        "[  a  b  ]\n[  x]\n[\ty ]\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn read_fewer_fields() {
+    check("read a b c <<< 'one'; echo \"[$a][$b][$c]\"", "[one][][]\n", "", 0);
+}
+
+#[test]
+fn empty_defaults_at() {
+    check("set --; echo \"[${@:-none}]\"; a=(); echo \"[${a[@]:-empty}]\"", "[none]\n[empty]\n", "", 0);
+}
+
+#[test]
+fn arith_increment_array_elem() {
+    check("a=(1 2); (( a[1]++ )); echo ${a[@]}; declare -A m; (( m[x] += 5 )); echo ${m[x]}", "1 3\n5\n", "", 0);
+}
+
+#[test]
+fn nested_arrays_in_loop() {
+    check(
+        "matrix=(\"1 2\" \"3 4\"); for row in \"${matrix[@]}\"; do for v in $row; do echo -n \"$v,\"; done; echo; done",
+        "1,2,\n3,4,\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn status_of_failed_redirect_in_if() {
+    check(
+        "if echo x > nodir/f 2>/dev/null; then echo ok; else echo failed; fi",
+        "failed\n",
+        "bash: line 1: nodir/f: No such file or directory\n",
+        0,
+    );
+}
+
+#[test]
+fn var_with_spaces_in_test() {
+    check("x='a b'; if [ \"$x\" = 'a b' ]; then echo eq; fi; [ $x = 'a b' ] 2>/dev/null; echo $?", "eq\n2\n", "", 0);
+}
+
+#[test]
+fn dollar_brace_special() {
+    check("set -- a b; echo ${#} ${#@} ${@: -1} ${!#}", "2 2 b b\n", "", 0);
+}
+
+#[test]
+fn positional_beyond() {
+    check("set -- a; echo \"[${5}]\" \"[${5:-d}]\"", "[] [d]\n", "", 0);
+}
+
+#[test]
+fn unset_array_whole() {
+    check("a=(1 2 3); unset a; echo ${#a[@]} \"[${a[@]}]\"", "0 []\n", "", 0);
+}
+
+#[test]
+fn declare_array_append_mixed() {
+    check("declare -a a; a+=(x); a+=(y z); echo ${a[@]} ${#a[@]}", "x y z 3\n", "", 0);
+}
+
+#[test]
+fn string_repeat_loop() {
+    check("s=''; for i in {1..3}; do s+='ab'; done; echo $s ${#s}", "ababab 6\n", "", 0);
+}
+
+#[test]
+fn modify_loop_var_after() {
+    check("for i in 1 2 3; do :; done; echo $i", "3\n", "", 0);
+}
+
+#[test]
+fn case_modifier_in_pattern() {
+    check("x=Hello; case ${x,,} in hello) echo lower-match;; esac", "lower-match\n", "", 0);
+}
+
+#[test]
+fn arith_with_leading_zero_var() {
+    check("x=08; echo $((10#$x)); y=010; echo $((y))", "8\n8\n", "", 0);
+}
+
+#[test]
+fn arith_error_base() {
+    check(
+        "x=08; echo $((x)); echo after",
+        "",
+        "bash: line 1: 08: value too great for base (error token is \"08\")\n",
+        1,
+    );
+}
+
 // ----- limits, cancellation, write set, sessions -----
 
 fn limited(limits: Limits) -> Shell {
