@@ -198,6 +198,12 @@ impl Shell {
                 Err(hit) => limit = Some(hit),
             }
         }
+        // Files `exec >file` opened are written now.
+        let files = std::mem::take(&mut interp.exec_files);
+        interp.fd = io::Fds { input: 0, out: 0, err: 1 };
+        if let Err(exec::Flow::Limit(hit)) = interp.flush_files(files) {
+            limit = limit.or(Some(hit));
+        }
         let mut stdout = std::mem::replace(&mut interp.outs[0], command::Output::new(0));
         let mut stderr = std::mem::replace(&mut interp.outs[1], command::Output::new(0));
         let truncated = stdout.truncated() || stderr.truncated() || limit == Some(LimitHit::Output);
