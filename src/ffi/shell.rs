@@ -371,7 +371,6 @@ mod tests {
     // The tests below make a MemoryStorage, which stamps files with the
     // real-time clock: Miri's isolation refuses that clock, so they run only
     // outside Miri (the C suite runs them under ASan and Valgrind too).
-
     #[test]
     #[cfg_attr(miri, ignore = "MemoryStorage reads the real-time clock, which Miri's isolation refuses")]
     fn null_pointers_are_refused_and_outputs_cleared() {
@@ -431,7 +430,7 @@ mod tests {
     }
 
     #[test]
-    #[ignore = "needs the interpreter (Shell::run)"]
+    #[cfg_attr(miri, ignore = "MemoryStorage reads the real-time clock, which Miri's isolation refuses")]
     fn scripts_run_through_the_tool_and_directly_over_one_storage() {
         let storage = aikido_storage_memory_new(0, 0);
         let registry = aikido_registry_new();
