@@ -16,7 +16,7 @@ use super::state::{State, Value, Var};
 use super::storage_path;
 use crate::storage::FileKind;
 
-/// A builtin's entry point: the interpreter and argv (argv[0] is the name).
+/// A builtin's entry point: the interpreter and argv (`argv[0]` is the name).
 pub(crate) type BuiltinFn = fn(&mut Interp<'_>, &[String]) -> Res;
 
 /// The builtin called `name`, if there is one.
