@@ -2631,3 +2631,31 @@ fn shell_is_send_and_sync() {
     fn assert_send_sync<T: Send + Sync>() {}
     assert_send_sync::<Shell>();
 }
+
+// `bash -c` runs one complete command at a time: those before a syntax
+// error run, then the error ends the script with status 2.
+#[test]
+fn commands_before_a_syntax_error_run() {
+    check(
+        "echo start\necho a ) b\necho never",
+        "start\n",
+        "bash: -c: line 2: syntax error near unexpected token `)'\nbash: -c: line 2: `echo a ) b'\n",
+        2,
+    );
+}
+
+// An arithmetic error abandons the current top-level command (the rest of
+// its line, the function it was in) and the script goes on with the next.
+#[test]
+fn an_arithmetic_error_abandons_only_its_command() {
+    let (stdout, stderr, code) =
+        run("echo $((1/0)); echo same-line\nf() { echo $((2/0)); echo in-f; }; f; echo after-f\necho \"next $?\"");
+    assert_eq!(stdout, "next 1\n");
+    assert_eq!(stderr.matches("division by 0").count(), 2, "{stderr}");
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn return_outside_a_function_is_status_2_and_the_script_goes_on() {
+    check("return 2>/dev/null; echo \"status $?\"", "status 2\n", "", 0);
+}

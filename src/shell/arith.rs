@@ -76,7 +76,7 @@ impl Interp<'_> {
             Ok(v) => Ok(v),
             Err(error) => {
                 self.error(message(text, &error))?;
-                Err(Flow::Exit(1))
+                Err(Flow::Abort(1))
             }
         }
     }

@@ -313,7 +313,7 @@ fn exit(interp: &mut Interp<'_>, argv: &[String]) -> Res {
 fn return_(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     if interp.depth == 0 && interp.sourcing == 0 {
         interp.error("return: can only `return' from a function or sourced script")?;
-        return Ok(1);
+        return Ok(2);
     }
     match status_arg(interp, "return", argv.get(1))? {
         Some(status) => Err(Flow::Return(status)),
@@ -1683,7 +1683,10 @@ fn unary(interp: &mut Interp<'_>, predicate: &UnaryPredicate, operand: &str) -> 
         UnaryPredicate::FileExistsAndIsSymlink => {
             !operand.is_empty() && storage.lstat(&path()).is_ok_and(|m| m.kind == FileKind::Symlink)
         }
-        UnaryPredicate::FileExistsAndIsNotZeroLength => stat().is_some_and(|m| m.size > 0),
+        // A directory is never empty on disk (bash sees its 4096-byte size).
+        UnaryPredicate::FileExistsAndIsNotZeroLength => {
+            stat().is_some_and(|m| m.size > 0 || m.kind == crate::storage::FileKind::Directory)
+        }
         UnaryPredicate::FileExistsAndIsReadable => stat().is_some_and(|m| m.mode & 0o444 != 0),
         UnaryPredicate::FileExistsAndIsWritable => stat().is_some_and(|m| m.mode & 0o222 != 0),
         UnaryPredicate::FileExistsAndIsExecutable => {
@@ -1865,7 +1868,9 @@ impl Interp<'_> {
         let compiled = match self.regexes.get(regex) {
             Some(r) => r.clone(),
             None => {
-                let Ok(r) = regex::bytes::RegexBuilder::new(regex).unicode(false).build() else {
+                // POSIX ERE, as regcomp(3) reads it in the C locale.
+                let Ok(translated) = super::commands::ere_to_regex(regex) else { return Err(String::new()) };
+                let Ok(r) = regex::bytes::RegexBuilder::new(&translated).unicode(false).build() else {
                     return Err(String::new());
                 };
                 let r = std::rc::Rc::new(r);

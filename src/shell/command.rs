@@ -68,7 +68,7 @@ impl Output {
 }
 
 /// Runs another command line from inside a command (`xargs`, `find -exec`):
-/// argv (argv[0] is the command name: a builtin, a function or a command),
+/// `argv` (`argv[0]` is the command name: a builtin, a function or a command),
 /// the bytes for its stdin, and the streams it writes to. Returns its status.
 pub trait Runner {
     /// Runs `argv` with `stdin`, writing into `stdout` and `stderr`.

@@ -59,6 +59,11 @@ use crate::CancelToken;
 pub(crate) enum Flow {
     /// `exit n`, `set -e`, or a fatal expansion error: ends the (sub)shell.
     Exit(i32),
+    /// An arithmetic expansion error: abandons the current top-level
+    /// command (function calls and lists included) with this status, and
+    /// the script goes on with the next one, as `bash -c` does; a subshell
+    /// ends with it.
+    Abort(i32),
     /// `return n`.
     Return(i32),
     /// `break n`.
@@ -325,7 +330,7 @@ impl<'r> Interp<'r> {
         self.exec_files = saved_exec;
         self.scopes = saved_scopes;
         let mut status = match result {
-            Ok(status) | Err(Flow::Exit(status)) | Err(Flow::Return(status)) => status,
+            Ok(status) | Err(Flow::Exit(status) | Flow::Abort(status) | Flow::Return(status)) => status,
             Err(Flow::Break(_)) | Err(Flow::Continue(_)) => 0,
             Err(Flow::Limit(hit)) => {
                 self.st = saved;
@@ -353,6 +358,20 @@ impl<'r> Interp<'r> {
     }
 
     // ----- lists -----
+
+    /// Runs a whole script at the top level: an arithmetic error abandons
+    /// only the complete command it happened in.
+    pub(crate) fn run_script(&mut self, program: &ast::Program) -> Res {
+        let mut status = 0;
+        for list in &program.complete_commands {
+            status = match self.run_list(list) {
+                Err(Flow::Abort(code)) => code,
+                other => other?,
+            };
+            self.st.last_status = status;
+        }
+        Ok(status)
+    }
 
     /// Runs a parsed program.
     pub(crate) fn run_program(&mut self, program: &ast::Program) -> Res {
@@ -1155,7 +1174,7 @@ impl Runner for Interp<'_> {
         self.outs.truncate(base_outs);
         self.ins.truncate(base_ins);
         match result {
-            Ok(status) | Err(Flow::Exit(status)) | Err(Flow::Return(status)) => Ok(status),
+            Ok(status) | Err(Flow::Exit(status) | Flow::Abort(status) | Flow::Return(status)) => Ok(status),
             Err(Flow::Break(_)) | Err(Flow::Continue(_)) => Ok(0),
             Err(Flow::Limit(hit)) => Err(hit),
         }
