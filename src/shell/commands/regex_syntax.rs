@@ -433,6 +433,10 @@ mod tests {
         assert!(translate("[abc", Dialect { extended: false, lines: false, sed_escapes: false }).is_err());
     }
 
+    fn bre_to_regex(pattern: &str) -> Result<String, String> {
+        translate(pattern, Dialect { extended: false, lines: false, sed_escapes: false })
+    }
+
     #[test]
     fn errors() {
         assert!(bre_to_regex("a\\{1").is_err());
