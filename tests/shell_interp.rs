@@ -757,6 +757,1595 @@ fn case_glob_classes() {
     check("for w in a1 B2 33; do case $w in [a-z]*) echo lower $w;; [[:upper:]]*) echo upper $w;; *) echo other $w;; esac; done", "lower a1\nupper B2\nother 33\n", "", 0);
 }
 
+// ----- second batch: edge cases -----
+
+#[test]
+fn nounset_positional() {
+    check("set -u; f() { echo ${1}; }; f", "", "environment: line 1: 1: unbound variable\n", 127);
+}
+
+#[test]
+fn nounset_array_at() {
+    check("set -u; echo ${arr[@]} done; a=(); echo ${#a[@]}", "done\n0\n", "", 0);
+}
+
+#[test]
+fn nounset_length() {
+    check("set -u; echo ${#nope}", "", "bash: line 1: nope: unbound variable\n", 127);
+}
+
+#[test]
+fn unset_var_error_in_subshell() {
+    check("set -u; (echo $nope); echo after $?", "after 1\n", "bash: line 1: nope: unbound variable\n", 0);
+}
+
+#[test]
+fn errexit_pipeline() {
+    check("set -e; false | true; echo ok; true | false; echo no", "ok\n", "", 1);
+}
+
+#[test]
+fn errexit_negated_compound() {
+    check("set -e; ! { false; }; echo ok", "ok\n", "", 0);
+}
+
+#[test]
+fn errexit_and_list_last() {
+    check("set -e; true && false; echo no", "", "", 1);
+}
+
+#[test]
+fn errexit_or_list() {
+    check("set -e; false || false; echo no", "", "", 1);
+}
+
+#[test]
+fn errexit_func_in_cond() {
+    check(
+        "set -e; f() { false; echo inside; }; if f; then echo then; fi; f && echo and",
+        "inside\nthen\ninside\nand\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn errexit_loop_body() {
+    check("set -e; for i in 1 2; do echo $i; false; done; echo no", "1\n", "", 1);
+}
+
+#[test]
+fn errexit_until_cond() {
+    check("set -e; until false; do break; done; echo ok", "ok\n", "", 0);
+}
+
+#[test]
+fn errexit_arith() {
+    check("set -e; (( 0 )); echo no", "", "", 1);
+}
+
+#[test]
+fn errexit_arith_in_cond() {
+    check("set -e; x=0; (( x++ )) || true; echo $x", "1\n", "", 0);
+}
+
+#[test]
+fn errexit_local_cmdsub() {
+    check("set -e; f() { local x=$(false); echo local masks; }; f", "local masks\n", "", 0);
+}
+
+#[test]
+fn errexit_assign_cmdsub() {
+    check("set -e; x=$(exit 3); echo no", "", "", 3);
+}
+
+#[test]
+fn exit_in_subshell_pipeline() {
+    check("echo x | exit 3; echo $?", "3\n", "", 0);
+}
+
+#[test]
+fn exit_status_of_assignment_cmdsub() {
+    check("x=$(exit 7); echo $?", "7\n", "", 0);
+}
+
+#[test]
+fn dollar_question_after_if() {
+    check("if false; then :; fi; echo $?; if false; then :; else (exit 4); fi; echo $?", "0\n4\n", "", 0);
+}
+
+#[test]
+fn case_no_match_status() {
+    check("false; case x in y) ;; esac; echo $?", "0\n", "", 0);
+}
+
+#[test]
+fn for_empty_list_status() {
+    check("false; for i in; do :; done; echo $?", "0\n", "", 0);
+}
+
+#[test]
+fn while_status() {
+    check("i=0; while [ $i -lt 2 ]; do i=$((i+1)); false; done; echo $?", "1\n", "", 0);
+}
+
+#[test]
+fn func_status_last() {
+    check("f() { false; }; f; echo $?; g() { :; }; g; echo $?", "1\n0\n", "", 0);
+}
+
+#[test]
+fn ifs_unset() {
+    check("x='a  b'; unset IFS; echo $x; set -- $x; echo $#", "a b\n2\n", "", 0);
+}
+
+#[test]
+fn ifs_empty() {
+    check("x='a b'; IFS=; set -- $x; echo $#", "1\n", "", 0);
+}
+
+#[test]
+fn ifs_custom_whitespace() {
+    check(
+        "IFS=' :'; x=' a : b ::c '; set -- $x; echo $#; for a; do echo \"[$a]\"; done",
+        "4\n[a]\n[b]\n[]\n[c]\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn ifs_newline() {
+    check("IFS=$'\\n'; x=$'a b\\nc d'; for l in $x; do echo \"[$l]\"; done", "[a b]\n[c d]\n", "", 0);
+}
+
+#[test]
+fn quoted_expansion_in_default() {
+    check("unset v; for w in ${v:-\"a b\" c}; do echo \"[$w]\"; done; echo \"${v:-x y}\"", "[a b]\n[c]\nx y\n", "", 0);
+}
+
+#[test]
+fn nested_param_default() {
+    check("unset a b; echo ${a:-${b:-inner}}", "inner\n", "", 0);
+}
+
+#[test]
+fn array_quoted_at() {
+    check("a=('x y' z); for i in \"${a[@]}\"; do echo \"[$i]\"; done; for i in ${a[@]}; do echo \"<$i>\"; done; echo \"${a[*]}\"", "[x y]\n[z]\n<x>\n<y>\n<z>\nx y z\n", "", 0);
+}
+
+#[test]
+fn array_in_string() {
+    check("a=(1 2 3); echo \"pre ${a[@]} post\"; s=\"${a[@]}\"; echo \"$s\"", "pre 1 2 3 post\n1 2 3\n", "", 0);
+}
+
+#[test]
+fn array_length_element() {
+    check("a=(hello world); echo ${#a} ${#a[0]} ${#a[1]}", "5 5 5\n", "", 0);
+}
+
+#[test]
+fn array_negative() {
+    check("a=(1 2 3); echo ${a[-1]} ${a[-3]}; a[-1]=x; echo ${a[@]}", "3 1\n1 2 x\n", "", 0);
+}
+
+#[test]
+fn array_from_glob() {
+    check("cd d; a=(*.txt); echo ${#a[@]} ${a[0]}", "2 a.txt\n", "", 0);
+}
+
+#[test]
+fn array_from_cmdsub() {
+    check("a=($(echo x y z)); echo ${#a[@]}", "3\n", "", 0);
+}
+
+#[test]
+fn array_keys_sparse() {
+    check("a=([3]=c [1]=a); echo ${!a[@]} ${a[@]}", "1 3 a c\n", "", 0);
+}
+
+#[test]
+fn assoc_iteration() {
+    check("declare -A m=([a]=1); m[b]=2; echo ${m[a]} ${m[b]} ${#m[@]}", "1 2 2\n", "", 0);
+}
+
+#[test]
+fn string_ops_on_arrays() {
+    check("a=(a.txt b.txt); echo ${a[@]%.txt} ${a[@]/a/A} ${a[@]#?}", "a b A.txt b.txt .txt .txt\n", "", 0);
+}
+
+#[test]
+fn arith_with_arrays() {
+    check(
+        "a=(5 6); echo $((a[0]+a[1])) $((a[1]*2)); (( a[2] = 7 )); echo ${a[2]}; i=1; echo $((a[i]))",
+        "11 12\n7\n6\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn arith_assign_ops() {
+    check("x=10; ((x*=2, x-=5, x/=3, x%=4, x<<=2, x|=1, x^=3, x&=6)); echo $x", "6\n", "", 0);
+}
+
+#[test]
+fn arith_string_var() {
+    check("x='1+2'; echo $((x*3)); y=z; z=4; echo $((y+1))", "9\n5\n", "", 0);
+}
+
+#[test]
+fn arith_nested_parens() {
+    check("echo $(( (1+2)*(3+4) )) $(( -(-3) )) $(( +5 )) $(( 1 ? 2 : 3 ))", "21 3 5 2\n", "", 0);
+}
+
+#[test]
+fn arith_comparisons() {
+    check("echo $((1<2)) $((2<=2)) $((3>4)) $((4>=4)) $((1==1)) $((1!=1))", "1 1 0 1 1 0\n", "", 0);
+}
+
+#[test]
+fn arith_negative_exponent() {
+    check("echo $((2**-1)); echo after", "", "bash: line 1: 2**-1: exponent less than 0 (error token is \"1\")\n", 1);
+}
+
+#[test]
+fn let_status() {
+    check("let 'x = 0'; echo $?; let x++; echo $? $x", "1\n1 1\n", "", 0);
+}
+
+#[test]
+fn cmdsub_trailing_newlines() {
+    check("x=$(echo a; echo; echo); echo \"[$x]\"; y=\"$(echo ' sp ')\"; echo \"[$y]\"", "[a]\n[ sp ]\n", "", 0);
+}
+
+#[test]
+fn cmdsub_in_double_quotes_with_quotes() {
+    check("echo \"$(echo \"inner \\\"q\\\"\")\"", "inner \"q\"\n", "", 0);
+}
+
+#[test]
+fn backtick_escapes() {
+    check("echo `echo \\$HOME`; echo `echo '\\\\'`", "/\n\\\n", "", 0);
+}
+
+#[test]
+fn cmdsub_subshell_state() {
+    check(
+        "x=1; y=$(x=2; echo $x); echo $x $y; cd d; z=$(cd sub; pwd); echo ${z##*/}; pwd | { read p; echo ${p##*/}; }",
+        "1 2\nsub\nd\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn cmdsub_stderr_passthrough() {
+    check("x=$(echo err >&2; echo out); echo $x", "out\n", "err\n", 0);
+}
+
+#[test]
+fn heredoc_in_function() {
+    check("f() { while read l; do echo \"f:$l\"; done <<EOF\n$1\nEOF\n}; f hello", "f:hello\n", "", 0);
+}
+
+#[test]
+fn heredoc_multiple() {
+    check(
+        "while read a; do echo $a; done <<A; while read b; do echo $b; done <<B\none\nA\ntwo\nB",
+        "one\ntwo\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn heredoc_with_pipe() {
+    check(
+        "while read l; do echo \"<$l>\"; done <<EOF | while read m; do echo \"[$m]\"; done\nx\nEOF",
+        "[<x>]\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn herestring_multiword() {
+    check("read a b <<< $'x y\\nz'; echo $a $b", "x y\n", "", 0);
+}
+
+#[test]
+fn here_doc_no_expansion_special() {
+    check("while read -r l; do echo \"$l\"; done <<'E'\n\\$x `a` $(b)\nE", "\\$x `a` $(b)\n", "", 0);
+}
+
+#[test]
+fn redirect_order() {
+    check("echo x 2>&1 >/dev/null; { echo a >&2; } 2>/dev/null; echo done", "done\n", "", 0);
+}
+
+#[test]
+fn redirect_input_dup() {
+    check("read x <&0 <<< hi; echo $x", "hi\n", "", 0);
+}
+
+#[test]
+fn redirect_on_function_def() {
+    check("f() { echo in f; } > out; f; read x < out; echo got $x", "got in f\n", "", 0);
+}
+
+#[test]
+fn redirect_while_write() {
+    check(
+        "i=0; while [ $i -lt 3 ]; do echo $i; i=$((i+1)); done > out; while read l; do echo r$l; done < out",
+        "r0\nr1\nr2\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn redirect_if() {
+    check("if true; then echo yes; fi > out; read x < out; echo $x", "yes\n", "", 0);
+}
+
+#[test]
+fn redirect_append_loop() {
+    check("for i in 1 2 3; do echo $i >> out; done; while read l; do echo $l; done < out", "1\n2\n3\n", "", 0);
+}
+
+#[test]
+fn dev_stdout_stderr() {
+    check("echo to-out > /dev/stdout; echo to-err > /dev/stderr", "to-out\n", "to-err\n", 0);
+}
+
+#[test]
+fn ampersand_redirect_append() {
+    check("echo a &> f; echo b &>> f; while read l; do echo $l; done < f", "a\nb\n", "", 0);
+}
+
+#[test]
+fn cat_self_truncation() {
+    check("echo data > f; { while read l; do echo $l; done < f; } > f; echo \"[$(< f)]\"", "[]\n", "", 0);
+}
+
+#[test]
+fn dollar_lt_file() {
+    check(
+        "echo content > f; echo \"$(< f)\"; x=$(< nofile); echo \"[$x]\"",
+        "content\n[]\n",
+        "bash: line 1: nofile: No such file or directory\n",
+        0,
+    );
+}
+
+#[test]
+fn glob_hidden() {
+    check("cd d; echo .h*; echo *; echo .*", ".hidden\na.txt b.txt sub\n.hidden\n", "", 0);
+}
+
+#[test]
+fn glob_question_class() {
+    check("cd d; echo [!b].txt ?.t?t [a-b]*", "a.txt a.txt b.txt a.txt b.txt\n", "", 0);
+}
+
+#[test]
+fn glob_nested_dirs() {
+    check("echo d/*/*.log d/s*/c*; echo */", "d/sub/c.log d/sub/c.log\nd/\n", "", 0);
+}
+
+#[test]
+fn glob_quoted_parts() {
+    check("cd d; echo \"a\"*; echo 'a*'; x='*.txt'; echo $x; echo \"$x\"", "a.txt\na*\na.txt b.txt\n*.txt\n", "", 0);
+}
+
+#[test]
+fn glob_absolute() {
+    check(
+        "cd d; x=$(pwd); echo ${x}/*.txt | while read l; do for w in $l; do echo ${w##*/}; done; done",
+        "a.txt\nb.txt\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn glob_noglob() {
+    check("cd d; set -f; echo *; set +f; echo *.txt", "*\na.txt b.txt\n", "", 0);
+}
+
+#[test]
+fn glob_in_case_and_test() {
+    check("f=x.txt; case $f in *.txt) echo txt;; esac; [[ $f == *.t?t ]] && echo match", "txt\nmatch\n", "", 0);
+}
+
+#[test]
+fn tilde_in_assignment() {
+    check("HOME=/h; x=~/a; echo $x; y=\"~\"; echo $y", "/h/a\n~\n", "", 0);
+}
+
+#[test]
+fn brace_with_vars() {
+    check("x=1; echo {a,b}$x ${x}{c,d}; echo \"{a,b}\" \\{a,b\\}", "a1 b1 1c 1d\n{a,b} {a,b}\n", "", 0);
+}
+
+#[test]
+fn brace_nested_seq() {
+    check("echo {a,b{1..3}} {x..z..2} {10..1..3} {-2..2}", "a b1 b2 b3 x z 10 7 4 1 -2 -1 0 1 2\n", "", 0);
+}
+
+#[test]
+fn brace_in_for() {
+    check("for i in {1..3}; do echo n$i; done", "n1\nn2\nn3\n", "", 0);
+}
+
+#[test]
+fn local_scoping_nested() {
+    check("x=g; f() { local x=f; g; echo f:$x; }; g() { x=gset; }; f; echo $x", "f:gset\ng\n", "", 0);
+}
+
+#[test]
+fn local_unset_shadow() {
+    check("x=outer; f() { local x; echo \"[${x-unset}]\"; x=in; }; f; echo $x", "[unset]\nouter\n", "", 0);
+}
+
+#[test]
+fn recursion_factorial() {
+    check(
+        "fact() { if [ $1 -le 1 ]; then echo 1; else echo $(( $1 * $(fact $(( $1 - 1 ))) )); fi; }; fact 10",
+        "3628800\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn function_positional_restore() {
+    check("set -- a b; f() { set -- x; echo $1; }; f; echo $1 $2", "x\na b\n", "", 0);
+}
+
+#[test]
+fn function_keyword_parens() {
+    check("function h() { echo h $#; }; h 1 2", "h 2\n", "", 0);
+}
+
+#[test]
+fn function_with_redirect_body() {
+    check("f() { echo body; } 2>&1; f", "body\n", "", 0);
+}
+
+#[test]
+fn return_in_loop_in_function() {
+    check("f() { for i in 1 2 3; do if [ $i = 2 ]; then return $i; fi; done; }; f; echo $?", "2\n", "", 0);
+}
+
+#[test]
+fn break_in_function_in_loop() {
+    check("f() { break; }; for i in 1 2; do f; echo $i; done", "1\n2\n", "environment: line 1: break: only meaningful in a `for', `while', or `until' loop\nenvironment: line 1: break: only meaningful in a `for', `while', or `until' loop\n", 0);
+}
+
+#[test]
+fn continue_in_while() {
+    check("i=0; while [ $i -lt 5 ]; do i=$((i+1)); [ $((i%2)) = 0 ] && continue; echo $i; done", "1\n3\n5\n", "", 0);
+}
+
+#[test]
+fn nested_loops_break_n() {
+    check("for a in 1 2; do while true; do for b in x y; do break 3; done; done; done; echo out $a", "out 1\n", "", 0);
+}
+
+#[test]
+fn case_fallthrough_multi() {
+    check("case 1 in 1) echo a;& 2) echo b;& 3) echo c;; 4) echo d;; esac", "a\nb\nc\n", "", 0);
+}
+
+#[test]
+fn case_quoted_pattern() {
+    check(
+        "x='*'; case a in \"$x\") echo lit;; *) echo glob;; esac; case '*' in \"$x\") echo lit2;; esac",
+        "glob\nlit2\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn case_empty_item() {
+    check("case a in a) ;; b) echo b;; esac; echo $?", "0\n", "", 0);
+}
+
+#[test]
+fn case_var_pattern() {
+    check("p='a*'; case abc in $p) echo matched;; esac", "matched\n", "", 0);
+}
+
+#[test]
+fn test_numeric_spaces() {
+    check("[ ' 5 ' -eq 5 ] && echo eq; [ 5 -gt -3 ] && echo gt", "eq\ngt\n", "", 0);
+}
+
+#[test]
+fn test_string_ops() {
+    check("[ abc = abc ] && echo 1; [ abc != abd ] && echo 2; [ -n abc ] && echo 3; [ -z abc ] || echo 4; [ \"\" ] || echo 5", "1\n2\n3\n4\n5\n", "", 0);
+}
+
+#[test]
+fn test_not_and_or() {
+    check(
+        "[ ! a = b ] && echo 1; [ a = a -a b = b ] && echo 2; [ a = b -o b = b ] && echo 3; test 1 -eq 2 || echo 4",
+        "1\n2\n3\n4\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn dbracket_and_or_precedence() {
+    check(
+        "[[ a == a || b == c && c == d ]] && echo yes; [[ ( a == b || b == b ) && c == c ]] && echo paren",
+        "yes\nparen\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn dbracket_regex_groups() {
+    check("[[ 'key=value' =~ ^([a-z]+)=(.*)$ ]]; echo ${BASH_REMATCH[1]} ${BASH_REMATCH[2]} ${#BASH_REMATCH[@]}; [[ x =~ y ]]; echo ${#BASH_REMATCH[@]}", "key value 3\n0\n", "", 0);
+}
+
+#[test]
+fn dbracket_numeric_arith() {
+    check("x=3; [[ x+1 -eq 4 ]] && echo arith; [[ 010 -eq 8 ]] && echo octal", "arith\noctal\n", "", 0);
+}
+
+#[test]
+fn dbracket_string_lt() {
+    check("[[ apple < banana ]] && echo lt; [[ 10 < 9 ]] && echo strlt", "lt\nstrlt\n", "", 0);
+}
+
+#[test]
+fn dbracket_file_ops() {
+    check(
+        "echo x > f; [[ -f f && ! -d f && -e f && -s f ]] && echo allfile; [[ -d d ]] && echo dir",
+        "allfile\ndir\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn dbracket_empty_var() {
+    check("[[ -z $unset ]] && echo empty; [[ $unset == '' ]] && echo eq", "empty\neq\n", "", 0);
+}
+
+#[test]
+fn read_multiple_lines_loop_fields() {
+    check("printf_missing=1; while IFS=: read -r user rest; do echo \"$user -> $rest\"; done <<'EOF'\nroot:x:0\nbob:y:1\nEOF", "root -> x:0\nbob -> y:1\n", "", 0);
+}
+
+#[test]
+fn read_last_line_no_newline() {
+    check("while read l; do echo \"[$l]\"; done < <(echo) 2>/dev/null; echo -n 'a\nb' > f; while read l; do echo \"[$l]\"; done < f; echo \"last=[$l]\"", "[]\n[a]\nlast=[b]\n", "", 0);
+}
+
+#[test]
+fn read_last_line_no_newline2() {
+    check("echo -ne 'a\\nb' > f; while read l || [ -n \"$l\" ]; do echo \"[$l]\"; done < f", "[a]\n[b]\n", "", 0);
+}
+
+#[test]
+fn read_n_chars() {
+    check("read -n 2 x <<< abcdef; echo $x", "ab\n", "", 0);
+}
+
+#[test]
+fn read_delim() {
+    check("read -d : x <<< 'ab:cd'; echo $x $?", "ab 0\n", "", 0);
+}
+
+#[test]
+fn read_prompt_ignored() {
+    check("read -p 'prompt: ' x <<< val; echo $x", "val\n", "", 0);
+}
+
+#[test]
+fn mapfile_from_pipe() {
+    check("echo -e 'a\\nb' | { mapfile -t arr; echo ${#arr[@]} ${arr[0]}; }", "2 a\n", "", 0);
+}
+
+#[test]
+fn echo_escapes_more() {
+    check("echo -e 'a\\\\b' '\\x41' '\\101' '\\0101' 'tab\\there'", "a\\b A \\101 A tab\there\n", "", 0);
+}
+
+#[test]
+fn echo_dash_combined() {
+    check("echo -en 'a\\tb'; echo; echo -x; echo -", "a\tb\n-x\n-\n", "", 0);
+}
+
+#[test]
+fn printf_less_echo() {
+    check("echo \"a\" 'b' c\\ d \"$(echo e)\"", "a b c d e\n", "", 0);
+}
+
+#[test]
+fn set_options_display() {
+    check("set -e; echo $-; set +e; set -u; echo $-", "ehBc\nhuBc\n", "", 0);
+}
+
+#[test]
+fn set_positional_dashdash() {
+    check("set -- -x -y; echo $1 $#; set a b c; echo $2", "-x 2\nb\n", "", 0);
+}
+
+#[test]
+fn shift_all() {
+    check("set -- a b c; shift 3; echo $#; shift; echo $?", "0\n1\n", "", 0);
+}
+
+#[test]
+fn eval_quoting() {
+    check("x='a b'; eval \"y=\\\"$x\\\"\"; echo \"$y\"; eval echo '$x'", "a b\na b\n", "", 0);
+}
+
+#[test]
+fn eval_defines_function() {
+    check("eval 'f() { echo from eval; }'; f", "from eval\n", "", 0);
+}
+
+#[test]
+fn eval_return_status() {
+    check("eval false; echo $?; eval 'exit 3'; echo no", "1\n", "", 3);
+}
+
+#[test]
+fn source_with_return() {
+    check("echo 'echo before; return 4; echo after' > s.sh; . ./s.sh; echo $?", "before\n4\n", "", 0);
+}
+
+#[test]
+fn source_missing() {
+    check("source nofile.sh; echo $?", "1\n", "bash: line 1: nofile.sh: No such file or directory\n", 0);
+}
+
+#[test]
+fn trap_exit_in_subshell() {
+    check("(trap 'echo sub-exit' EXIT; echo in sub); echo after", "in sub\nsub-exit\nafter\n", "", 0);
+}
+
+#[test]
+fn trap_exit_sees_status() {
+    check("trap 'echo status=$?' EXIT; false", "status=1\n", "", 1);
+}
+
+#[test]
+fn trap_reset() {
+    check("trap 'echo no' EXIT; trap - EXIT; echo done", "done\n", "", 0);
+}
+
+#[test]
+fn trap_print() {
+    check("trap 'echo hi' EXIT; trap -p; trap - EXIT", "trap -- 'echo hi' EXIT\n", "", 0);
+}
+
+#[test]
+fn exit_in_function() {
+    check("f() { exit 6; echo no; }; f; echo no", "", "", 6);
+}
+
+#[test]
+fn exit_no_arg_uses_last() {
+    check("false; exit", "", "", 1);
+}
+
+#[test]
+fn exit_bad_arg() {
+    check("exit abc; echo no", "", "bash: line 1: exit: abc: numeric argument required\n", 2);
+}
+
+#[test]
+fn command_v_builtin_and_missing() {
+    check("command -v cd; command -v nosuch; echo $?", "cd\n1\n", "", 0);
+}
+
+#[test]
+fn type_t() {
+    check("f() { :; }; type -t f echo if nosuch; echo $?", "function\nbuiltin\nkeyword\n1\n", "", 0);
+}
+
+#[test]
+fn unset_function_and_var() {
+    check("x=1; f() { :; }; unset x f; echo ${x-u}; type -t f; echo $?", "u\n1\n", "", 0);
+}
+
+#[test]
+fn declare_i_arith() {
+    check("declare -i x; x=5*2; echo $x; x+=1; echo $x", "10\n11\n", "", 0);
+}
+
+#[test]
+fn declare_global_in_function() {
+    check("f() { declare -g G=1; declare L=2; }; f; echo ${G-u} ${L-u}", "1 u\n", "", 0);
+}
+
+#[test]
+fn declare_p_array() {
+    check("declare -a a=(1 'two words'); declare -p a", "declare -a a=([0]=\"1\" [1]=\"two words\")\n", "", 0);
+}
+
+#[test]
+fn export_p_listing() {
+    check(
+        "export A=1; export B='x y'; export -p | while read l; do case $l in *A=*|*B=*) echo $l;; esac; done",
+        "declare -x A=\"1\"\ndeclare -x B=\"x y\"\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn readonly_in_function() {
+    check("readonly X=1; f() { X=2; }; f; echo after $X", "", "environment: line 1: X: readonly variable\n", 1);
+}
+
+#[test]
+fn bash_c_positional() {
+    check("bash -c 'echo $# $@' name a b", "2 a b\n", "", 0);
+}
+
+#[test]
+fn bash_script_with_args() {
+    check("echo 'echo $0 $1; exit 4' > s.sh; bash s.sh arg; echo $?", "s.sh arg\n4\n", "", 0);
+}
+
+#[test]
+fn sh_c_set_e() {
+    check("sh -c 'set -e; false; echo no'; echo $?", "1\n", "", 0);
+}
+
+#[test]
+fn pipeline_subshell_vars() {
+    check("x=1; echo | x=2; echo $x; echo | { x=3; }; echo $x", "1\n1\n", "", 0);
+}
+
+#[test]
+fn pipeline_status_last() {
+    check("true | false; echo $?; false | true; echo $?", "1\n0\n", "", 0);
+}
+
+#[test]
+fn negated_pipeline() {
+    check("! true | false; echo $?", "0\n", "", 0);
+}
+
+#[test]
+fn long_pipeline() {
+    check("echo abc | { read x; echo $x$x; } | { read y; echo ${#y}; }", "6\n", "", 0);
+}
+
+#[test]
+fn subshell_cd() {
+    check("(cd d && echo in ${PWD##*/}); [ -d d ] && echo back", "in d\nback\n", "", 0);
+}
+
+#[test]
+fn pwd_after_cd_dotdot() {
+    check("cd d/sub; cd ..; echo ${PWD##*/}; cd - >/dev/null; echo ${OLDPWD##*/} ${PWD##*/}", "d\nd sub\n", "", 0);
+}
+
+#[test]
+fn cd_file() {
+    check("echo x > f; cd f; echo $?", "1\n", "bash: line 1: cd: f: Not a directory\n", 0);
+}
+
+#[test]
+fn special_dollar_hash_in_func() {
+    check("f() { echo $#; }; f a b c; f", "3\n0\n", "", 0);
+}
+
+#[test]
+fn param_length_unicode_free() {
+    check("x=abcdef; echo ${#x}", "6\n", "", 0);
+}
+
+#[test]
+fn replace_with_slash_and_special() {
+    check("p=/a/b/c; echo ${p//\\//:} ${p#/} ${p%/*} ${p##*/}", ":a:b:c a/b/c /a/b c\n", "", 0);
+}
+
+#[test]
+fn replace_anchored_empty() {
+    check("x=abc; echo ${x/#/>} ${x/%/<}", ">abc abc<\n", "", 0);
+}
+
+#[test]
+fn replace_ampersand() {
+    check("x=abc; echo ${x/b/[&]} \"${x/b/\\&}\"", "a[b]c a&c\n", "", 0);
+}
+
+#[test]
+fn upper_lower_arrays() {
+    check("a=(ab cd); echo ${a[@]^^} ${a[@],}", "AB CD ab cd\n", "", 0);
+}
+
+#[test]
+fn substring_negative_length() {
+    check("x=abcdef; echo ${x:1:-2} ${x: -4:-1}", "bcd cde\n", "", 0);
+}
+
+#[test]
+fn default_with_array() {
+    check("a=(); echo ${a[@]:-empty}; b=(x); echo ${b[@]:-empty}", "empty\nx\n", "", 0);
+}
+
+#[test]
+fn indirect_array() {
+    check("a=(x y); n='a[1]'; echo ${!n}", "y\n", "", 0);
+}
+
+#[test]
+fn star_vs_at_in_string() {
+    check("set -- a b; x=\"$@\"; y=\"$*\"; echo \"$x|$y\"", "a b|a b\n", "", 0);
+}
+
+#[test]
+fn empty_string_args() {
+    check("f() { echo $#; }; f '' \"\" $empty \"$empty\"", "3\n", "", 0);
+}
+
+#[test]
+fn line_continuation() {
+    check("echo a \\\nb; x=1\\\n2; echo $x", "a b\n12\n", "", 0);
+}
+
+#[test]
+fn comments() {
+    check("echo a # comment\n# full line\necho b#notcomment", "a\nb#notcomment\n", "", 0);
+}
+
+#[test]
+fn semicolons_and_newlines() {
+    check("echo a;echo b\n\necho c", "a\nb\nc\n", "", 0);
+}
+
+#[test]
+fn background_runs_synchronously() {
+    check("echo bg & wait; echo after", "bg\nafter\n", "", 0);
+}
+
+#[test]
+fn assignment_only_status() {
+    check("x=1; echo $?; false; x=2; echo $?", "0\n0\n", "", 0);
+}
+
+#[test]
+fn multiple_assignments() {
+    check("a=1 b=2 c=$a$b; echo $a $b $c", "1 2 12\n", "", 0);
+}
+
+#[test]
+fn assignment_no_split_no_glob() {
+    check("x='a  *'; y=$x; echo \"$y\"", "a  *\n", "", 0);
+}
+
+#[test]
+fn append_to_unset() {
+    check("unset z; z+=abc; echo $z", "abc\n", "", 0);
+}
+
+#[test]
+fn quote_removal_mixed() {
+    check("echo 'a'\"b\"c\\d\"$HOME\"", "abcd/\n", "", 0);
+}
+
+#[test]
+fn double_quote_backslash() {
+    check("echo \"a\\nb\" \"a\\\\b\" \"\\$x\" \"\\`\" \"\\\"\"", "a\\nb a\\b $x ` \"\n", "", 0);
+}
+
+#[test]
+fn ansi_c_quote() {
+    check("echo $'a\\'b' $'\\x41\\u00e9'", "a'b A\\u00E9\n", "", 0);
+}
+
+#[test]
+fn dollar_alone() {
+    check("echo $ a$ \"$\" $'x'", "$ a$ $ x\n", "", 0);
+}
+
+#[test]
+fn hash_not_comment_in_word() {
+    check("echo a#b ${#} x#", "a#b 0 x#\n", "", 0);
+}
+
+// ----- third batch: script shapes agents write -----
+
+#[test]
+fn regex_unquoted_classes() {
+    check("[[ 123 =~ ^[0-9]+$ ]] && echo num; [[ 'a b' =~ a\\ b ]] && echo sp; x=foo; [[ $x =~ (foo|bar) ]] && echo alt ${BASH_REMATCH[1]}; [[ ab =~ ^(a)(x)?b$ ]]; echo \"[${BASH_REMATCH[2]}]\"", "num\nsp\nalt foo\n[]\n", "", 0);
+}
+
+#[test]
+fn script_usage_check() {
+    check(
+        "main() { if [ $# -lt 1 ]; then echo \"usage: $0 arg\" >&2; return 2; fi; echo ok; }; main; echo rc=$?; main x",
+        "rc=2\nok\n",
+        "usage: bash arg\n",
+        0,
+    );
+}
+
+#[test]
+fn counter_loop_with_arith() {
+    check("count=0; for f in d/*.txt; do count=$((count + 1)); done; echo \"$count files\"", "2 files\n", "", 0);
+}
+
+#[test]
+fn string_building() {
+    check("out=''; for w in a b c; do out+=\"$w,\"; done; echo \"${out%,}\"", "a,b,c\n", "", 0);
+}
+
+#[test]
+fn array_accumulate() {
+    check("arr=(); for i in 1 2 3; do arr+=(\"item $i\"); done; echo ${#arr[@]}; printf_missing=1; for x in \"${arr[@]}\"; do echo \"- $x\"; done", "3\n- item 1\n- item 2\n- item 3\n", "", 0);
+}
+
+#[test]
+fn join_array_ifs() {
+    check("arr=(a b c); (IFS=,; echo \"${arr[*]}\"); echo \"${arr[*]}\"", "a,b,c\na b c\n", "", 0);
+}
+
+#[test]
+fn function_returns_via_echo() {
+    check("get() { echo \"value-$1\"; }; v=$(get x); echo $v", "value-x\n", "", 0);
+}
+
+#[test]
+fn default_args_in_function() {
+    check(
+        "greet() { local name=${1:-world}; echo \"hello $name\"; }; greet; greet bob",
+        "hello world\nhello bob\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn check_file_exists() {
+    check("if [ -f d/a.txt ]; then echo exists; fi; if [ ! -f d/zzz ]; then echo missing; fi; [ -d d/sub ] && echo subdir", "exists\nmissing\nsubdir\n", "", 0);
+}
+
+#[test]
+fn write_then_read_file() {
+    check("echo 'line1' > out.txt; echo 'line2' >> out.txt; n=0; while IFS= read -r l; do n=$((n+1)); echo \"$n: $l\"; done < out.txt", "1: line1\n2: line2\n", "", 0);
+}
+
+#[test]
+fn heredoc_to_file() {
+    check("while read l; do echo $l; done > gen.txt <<EOF\nalpha\nbeta\nEOF\nwhile read l; do echo got $l; done < gen.txt", "got alpha\ngot beta\n", "", 0);
+}
+
+#[test]
+fn case_in_loop_with_options() {
+    check("for arg in -v --name=x file; do case $arg in -v) echo verbose;; --name=*) echo \"name=${arg#*=}\";; -*) echo unknown;; *) echo \"positional $arg\";; esac; done", "verbose\nname=x\npositional file\n", "", 0);
+}
+
+#[test]
+fn while_shift_args() {
+    check("set -- -a 1 -b 2 rest; while [ $# -gt 0 ]; do case $1 in -a) A=$2; shift 2;; -b) B=$2; shift 2;; *) break;; esac; done; echo $A $B $1", "1 2 rest\n", "", 0);
+}
+
+#[test]
+fn nested_cmdsub_quotes() {
+    check("x=\"$(echo \"$(echo 'a  b')\")\"; echo \"$x\"", "a  b\n", "", 0);
+}
+
+#[test]
+fn arith_in_condition() {
+    check("n=7; if (( n % 2 == 1 )); then echo odd; fi; (( n > 5 && n < 10 )) && echo range", "odd\nrange\n", "", 0);
+}
+
+#[test]
+fn ternary_and_assignment() {
+    check("a=3; b=$(( a > 2 ? a * 2 : 0 )); echo $b; (( c = a + b )); echo $c", "6\n9\n", "", 0);
+}
+
+#[test]
+fn errexit_with_trap_cleanup() {
+    check(
+        "set -e; cleanup() { echo cleanup $?; }; trap cleanup EXIT; echo work; false; echo never",
+        "work\ncleanup 1\n",
+        "",
+        1,
+    );
+}
+
+#[test]
+fn set_euo_pipefail() {
+    check("set -euo pipefail; x=${1:-none}; echo $x; false | true; echo never", "none\n", "", 1);
+}
+
+#[test]
+fn pipefail_status_value() {
+    check("set -o pipefail; (exit 3) | (exit 0); echo $?; (exit 2) | (exit 5) | true; echo $?", "3\n5\n", "", 0);
+}
+
+#[test]
+fn subshell_exit_code() {
+    check("(exit 42); echo $?; ( false ) || echo failed", "42\nfailed\n", "", 0);
+}
+
+#[test]
+fn brace_group_status() {
+    check("{ false; }; echo $?; { true; false; true; }; echo $?", "1\n0\n", "", 0);
+}
+
+#[test]
+fn readonly_and_declare_r() {
+    check("declare -r C=1; C=2; echo no", "", "bash: line 1: C: readonly variable\n", 1);
+}
+
+#[test]
+fn unset_in_loop() {
+    check("for v in A B; do declare $v=1; done; echo $A $B; unset A; echo ${A:-gone}", "1 1\ngone\n", "", 0);
+}
+
+#[test]
+fn declare_dynamic_name() {
+    check("name=foo; declare \"$name=bar\"; echo $foo; export \"X_$name=1\"; echo $X_foo", "bar\n1\n", "", 0);
+}
+
+#[test]
+fn local_in_recursion() {
+    check("f() { local n=$1; if [ $n -gt 0 ]; then f $((n-1)); fi; echo $n; }; f 3", "0\n1\n2\n3\n", "", 0);
+}
+
+#[test]
+fn eval_array_build() {
+    check("eval \"arr=(1 2 3)\"; echo ${arr[2]}; i=2; eval \"v$i=x\"; echo $v2", "3\nx\n", "", 0);
+}
+
+#[test]
+fn indirect_assignment_via_printf_free() {
+    check("n=var; eval \"$n=assigned\"; echo $var", "assigned\n", "", 0);
+}
+
+#[test]
+fn string_contains() {
+    check("s=foobar; [[ $s == *oba* ]] && echo contains; [[ $s != *xyz* ]] && echo lacks; case $s in *bar) echo endsbar;; esac", "contains\nlacks\nendsbar\n", "", 0);
+}
+
+#[test]
+fn string_trim() {
+    check(
+        "s='  padded  '; t=\"${s#\"${s%%[![:space:]]*}\"}\"; t=\"${t%\"${t##*[![:space:]]}\"}\"; echo \"[$t]\"",
+        "[padded]\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn uppercase_var() {
+    check("v=hello; echo ${v^^}; declare -u U=abc 2>/dev/null; echo ${v:0:1}", "HELLO\nh\n", "", 0);
+}
+
+#[test]
+fn basename_dirname_param() {
+    check(
+        "p=/usr/local/bin/tool.sh; echo ${p##*/} ${p%/*} ${p##*.} $(f=${p##*/}; echo ${f%.*})",
+        "tool.sh /usr/local/bin sh tool\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn seq_with_brace_and_step() {
+    check("for i in {0..20..5}; do echo -n \"$i \"; done; echo", "0 5 10 15 20 \n", "", 0);
+}
+
+#[test]
+fn c_style_nested_loops() {
+    check("for ((i=1;i<=2;i++)); do for ((j=1;j<=2;j++)); do echo $i$j; done; done", "11\n12\n21\n22\n", "", 0);
+}
+
+#[test]
+fn while_read_with_ifs_split() {
+    check("while IFS=, read -r a b; do echo \"$b:$a\"; done <<< $'1,x\\n2,y'", "x:1\ny:2\n", "", 0);
+}
+
+#[test]
+fn read_from_string_multiple() {
+    check("IFS=' ' read -r -a parts <<< 'a b  c'; echo ${#parts[@]} ${parts[2]}", "3 c\n", "", 0);
+}
+
+#[test]
+fn exit_code_propagation() {
+    check("f() { return 3; }; if ! f; then echo \"failed with $?\"; fi", "failed with 0\n", "", 0);
+}
+
+#[test]
+fn last_status_in_trap_exit() {
+    check("trap 'echo exit=$?' EXIT; (exit 7)", "exit=7\n", "", 7);
+}
+
+#[test]
+fn command_not_found_in_cond() {
+    check("if nosuch 2>/dev/null; then echo yes; else echo \"no $?\"; fi", "no 127\n", "", 0);
+}
+
+#[test]
+fn stderr_to_stdout_capture() {
+    check("x=$(nosuch 2>&1); echo \"[$x]\"", "[bash: line 1: nosuch: command not found]\n", "", 0);
+}
+
+#[test]
+fn redirect_stderr_file_then_read() {
+    check("nosuch 2> err.txt; read -r e < err.txt; echo \"$e\"", "bash: line 1: nosuch: command not found\n", "", 0);
+}
+
+#[test]
+fn append_stderr() {
+    check(
+        "nosuch1 2>> e; nosuch2 2>> e; while read l; do echo \"$l\"; done < e",
+        "bash: line 1: nosuch1: command not found\nbash: line 1: nosuch2: command not found\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn dev_null_both() {
+    check("nosuch &> /dev/null; echo $?", "127\n", "", 0);
+}
+
+#[test]
+fn group_output_to_file() {
+    check("{ echo a; echo b; } > f; { read x; read y; } < f; echo $y$x", "ba\n", "", 0);
+}
+
+#[test]
+fn noexec_function_redefine() {
+    check("f() { echo one; }; f; f() { echo two; }; f", "one\ntwo\n", "", 0);
+}
+
+#[test]
+fn function_name_with_dash() {
+    check("my-func() { echo dash; }; my-func", "dash\n", "", 0);
+}
+
+#[test]
+fn positional_star_in_func() {
+    check("f() { echo \"$*\"; echo \"$@\"; echo $#; }; f 'a b' c", "a b c\na b c\n2\n", "", 0);
+}
+
+#[test]
+fn special_chars_in_strings() {
+    check("echo 'It'\\''s' \"a\\\"b\" 'x;y' 'p|q' \"\\$HOME\" '&&'", "It's a\"b x;y p|q $HOME &&\n", "", 0);
+}
+
+#[test]
+fn glob_no_match_in_test() {
+    check("if [ -e d/*.none ]; then echo yes; else echo no; fi", "no\n", "", 0);
+}
+
+#[test]
+fn glob_star_count() {
+    check("set -- d/*; echo $#; set -- d/.*; echo $#", "3\n1\n", "", 0);
+}
+
+#[test]
+fn arith_hex_octal_output() {
+    check("echo $((16#ff)) $((0xFF)) $((0777)) $((2#1111))", "255 255 511 15\n", "", 0);
+}
+
+#[test]
+fn negative_numbers() {
+    check("x=-5; echo $((x * -1)) $(( -x )) $((x < 0))", "5 5 1\n", "", 0);
+}
+
+#[test]
+fn big_numbers() {
+    check("echo $((9223372036854775807 + 1)) $((1 << 62))", "-9223372036854775808 4611686018427387904\n", "", 0);
+}
+
+#[test]
+fn let_multiple_and_increment() {
+    check("i=5; let i++ i+=10; echo $i", "16\n", "", 0);
+}
+
+#[test]
+fn echo_special_args() {
+    check("echo -n; echo '-n'; echo \"-e\" x; echo -nn a; echo", "x\na\n", "", 0);
+}
+
+#[test]
+fn empty_script_status() {
+    check("", "", "", 0);
+}
+
+#[test]
+fn only_comment() {
+    check("# nothing", "", "", 0);
+}
+
+#[test]
+fn true_false_chain() {
+    check("true; echo $?; false; echo $?; :; echo $?", "0\n1\n0\n", "", 0);
+}
+
+#[test]
+fn test_with_equals_chars() {
+    check("x='a=b'; [ \"$x\" = 'a=b' ] && echo ok; [ -n \"$x\" -a \"$x\" != c ] && echo ok2", "ok\nok2\n", "", 0);
+}
+
+#[test]
+fn unset_positional_check() {
+    check("f() { [ -z \"${2+x}\" ] && echo no-second; }; f one", "no-second\n", "", 0);
+}
+
+#[test]
+fn case_with_brackets_and_quotes() {
+    check("for c in 'a' '1' '-' ' '; do case \"$c\" in [a-z]) echo letter;; [0-9]) echo digit;; -) echo dash;; ' ') echo space;; esac; done", "letter\ndigit\ndash\nspace\n", "", 0);
+}
+
+#[test]
+fn heredoc_quoted_delim_variants() {
+    check("while read l; do echo \"$l\"; done <<\"END\"\n$HOME\nEND\nwhile read l; do echo \"$l\"; done <<\\END\n$HOME\nEND", "$HOME\n$HOME\n", "", 0);
+}
+
+#[test]
+fn heredoc_backslash_newline() {
+    check("while read -r l; do echo \"$l\"; done <<EOF\na \\\nb\nEOF", "a b\n", "", 0);
+}
+
+#[test]
+fn herestring_variable_with_newlines() {
+    check("x=$'1\\n2\\n3'; n=0; while read l; do n=$((n+l)); done <<< \"$x\"; echo $n", "6\n", "", 0);
+}
+
+#[test]
+fn command_builtin_bypass_function() {
+    check(
+        "echo() { command echo \"wrapped: $*\"; }; echo hi; unset -f echo; echo plain",
+        "wrapped: hi\nplain\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn type_of_keyword_and_builtins() {
+    check("type -t if read [ [[ 2>&1", "keyword\nbuiltin\nbuiltin\nkeyword\n", "", 0);
+}
+
+#[test]
+fn getopts_silent() {
+    check("f() { local OPTIND opt; while getopts ':a:' opt; do case $opt in a) echo a=$OPTARG;; :) echo missing $OPTARG;; \\?) echo bad $OPTARG;; esac; done; }; f -a 1 -x -a", "a=1\nbad x\nmissing a\n", "", 0);
+}
+
+#[test]
+fn source_defines_functions() {
+    check("echo 'lib_f() { echo lib $1; }' > lib.sh; . lib.sh; lib_f x", "lib x\n", "", 0);
+}
+
+#[test]
+fn bash_inline_script_errexit() {
+    check("bash -e -c 'echo a; false; echo b'; echo rc=$?", "a\nrc=1\n", "", 0);
+}
+
+#[test]
+fn sh_heredoc_script() {
+    check("sh <<'EOF'\necho from stdin script $((1+2))\nEOF", "from stdin script 3\n", "", 0);
+}
+
+#[test]
+fn cd_and_relative_files() {
+    check(
+        "cd d; [ -f a.txt ] && echo here; cd sub; [ -f ../b.txt ] && echo parent; cd ../..; [ -d d ] && echo root",
+        "here\nparent\nroot\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn pwd_builtin_after_cd() {
+    check("cd d/sub; pwd | { read p; echo ${p#*/d/}; }", "sub\n", "", 0);
+}
+
+#[test]
+fn arith_for_with_commas() {
+    check("for ((i=0, j=10; i<3; i++, j--)); do echo $i $j; done", "0 10\n1 9\n2 8\n", "", 0);
+}
+
+#[test]
+fn while_false_never_runs() {
+    check("while false; do echo no; done; echo $?", "0\n", "", 0);
+}
+
+#[test]
+fn infinite_loop_with_break() {
+    check("n=0; while :; do n=$((n+1)); [ $n -ge 5 ] && break; done; echo $n", "5\n", "", 0);
+}
+
+#[test]
+fn until_with_complex_cond() {
+    check("i=0; until [ $i -ge 3 ] || [ $i -lt 0 ]; do i=$((i+1)); done; echo $i", "3\n", "", 0);
+}
+
+#[test]
+fn arrays_of_paths_glob_loop() {
+    check(
+        "files=(d/*.txt); for f in \"${files[@]}\"; do echo \"${f##*/} -> ${f%.txt}.bak\"; done",
+        "a.txt -> d/a.bak\nb.txt -> d/b.bak\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn substring_in_loop() {
+    check("s=abcdef; for ((i=0; i<${#s}; i+=2)); do echo ${s:i:2}; done", "ab\ncd\nef\n", "", 0);
+}
+
+#[test]
+fn funcname() {
+    check(
+        "f() { echo \"${FUNCNAME[@]}\" $FUNCNAME ${#FUNCNAME[@]}; g; }; g() { echo \"${FUNCNAME[@]}\"; }; f; echo \"[${FUNCNAME[@]}]\" \"[$FUNCNAME]\"",
+        "f f 1\ng f\n[] []\n",
+        "",
+        0,
+    );
+}
+
+// ----- multi-line scripts and line numbers -----
+
+#[test]
+fn heredoc_in_cmdsub() {
+    check("x=$(while read l; do echo \"<$l>\"; done <<EOF\nin sub\nEOF\n); echo \"$x\"", "<in sub>\n", "", 0);
+}
+
+#[test]
+fn cmdsub_multiline_script() {
+    check("x=$(\n  echo one\n  echo two\n); echo $x", "one two\n", "", 0);
+}
+
+#[test]
+fn function_multiline_with_comments() {
+    check("f() {\n  # comment\n  local a=1  # trailing\n  echo $a\n}\nf", "1\n", "", 0);
+}
+
+#[test]
+fn if_multiline_elif() {
+    check(
+        "x=2\nif [ $x -eq 1 ]; then\n  echo one\nelif [ $x -eq 2 ]; then\n  echo two\nelse\n  echo other\nfi",
+        "two\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn case_multiline() {
+    check("case \"$1\" in\n  start)\n    echo s\n    ;;\n  *)\n    echo default\n    ;;\nesac", "default\n", "", 0);
+}
+
+#[test]
+fn pipeline_multiline() {
+    check("echo a |\n  { read x; echo $x; }", "a\n", "", 0);
+}
+
+#[test]
+fn and_or_multiline() {
+    check("true &&\n  echo yes ||\n  echo no", "yes\n", "", 0);
+}
+
+#[test]
+fn lineno_in_error() {
+    check("echo ok\n\nnosuch\necho $LINENO", "ok\n4\n", "bash: line 3: nosuch: command not found\n", 0);
+}
+
+#[test]
+fn error_line_in_loop() {
+    check("for i in 1; do\n  nosuch\ndone", "", "bash: line 2: nosuch: command not found\n", 127);
+}
+
+#[test]
+fn unbound_line() {
+    check("set -u\necho a\necho $nope", "a\n", "bash: line 3: nope: unbound variable\n", 127);
+}
+
+#[test]
+fn arith_error_line() {
+    check("x=1\necho $(( x / 0 ))", "", "bash: line 2: x / 0 : division by 0 (error token is \"0 \")\n", 1);
+}
+
+#[test]
+fn set_e_line_continues_status() {
+    check("set -e\nfalse\necho no", "", "", 1);
+}
+
+// ----- exec -----
+
+#[test]
+fn exec_stdout_to_file() {
+    check(
+        "exec > log; echo one; echo two; exec >&2; echo err-now; while read l; do echo \"<$l>\"; done < log >&2",
+        "",
+        "err-now\n<one>\n<two>\n",
+        0,
+    );
+}
+
+#[test]
+fn exec_stderr_to_stdout() {
+    check("exec 2>&1; echo out; nosuch; echo after", "out\nbash: line 1: nosuch: command not found\nafter\n", "", 0);
+}
+
+#[test]
+fn exec_stderr_to_null() {
+    check("exec 2>/dev/null; nosuch; echo silent", "silent\n", "", 0);
+}
+
+#[test]
+fn exec_in_subshell() {
+    check("(exec > sub.txt; echo inside); echo outside; read x < sub.txt; echo $x", "outside\ninside\n", "", 0);
+}
+
+#[test]
+fn exec_stdin() {
+    check("echo -e 'l1\\nl2' > in; exec < in; read a; read b; echo $b $a", "l2 l1\n", "", 0);
+}
+
+#[test]
+fn exec_command() {
+    check("exec echo replaced; echo never", "replaced\n", "", 0);
+}
+
+#[test]
+fn exec_append() {
+    check(
+        "echo first > log; exec >> log; echo second; exec >&2; while read l; do echo $l; done < log",
+        "",
+        "first\nsecond\n",
+        0,
+    );
+}
+
+#[test]
+fn exec_inside_a_redirected_command_is_refused() {
+    let (out, err, code) = run("{ exec >f; echo x; } > g; echo $?");
+    assert_eq!((out.as_str(), code), ("0\n", 0));
+    assert!(err.contains("exec: redirections inside"), "{err}");
+}
+
+// ----- shopt -----
+
+#[test]
+fn shopt_nullglob() {
+    check("for f in d/*.none; do echo \"[$f]\"; done; shopt -s nullglob; for f in d/*.none; do echo \"[$f]\"; done; echo end; a=(d/*.none); echo ${#a[@]}; shopt -u nullglob; echo d/*.none", "[d/*.none]\nend\n0\nd/*.none\n", "", 0);
+}
+
+#[test]
+fn shopt_dotglob() {
+    check(
+        "cd d; shopt -s dotglob; echo *; shopt -u dotglob; echo *",
+        ".hidden a.txt b.txt sub\na.txt b.txt sub\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn shopt_query() {
+    check("shopt -q nullglob; echo $?; shopt -s nullglob; shopt -q nullglob; echo $?", "1\n0\n", "", 0);
+}
+
+// ----- more edge cases -----
+
+#[test]
+fn ifs_empty_read_preserves() {
+    check(
+        "IFS= read -r l <<< '  a  b  '; echo \"[$l]\"; while IFS= read -r l; do echo \"[$l]\"; done <<< $'  x\\n\\ty '",
+        "[  a  b  ]\n[  x]\n[\ty ]\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn read_fewer_fields() {
+    check("read a b c <<< 'one'; echo \"[$a][$b][$c]\"", "[one][][]\n", "", 0);
+}
+
+#[test]
+fn empty_defaults_at() {
+    check("set --; echo \"[${@:-none}]\"; a=(); echo \"[${a[@]:-empty}]\"", "[none]\n[empty]\n", "", 0);
+}
+
+#[test]
+fn arith_increment_array_elem() {
+    check("a=(1 2); (( a[1]++ )); echo ${a[@]}; declare -A m; (( m[x] += 5 )); echo ${m[x]}", "1 3\n5\n", "", 0);
+}
+
+#[test]
+fn nested_arrays_in_loop() {
+    check(
+        "matrix=(\"1 2\" \"3 4\"); for row in \"${matrix[@]}\"; do for v in $row; do echo -n \"$v,\"; done; echo; done",
+        "1,2,\n3,4,\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn status_of_failed_redirect_in_if() {
+    check(
+        "if echo x > nodir/f 2>/dev/null; then echo ok; else echo failed; fi",
+        "failed\n",
+        "bash: line 1: nodir/f: No such file or directory\n",
+        0,
+    );
+}
+
+#[test]
+fn var_with_spaces_in_test() {
+    check("x='a b'; if [ \"$x\" = 'a b' ]; then echo eq; fi; [ $x = 'a b' ] 2>/dev/null; echo $?", "eq\n2\n", "", 0);
+}
+
+#[test]
+fn dollar_brace_special() {
+    check("set -- a b; echo ${#} ${#@} ${@: -1} ${!#}", "2 2 b b\n", "", 0);
+}
+
+#[test]
+fn positional_beyond() {
+    check("set -- a; echo \"[${5}]\" \"[${5:-d}]\"", "[] [d]\n", "", 0);
+}
+
+#[test]
+fn unset_array_whole() {
+    check("a=(1 2 3); unset a; echo ${#a[@]} \"[${a[@]}]\"", "0 []\n", "", 0);
+}
+
+#[test]
+fn declare_array_append_mixed() {
+    check("declare -a a; a+=(x); a+=(y z); echo ${a[@]} ${#a[@]}", "x y z 3\n", "", 0);
+}
+
+#[test]
+fn string_repeat_loop() {
+    check("s=''; for i in {1..3}; do s+='ab'; done; echo $s ${#s}", "ababab 6\n", "", 0);
+}
+
+#[test]
+fn modify_loop_var_after() {
+    check("for i in 1 2 3; do :; done; echo $i", "3\n", "", 0);
+}
+
+#[test]
+fn case_modifier_in_pattern() {
+    check("x=Hello; case ${x,,} in hello) echo lower-match;; esac", "lower-match\n", "", 0);
+}
+
+#[test]
+fn arith_with_leading_zero_var() {
+    check("x=08; echo $((10#$x)); y=010; echo $((y))", "8\n8\n", "", 0);
+}
+
+#[test]
+fn arith_error_base() {
+    check(
+        "x=08; echo $((x)); echo after",
+        "",
+        "bash: line 1: 08: value too great for base (error token is \"08\")\n",
+        1,
+    );
+}
+
 // ----- limits, cancellation, write set, sessions -----
 
 fn limited(limits: Limits) -> Shell {
@@ -906,4 +2495,167 @@ fn hostile_inputs_do_not_panic() {
     ] {
         let _ = run(script);
     }
+}
+
+#[test]
+fn doubling_a_variable_hits_the_output_limit() {
+    let mut shell = limited(Limits { max_output_bytes: 1 << 16, ..Limits::default() });
+    let result = shell.run("x=a; while :; do x=$x$x; done", None);
+    assert_eq!(result.limit, Some(LimitHit::Output));
+    let result = shell.run("echo {1..9}{1..9}{1..9}{1..9}{1..9}{1..9}{1..9}", None);
+    assert_eq!(result.limit, Some(LimitHit::Output));
+}
+
+/// Scripts made of random shell tokens: none may panic or run away.
+#[test]
+fn token_soup_does_not_panic() {
+    const TOKENS: &[&str] = &[
+        "echo",
+        "x",
+        "$x",
+        "${x:-a}",
+        "${#x}",
+        "${x/a/b}",
+        "${x:1:2}",
+        "$((1+x))",
+        "$(echo a)",
+        "`echo b`",
+        "|",
+        "&&",
+        "||",
+        ";",
+        "\n",
+        "{",
+        "}",
+        "(",
+        ")",
+        "if",
+        "then",
+        "else",
+        "fi",
+        "for",
+        "in",
+        "do",
+        "done",
+        "while",
+        "case",
+        "esac",
+        ")",
+        ";;",
+        "\"",
+        "'",
+        "\\",
+        "*",
+        "?",
+        "[",
+        "]",
+        "[[",
+        "]]",
+        "==",
+        "=~",
+        "-eq",
+        ">",
+        ">>",
+        "<",
+        "<<<",
+        "2>&1",
+        "x=1",
+        "a=(1 2)",
+        "${a[@]}",
+        "\"$@\"",
+        "$#",
+        "~",
+        "{1..3}",
+        "{a,b}",
+        "f()",
+        "local",
+        "return",
+        "break",
+        "continue",
+        "read",
+        "shift",
+        "set",
+        "-e",
+        "-u",
+        "exit",
+        "trap",
+        "eval",
+        "declare",
+        "-A",
+        "((",
+        "))",
+        "let",
+        "!",
+        "&",
+        "$'\\n'",
+        "<<EOF",
+        "EOF",
+        "#",
+        "test",
+        "-f",
+        "d/*",
+    ];
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let limits = Limits {
+        max_commands: 2000,
+        max_loop_iterations: 2000,
+        max_output_bytes: 1 << 16,
+        max_duration: std::time::Duration::from_secs(2),
+        max_function_depth: 20,
+    };
+    let mut shell = limited(limits);
+    for _ in 0..400 {
+        let len = (next() % 24) as usize + 1;
+        let script: Vec<&str> = (0..len).map(|_| TOKENS[(next() % TOKENS.len() as u64) as usize]).collect();
+        let script = script.join(" ");
+        let result = shell.run(&script, None);
+        assert!(result.exit_code >= 0 && result.exit_code <= 255, "{script:?}: {}", result.exit_code);
+        shell.reset();
+    }
+}
+
+#[test]
+fn compgen_lists_names() {
+    let (out, _, code) = run("f() { :; }; compgen -c ec; compgen -A function; x1=1; compgen -v x1");
+    assert_eq!((out.as_str(), code), ("echo\nf\nx1\n", 0));
+}
+
+#[test]
+fn shell_is_send_and_sync() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Shell>();
+}
+
+// `bash -c` runs one complete command at a time: those before a syntax
+// error run, then the error ends the script with status 2.
+#[test]
+fn commands_before_a_syntax_error_run() {
+    check(
+        "echo start\necho a ) b\necho never",
+        "start\n",
+        "bash: -c: line 2: syntax error near unexpected token `)'\nbash: -c: line 2: `echo a ) b'\n",
+        2,
+    );
+}
+
+// An arithmetic error abandons the current top-level command (the rest of
+// its line, the function it was in) and the script goes on with the next.
+#[test]
+fn an_arithmetic_error_abandons_only_its_command() {
+    let (stdout, stderr, code) =
+        run("echo $((1/0)); echo same-line\nf() { echo $((2/0)); echo in-f; }; f; echo after-f\necho \"next $?\"");
+    assert_eq!(stdout, "next 1\n");
+    assert_eq!(stderr.matches("division by 0").count(), 2, "{stderr}");
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn return_outside_a_function_is_status_2_and_the_script_goes_on() {
+    check("return 2>/dev/null; echo \"status $?\"", "status 2\n", "", 0);
 }

@@ -18,6 +18,8 @@ pub(crate) enum ArithError {
     DivisionByZero,
     NegativeExponent,
     Syntax(String),
+    /// `08`, `2#3`: a digit too great for the base.
+    Base(String),
     Recursion,
     Assign(String),
 }
@@ -28,6 +30,7 @@ impl std::fmt::Display for ArithError {
             ArithError::DivisionByZero => f.write_str("division by 0"),
             ArithError::NegativeExponent => f.write_str("exponent less than 0"),
             ArithError::Syntax(text) => write!(f, "syntax error in expression (error token is \"{text}\")"),
+            ArithError::Base(text) => write!(f, "value too great for base (error token is \"{text}\")"),
             ArithError::Recursion => f.write_str("expression recursion level exceeded"),
             ArithError::Assign(message) => f.write_str(message),
         }
@@ -37,12 +40,18 @@ impl std::fmt::Display for ArithError {
 /// The message bash prints for an error in `text`.
 fn message(text: &str, error: &ArithError) -> String {
     match error {
-        ArithError::DivisionByZero | ArithError::NegativeExponent => {
-            let token = text.rfind(['/', '%', '*']).map_or(text, |i| text[i + 1..].trim_start());
-            format!("{}: {error} (error token is \"{token}\")", text.trim())
+        ArithError::DivisionByZero => {
+            let token = text.rfind(['/', '%']).map_or(text, |i| text[i + 1..].trim_start());
+            format!("{}: {error} (error token is \"{token}\")", text.trim_start())
+        }
+        ArithError::NegativeExponent => {
+            let token = text.rfind(['*', '-']).map_or(text, |i| text[i + 1..].trim_start());
+            format!("{}: {error} (error token is \"{token}\")", text.trim_start())
         }
         ArithError::Assign(message) => message.clone(),
-        _ => format!("{}: {error}", text.trim()),
+        // The text at fault may be a variable's value, not the expression.
+        ArithError::Syntax(inner) | ArithError::Base(inner) => format!("{inner}: {error}"),
+        _ => format!("{}: {error}", text.trim_start()),
     }
 }
 
@@ -67,7 +76,7 @@ impl Interp<'_> {
             Ok(v) => Ok(v),
             Err(error) => {
                 self.error(message(text, &error))?;
-                Err(Flow::Exit(1))
+                Err(Flow::Abort(1))
             }
         }
     }
@@ -109,7 +118,7 @@ impl Interp<'_> {
         let expr = match self.ariths.get(trimmed) {
             Some(expr) => expr.clone(),
             None => {
-                let expr = super::parse::parse_arith(trimmed).ok_or_else(|| ArithError::Syntax(trimmed.to_string()))?;
+                let expr = super::parse::parse_arith(trimmed).ok_or_else(|| bad_number_or_syntax(trimmed))?;
                 let expr = Rc::new(expr);
                 if self.ariths.len() < 4096 {
                     self.ariths.insert(trimmed.to_string(), expr.clone());
@@ -302,6 +311,22 @@ fn binary(op: &BinaryOperator, l: i64, r: i64) -> Result<i64, ArithError> {
         BinaryOperator::LogicalAnd => i64::from(l != 0 && r != 0),
         BinaryOperator::LogicalOr => i64::from(l != 0 || r != 0),
     })
+}
+
+/// The error for text the grammar refused: a number with a digit too great
+/// for its base (`08`, `2#2`), else a syntax error.
+fn bad_number_or_syntax(text: &str) -> ArithError {
+    let bad_octal = text.len() > 1 && text.starts_with('0') && text.bytes().all(|b| b.is_ascii_digit());
+    let bad_based = text.split_once('#').is_some_and(|(base, digits)| {
+        base.parse::<u32>().is_ok_and(|b| (2..=36).contains(&b))
+            && !digits.is_empty()
+            && digits.chars().all(|c| c.is_ascii_alphanumeric())
+    });
+    if bad_octal || bad_based {
+        ArithError::Base(text.to_string())
+    } else {
+        ArithError::Syntax(text.to_string())
+    }
 }
 
 /// A plain decimal number (the common case, parsed without the grammar).

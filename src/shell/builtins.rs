@@ -1,8 +1,7 @@
 //! The builtins: the commands that read or change the shell's own state
 //! (`cd`, `read`, `export`, `set`…), plus `echo`, `test`/`[` and `[[ ]]`.
 //!
-//! Differences from bash, on purpose or for now: `exec` without a command
-//! (permanent redirections) does nothing; `trap` only keeps `EXIT` (other
+//! Differences from bash, on purpose or for now: `trap` only keeps `EXIT` (other
 //! signals are accepted and ignored); `type`/`command -v` report the
 //! commands of the table as `/usr/bin/NAME`; a script run by path
 //! (`./x.sh`) needs no execute bit, as the storage has no `chmod`.
@@ -17,7 +16,7 @@ use super::state::{State, Value, Var};
 use super::storage_path;
 use crate::storage::FileKind;
 
-/// A builtin's entry point: the interpreter and argv (argv[0] is the name).
+/// A builtin's entry point: the interpreter and argv (`argv[0]` is the name).
 pub(crate) type BuiltinFn = fn(&mut Interp<'_>, &[String]) -> Res;
 
 /// The builtin called `name`, if there is one.
@@ -46,9 +45,11 @@ pub(crate) fn lookup(name: &str) -> Option<BuiltinFn> {
         "type" => type_,
         "command" => command,
         "getopts" => getopts,
+        "compgen" => compgen,
         "bash" | "sh" => bash,
         "exec" => exec,
-        "wait" | "shopt" | "hash" | "alias" | "unalias" | "ulimit" | "disown" | "jobs" => |_, _| Ok(0),
+        "shopt" => shopt,
+        "wait" | "hash" | "alias" | "unalias" | "ulimit" | "disown" | "jobs" => |_, _| Ok(0),
         "umask" => |i, a| {
             if a.len() == 1 {
                 i.out(b"0022\n")?;
@@ -59,7 +60,55 @@ pub(crate) fn lookup(name: &str) -> Option<BuiltinFn> {
     })
 }
 
-/// Every builtin name (for `type` and `command -v`).
+/// Every builtin's name (for `compgen -c`).
+const BUILTINS: &[&str] = &[
+    ".",
+    ":",
+    "[",
+    "alias",
+    "bash",
+    "break",
+    "cd",
+    "command",
+    "compgen",
+    "continue",
+    "declare",
+    "disown",
+    "echo",
+    "eval",
+    "exec",
+    "exit",
+    "export",
+    "false",
+    "getopts",
+    "hash",
+    "jobs",
+    "let",
+    "local",
+    "mapfile",
+    "pwd",
+    "read",
+    "readarray",
+    "readonly",
+    "return",
+    "set",
+    "sh",
+    "shift",
+    "shopt",
+    "source",
+    "test",
+    "trap",
+    "true",
+    "type",
+    "typeset",
+    "ulimit",
+    "umask",
+    "unalias",
+    "unset",
+    "wait",
+];
+
+/// The reserved words (for `type` and `compgen -c`).
 const KEYWORDS: &[&str] = &[
     "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do", "done", "in",
     "function", "time", "{", "}", "!", "[[", "]]", "coproc",
@@ -93,12 +142,17 @@ fn echo(interp: &mut Interp<'_>, argv: &[String]) -> Res {
         }
         args = &args[1..];
     }
-    if !escapes && args.len() == 1 {
-        // The hot path: one argument, no escapes.
-        interp.out(args[0].as_bytes())?;
+    if !escapes && args.len() == 1 && args[0].len() < 256 {
+        // The hot path: one short argument, no escapes, one write.
+        let mut line = [0u8; 257];
+        let bytes = args[0].as_bytes();
+        line[..bytes.len()].copy_from_slice(bytes);
+        let mut len = bytes.len();
         if newline {
-            interp.out(b"\n")?;
+            line[len] = b'\n';
+            len += 1;
         }
+        interp.out(&line[..len])?;
         return Ok(0);
     }
     let mut text = String::new();
@@ -124,9 +178,41 @@ fn echo(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     Ok(0)
 }
 
-/// echo's `\0nnn` is `$'…'`'s `\nnn`.
+/// echo's escapes in `$'…'` form: `\0nnn` is octal, `\nnn` stays as written.
 fn echo_escapes(arg: &str) -> String {
-    arg.replace("\\0", "\\")
+    let mut out = String::with_capacity(arg.len());
+    let mut chars = arg.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('0') => {
+                let mut value = 0u32;
+                for _ in 0..3 {
+                    match chars.peek().and_then(|d| d.to_digit(8)) {
+                        Some(d) => {
+                            value = value * 8 + d;
+                            chars.next();
+                        }
+                        None => break,
+                    }
+                }
+                out.push_str(&format!("\\x{:02x}", value & 0xff));
+            }
+            Some(d @ '1'..='7') => {
+                out.push_str("\\\\");
+                out.push(d);
+            }
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push_str("\\\\"),
+        }
+    }
+    out
 }
 
 fn find_backslash_c(arg: &str) -> Option<usize> {
@@ -227,7 +313,7 @@ fn exit(interp: &mut Interp<'_>, argv: &[String]) -> Res {
 fn return_(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     if interp.depth == 0 && interp.sourcing == 0 {
         interp.error("return: can only `return' from a function or sourced script")?;
-        return Ok(1);
+        return Ok(2);
     }
     match status_arg(interp, "return", argv.get(1))? {
         Some(status) => Err(Flow::Return(status)),
@@ -460,21 +546,28 @@ fn unset_element(interp: &mut Interp<'_>, name: &str, index: &str) -> Result<(),
 // ----- declare, local, export, readonly -----
 
 fn declaration_words(interp: &mut Interp<'_>, argv: &[String]) -> Res {
-    let args: Vec<DeclArg> = argv[1..]
-        .iter()
-        .map(|arg| match arg.split_once('=') {
-            Some((name, value)) if is_name(name.trim_end_matches('+')) && !arg.starts_with('-') => {
-                DeclArg::Assign(Assign {
-                    name: name.trim_end_matches('+').to_string(),
-                    index: None,
-                    value: AssignValue::Scalar(value.to_string()),
-                    append: name.ends_with('+'),
-                })
-            }
-            _ => DeclArg::Word(arg.clone()),
-        })
-        .collect();
+    let args: Vec<DeclArg> = argv[1..].iter().map(|arg| DeclArg::Word(arg.clone())).collect();
     declaration(interp, &argv[0], &args)
+}
+
+/// A word that reads `name=value`, `name+=value` or `name[i]=value` after
+/// expansion (`declare "$n=1"`) is an assignment.
+fn word_assignment(word: &str) -> Option<Assign> {
+    let (lhs, value) = word.split_once('=')?;
+    let (lhs, append) = match lhs.strip_suffix('+') {
+        Some(lhs) => (lhs, true),
+        None => (lhs, false),
+    };
+    let (name, index) = match lhs.strip_suffix(']').and_then(|l| l.split_once('[')) {
+        Some((name, index)) => (name, Some(index.to_string())),
+        None => (lhs, None),
+    };
+    is_name(name).then(|| Assign {
+        name: name.to_string(),
+        index,
+        value: AssignValue::Scalar(value.to_string()),
+        append,
+    })
 }
 
 /// Whether `s` is a valid variable name.
@@ -495,8 +588,17 @@ pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg])
     let mut functions = false;
     let mut global = false;
     let mut status = 0;
+    let converted: Vec<DeclArg> = args
+        .iter()
+        .map(|arg| match arg {
+            DeclArg::Word(w) if !w.starts_with(['-', '+']) => {
+                word_assignment(w).map_or_else(|| arg.clone(), DeclArg::Assign)
+            }
+            other => other.clone(),
+        })
+        .collect();
     let mut items: Vec<&DeclArg> = Vec::new();
-    for arg in args {
+    for arg in &converted {
         match arg {
             DeclArg::Word(word)
                 if (word.starts_with('-') || word.starts_with('+')) && word.len() > 1 && items.is_empty() =>
@@ -1197,6 +1299,83 @@ fn command(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     interp.dispatch(rest, None)
 }
 
+/// `compgen -c [prefix]` (commands: builtins, functions, the table),
+/// `compgen -v` (variables), `compgen -A function`.
+fn compgen(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    let mut kind = None;
+    let mut prefix = "";
+    let mut i = 1;
+    while i < argv.len() {
+        match argv[i].as_str() {
+            "-c" => kind = Some("command"),
+            "-v" => kind = Some("variable"),
+            "-A" => {
+                i += 1;
+                kind = argv.get(i).map(String::as_str).map(|k| if k == "function" { "function" } else { "other" });
+            }
+            word => prefix = word,
+        }
+        i += 1;
+    }
+    let mut names: Vec<String> = match kind {
+        Some("command") => {
+            let mut all: Vec<String> = commands::names().into_iter().map(String::from).collect();
+            all.extend(BUILTINS.iter().map(|b| b.to_string()));
+            all.extend(KEYWORDS.iter().map(|k| k.to_string()));
+            all.extend(interp.st.functions.keys().cloned());
+            all
+        }
+        Some("variable") => interp.st.vars.keys().cloned().collect(),
+        Some("function") => interp.st.functions.keys().cloned().collect(),
+        _ => {
+            interp.error("compgen: only -c, -v and -A function are supported")?;
+            return Ok(2);
+        }
+    };
+    names.retain(|n| n.starts_with(prefix));
+    names.sort();
+    names.dedup();
+    if names.is_empty() {
+        return Ok(1);
+    }
+    let mut text = names.join("\n");
+    text.push('\n');
+    interp.out(text.as_bytes())?;
+    Ok(0)
+}
+
+/// `shopt -s/-u/-q name…`: `nullglob` and `dotglob` work, the other
+/// options are accepted and ignored.
+fn shopt(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    let mut mode = None;
+    let mut status = 0;
+    for arg in &argv[1..] {
+        match arg.as_str() {
+            "-s" => mode = Some(true),
+            "-u" => mode = Some(false),
+            "-q" | "-o" | "-p" => {}
+            name => {
+                let options = &mut interp.st.options;
+                let slot = match name {
+                    "nullglob" => Some(&mut options.nullglob),
+                    "dotglob" => Some(&mut options.dotglob),
+                    _ => None,
+                };
+                match (slot, mode) {
+                    (Some(slot), Some(on)) => *slot = on,
+                    (Some(slot), None) => {
+                        if !*slot {
+                            status = 1;
+                        }
+                    }
+                    (None, _) => {}
+                }
+            }
+        }
+    }
+    Ok(status)
+}
+
 // ----- getopts -----
 
 fn getopts(interp: &mut Interp<'_>, argv: &[String]) -> Res {
@@ -1504,7 +1683,10 @@ fn unary(interp: &mut Interp<'_>, predicate: &UnaryPredicate, operand: &str) -> 
         UnaryPredicate::FileExistsAndIsSymlink => {
             !operand.is_empty() && storage.lstat(&path()).is_ok_and(|m| m.kind == FileKind::Symlink)
         }
-        UnaryPredicate::FileExistsAndIsNotZeroLength => stat().is_some_and(|m| m.size > 0),
+        // A directory is never empty on disk (bash sees its 4096-byte size).
+        UnaryPredicate::FileExistsAndIsNotZeroLength => {
+            stat().is_some_and(|m| m.size > 0 || m.kind == crate::storage::FileKind::Directory)
+        }
         UnaryPredicate::FileExistsAndIsReadable => stat().is_some_and(|m| m.mode & 0o444 != 0),
         UnaryPredicate::FileExistsAndIsWritable => stat().is_some_and(|m| m.mode & 0o222 != 0),
         UnaryPredicate::FileExistsAndIsExecutable => {
@@ -1686,7 +1868,9 @@ impl Interp<'_> {
         let compiled = match self.regexes.get(regex) {
             Some(r) => r.clone(),
             None => {
-                let Ok(r) = regex::bytes::RegexBuilder::new(regex).unicode(false).build() else {
+                // POSIX ERE, as regcomp(3) reads it in the C locale.
+                let Ok(translated) = super::commands::ere_to_regex(regex) else { return Err(String::new()) };
+                let Ok(r) = regex::bytes::RegexBuilder::new(&translated).unicode(false).build() else {
                     return Err(String::new());
                 };
                 let r = std::rc::Rc::new(r);
@@ -1723,6 +1907,13 @@ mod tests {
         assert_eq!(split_read("a,b,c", &none, ",", 2), ["a", "b,c"]);
         assert_eq!(split_read("a,,c", &none, ",", 5), ["a", "", "c"]);
         assert_eq!(split_read("  x  ", &none, " \t\n", 1), ["x"]);
+    }
+
+    #[test]
+    fn builtin_list_is_complete() {
+        for name in BUILTINS {
+            assert!(lookup(name).is_some(), "{name}");
+        }
     }
 
     #[test]

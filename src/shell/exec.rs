@@ -1,8 +1,39 @@
 //! The interpreter: lists, `&&`/`||`, pipelines (buffered: each stage's
 //! stdout is the next stage's stdin, each stage runs on a copy of the state
 //! as bash's subshells do), compound commands, functions, simple commands
-//! and the lookup order (functions, builtins, the command table), `set -e`,
-//! and the limits.
+//! and the lookup order (functions, builtins, the command table, a script
+//! path), `set -e`, and the limits.
+//!
+//! Where the interpreter differs from bash 5.2 (`bash -c`, C locale):
+//! - Pipelines are buffered: a stage runs to completion before the next
+//!   starts, so `yes | head -1` ends by the output limit, not by SIGPIPE.
+//! - `cmd &` runs `cmd` to completion in the foreground; `wait` does nothing
+//!   and `$!` is unset. `coproc`, `select` and `>(…)` are not supported;
+//!   `<(…)` only as input redirection (`done < <(cmd)`).
+//! - Commands of the table see the rest of their stdin but do not consume
+//!   it: after `{ read a; cat; } < f` the loop's next `read` would read
+//!   again what `cat` printed (only `read` and `mapfile` advance stdin).
+//! - A command's stderr redirected into its stdout (`2>&1`) comes after its
+//!   stdout when the command is one of the table (builtins and functions
+//!   interleave as bash does).
+//! - `$$` and `$BASHPID` are 4242; `$RANDOM` is a fixed-seed sequence;
+//!   `time` does not print timings; aliases are not expanded.
+//! - Characters are Unicode scalar values: `${#v}`, `${v:1:2}` and `?`
+//!   count characters where bash in the C locale counts bytes.
+//! - Associative arrays keep their insertion order (bash's order is its
+//!   hash table's).
+//! - An `EXIT` trap runs at the end of the run that set it, then is
+//!   cleared; other traps are accepted and ignored. `exec >file` (without
+//!   a command) is refused inside a redirected or piped command.
+//! - Parse errors are reported with bash's wording and status 2, but the
+//!   line and token are brush-parser's guess. Scripts nesting deeper than
+//!   64 brackets or compound commands are refused.
+//! - Limits: every simple command counts against `max_commands`, every
+//!   loop iteration against `max_loop_iterations`, function calls, `eval`,
+//!   `source` and nested `bash` against `max_function_depth` (as does the
+//!   stack: about 1 MiB of nesting), each stream and each variable's size
+//!   against `max_output_bytes` (a variable may reach four times the
+//!   limit), brace expansions are capped at 131072 words.
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -28,6 +59,11 @@ use crate::CancelToken;
 pub(crate) enum Flow {
     /// `exit n`, `set -e`, or a fatal expansion error: ends the (sub)shell.
     Exit(i32),
+    /// An arithmetic expansion error: abandons the current top-level
+    /// command (function calls and lists included) with this status, and
+    /// the script goes on with the next one, as `bash -c` does; a subshell
+    /// ends with it.
+    Abort(i32),
     /// `return n`.
     Return(i32),
     /// `break n`.
@@ -180,6 +216,17 @@ pub(crate) struct Interp<'r> {
     pub(crate) cond: u32,
     /// Whether a `source`d file is running (`return` is allowed).
     pub(crate) sourcing: u32,
+    /// Function calls in progress (bash names them `environment` in messages).
+    pub(crate) functions_running: u32,
+    /// Redirected or piped commands running: `exec` redirections are
+    /// refused inside them.
+    pub(crate) scopes: u32,
+    /// Files `exec >file` opened, written when the (sub)shell ends.
+    pub(crate) exec_files: Vec<super::io::Pending>,
+    /// `FUNCNAME`: the running functions, innermost last.
+    pub(crate) function_names: Vec<String>,
+    /// Subshells in progress (a fatal error exits them with 1, not 127).
+    pub(crate) subshells: u32,
     /// The status of the last command substitution of the current command.
     pub(crate) subst_status: Option<i32>,
     /// The line of the command being run (for messages and `LINENO`).
@@ -206,6 +253,11 @@ impl<'r> Interp<'r> {
             loops: 0,
             cond: 0,
             sourcing: 0,
+            functions_running: 0,
+            function_names: Vec::new(),
+            scopes: 0,
+            exec_files: Vec::new(),
+            subshells: 0,
             subst_status: None,
             line: 1,
             popts: super::parse::options(),
@@ -230,7 +282,9 @@ impl<'r> Interp<'r> {
 
     /// Writes `bash: line N: message` to stderr.
     pub(crate) fn error(&mut self, message: impl std::fmt::Display) -> Result<(), Flow> {
-        let text = format!("bash: line {}: {}\n", self.line, message);
+        // bash -c names the source of a function's commands `environment`.
+        let source = if self.functions_running > 0 { "environment" } else { "bash" };
+        let text = format!("{source}: line {}: {}\n", self.line, message);
         self.err(text.as_bytes())
     }
 
@@ -266,9 +320,17 @@ impl<'r> Interp<'r> {
         self.rt.check_stack()?;
         let saved = self.st.clone();
         let saved_trap = saved.exit_trap.clone();
+        let (saved_fd, saved_outs, saved_ins) = (self.fd, self.outs.len(), self.ins.len());
+        let saved_exec = std::mem::take(&mut self.exec_files);
+        let saved_scopes = std::mem::replace(&mut self.scopes, 0);
+        self.subshells += 1;
         let result = f(self);
+        self.subshells -= 1;
+        let result = self.end_subshell_streams(result, saved_fd, saved_outs, saved_ins);
+        self.exec_files = saved_exec;
+        self.scopes = saved_scopes;
         let mut status = match result {
-            Ok(status) | Err(Flow::Exit(status)) | Err(Flow::Return(status)) => status,
+            Ok(status) | Err(Flow::Exit(status) | Flow::Abort(status) | Flow::Return(status)) => status,
             Err(Flow::Break(_)) | Err(Flow::Continue(_)) => 0,
             Err(Flow::Limit(hit)) => {
                 self.st = saved;
@@ -296,6 +358,20 @@ impl<'r> Interp<'r> {
     }
 
     // ----- lists -----
+
+    /// Runs a whole script at the top level: an arithmetic error abandons
+    /// only the complete command it happened in.
+    pub(crate) fn run_script(&mut self, program: &ast::Program) -> Res {
+        let mut status = 0;
+        for list in &program.complete_commands {
+            status = match self.run_list(list) {
+                Err(Flow::Abort(code)) => code,
+                other => other?,
+            };
+            self.st.last_status = status;
+        }
+        Ok(status)
+    }
 
     /// Runs a parsed program.
     pub(crate) fn run_program(&mut self, program: &ast::Program) -> Res {
@@ -376,6 +452,7 @@ impl<'r> Interp<'r> {
         let base_ins = self.ins.len();
         let cap = self.rt.limits.max_output_bytes;
         let mut statuses = Vec::with_capacity(seq.len());
+        self.scopes += 1;
         let mut result = Ok(());
         for (i, command) in seq.iter().enumerate() {
             let last = i + 1 == seq.len();
@@ -401,6 +478,7 @@ impl<'r> Interp<'r> {
                 }
             }
         }
+        self.scopes -= 1;
         self.outs.truncate(base_outs);
         self.ins.truncate(base_ins);
         self.fd = saved;
@@ -626,6 +704,14 @@ impl<'r> Interp<'r> {
     // ----- simple commands -----
 
     fn run_simple(&mut self, simple: &ast::SimpleCommand) -> Res {
+        let status = self.run_simple_inner(simple)?;
+        if !self.exec_files.is_empty() {
+            self.flush_exec_files()?;
+        }
+        Ok(status)
+    }
+
+    fn run_simple_inner(&mut self, simple: &ast::SimpleCommand) -> Res {
         self.rt.count_command()?;
         if let Some(line) = simple_line(simple) {
             self.line = line;
@@ -666,12 +752,12 @@ impl<'r> Interp<'r> {
                 }
             }
         }
-        let mut assigns: Vec<Assign> = Vec::new();
+        let mut assigns: Vec<&ast::Assignment> = Vec::new();
         if let Some(prefix) = &simple.prefix {
             for item in &prefix.0 {
                 match item {
                     ast::CommandPrefixOrSuffixItem::AssignmentWord(assignment, _) => {
-                        assigns.push(self.expand_assignment(assignment)?);
+                        assigns.push(assignment);
                     }
                     ast::CommandPrefixOrSuffixItem::IoRedirect(_) => has_redirects = true,
                     ast::CommandPrefixOrSuffixItem::Word(word) => self.expand_word_into(&word.value, &mut argv)?,
@@ -682,25 +768,34 @@ impl<'r> Interp<'r> {
                 }
             }
         }
-        if self.st.options.xtrace {
-            self.trace(&assigns, &argv)?;
-        }
         if !has_redirects {
             return self.run_expanded(argv, decl, assigns);
         }
         let redirects =
             simple.prefix.iter().flat_map(|p| p.0.iter()).chain(simple.suffix.iter().flat_map(|s| s.0.iter()));
-        let redirects = redirects.filter_map(|item| match item {
+        let mut redirects = redirects.filter_map(|item| match item {
             ast::CommandPrefixOrSuffixItem::IoRedirect(r) => Some(r),
             _ => None,
         });
+        if argv.len() == 1 && argv[0] == "exec" && !self.st.functions.contains_key("exec") {
+            return self.exec_redirects(&mut redirects);
+        }
         self.with_redirects(redirects, move |s| s.run_expanded(argv, decl, assigns))
     }
 
-    fn run_expanded(&mut self, argv: Vec<String>, decl: Option<Vec<DeclArg>>, assigns: Vec<Assign>) -> Res {
+    /// Runs a command whose words are expanded; its assignments are
+    /// expanded and made one after the other, after the redirections.
+    fn run_expanded(&mut self, argv: Vec<String>, decl: Option<Vec<DeclArg>>, assigns: Vec<&ast::Assignment>) -> Res {
+        if self.st.options.xtrace && assigns.is_empty() {
+            self.trace(&[], &argv)?;
+        }
         if argv.is_empty() {
-            for assign in &assigns {
-                if let Err(message) = self.assign(assign, false) {
+            for assignment in assigns {
+                let assign = self.expand_assignment(assignment)?;
+                if self.st.options.xtrace {
+                    self.trace(std::slice::from_ref(&assign), &[])?;
+                }
+                if let Err(message) = self.assign(&assign, false) {
                     // A failed assignment ends a non-interactive bash.
                     self.error(message)?;
                     return Err(Flow::Exit(1));
@@ -713,15 +808,32 @@ impl<'r> Interp<'r> {
         }
         // `VAR=x cmd`: the variables hold for this command only.
         let mut saved = Vec::with_capacity(assigns.len());
-        for assign in &assigns {
+        let mut expanded = Vec::with_capacity(assigns.len());
+        for assignment in assigns {
+            let assign = match self.expand_assignment(assignment) {
+                Ok(assign) => assign,
+                Err(flow) => {
+                    self.restore_vars(saved);
+                    return Err(flow);
+                }
+            };
             saved.push((assign.name.clone(), self.st.vars.get(&assign.name).cloned()));
-            if let Err(message) = self.assign(assign, false) {
+            if let Err(message) = self.assign(&assign, false) {
                 self.error(message)?;
             } else if let Some(var) = self.st.vars_mut().get_mut(&assign.name) {
                 var.exported = true;
             }
+            expanded.push(assign);
+        }
+        if self.st.options.xtrace {
+            self.trace(&expanded, &argv)?;
         }
         let result = self.dispatch(&argv, decl.as_deref());
+        self.restore_vars(saved);
+        result
+    }
+
+    fn restore_vars(&mut self, saved: Vec<(String, Option<super::state::Var>)>) {
         for (name, var) in saved.into_iter().rev() {
             match var {
                 Some(var) => {
@@ -730,7 +842,6 @@ impl<'r> Interp<'r> {
                 None => self.st.unset(&name),
             }
         }
-        result
     }
 
     fn trace(&mut self, assigns: &[Assign], argv: &[String]) -> Result<(), Flow> {
@@ -787,12 +898,16 @@ impl<'r> Interp<'r> {
         let saved_positional = std::mem::replace(&mut self.st.positional, Arc::new(argv[1..].to_vec()));
         let saved_loops = std::mem::replace(&mut self.loops, 0);
         self.st.locals.push(Vec::new());
+        self.functions_running += 1;
+        self.function_names.push(argv[0].clone());
         let redirects = function.1.as_ref().map_or(&[][..], |r| &r.0[..]);
         let result = if redirects.is_empty() {
             self.run_compound(&function.0)
         } else {
             self.with_redirects(redirects.iter(), |s| s.run_compound(&function.0))
         };
+        self.functions_running -= 1;
+        self.function_names.pop();
         self.st.pop_locals();
         self.st.positional = saved_positional;
         self.loops = saved_loops;
@@ -992,6 +1107,21 @@ impl<'r> Interp<'r> {
     }
 }
 
+impl Interp<'_> {
+    /// Writes the files a subshell's `exec` opened and restores its streams.
+    fn end_subshell_streams(&mut self, result: Res, fd: Fds, outs: usize, ins: usize) -> Res {
+        let files = std::mem::take(&mut self.exec_files);
+        self.fd = fd;
+        let flushed = self.flush_files(files);
+        self.outs.truncate(outs);
+        self.ins.truncate(ins);
+        match (result, flushed) {
+            (Err(Flow::Limit(hit)), _) | (_, Err(Flow::Limit(hit))) => Err(Flow::Limit(hit)),
+            (result, _) => result,
+        }
+    }
+}
+
 fn same_trap(a: &Option<Arc<str>>, b: &Option<Arc<str>>) -> bool {
     match (a, b) {
         (Some(a), Some(b)) => Arc::ptr_eq(a, b),
@@ -1034,14 +1164,17 @@ impl Runner for Interp<'_> {
         self.outs.push(std::mem::replace(stderr, Output::new(0)));
         self.ins.push(Input { data: stdin.to_vec(), pos: 0 });
         self.fd = Fds { input: base_ins, out: base_outs, err: base_outs + 1 };
-        let result = self.dispatch(argv, None);
+        // Like a process xargs would start: the shell's state is a copy.
+        self.scopes += 1;
+        let result = self.subshell(|s| s.dispatch(argv, None));
+        self.scopes -= 1;
         self.fd = saved;
         *stderr = self.outs.pop().unwrap_or_else(|| Output::new(0));
         *stdout = self.outs.pop().unwrap_or_else(|| Output::new(0));
         self.outs.truncate(base_outs);
         self.ins.truncate(base_ins);
         match result {
-            Ok(status) | Err(Flow::Exit(status)) | Err(Flow::Return(status)) => Ok(status),
+            Ok(status) | Err(Flow::Exit(status) | Flow::Abort(status) | Flow::Return(status)) => Ok(status),
             Err(Flow::Break(_)) | Err(Flow::Continue(_)) => Ok(0),
             Err(Flow::Limit(hit)) => Err(hit),
         }
@@ -1145,6 +1278,8 @@ mod tests {
             run("echo a | t_xargs nosuch"),
             ("".into(), "bash: line 1: nosuch: command not found\n".into(), 127)
         );
+        // What the command runs cannot change the shell's variables.
+        assert_eq!(run("g() { v=set; }; v=old; echo a | t_xargs g; echo $v"), ("old\n".into(), "".into(), 0));
     }
 
     #[test]

@@ -16,8 +16,9 @@ use crate::storage::FileKind;
 /// The fake process id `$$` shows.
 pub(crate) const FAKE_PID: u32 = 4242;
 
-/// Most words a brace expansion may produce.
-const MAX_BRACE_WORDS: usize = 1 << 20;
+/// Most words a brace expansion may produce (more is refused with the
+/// output limit: bash would build them all).
+const MAX_BRACE_WORDS: usize = 1 << 17;
 
 /// Whether a word needs no expansion at all (the hot path: `echo hi`).
 fn is_plain(word: &str) -> bool {
@@ -28,8 +29,10 @@ fn is_plain(word: &str) -> bool {
 pub(crate) struct Fields {
     /// Split unquoted expansions on IFS (off in assignments, `[[ ]]`, `case`…).
     split: bool,
-    /// `pat` escapes quoted characters for a regex (`[[ =~ ]]`), not a glob.
-    regex: bool,
+    /// How `pat` escapes quoted characters.
+    mode: PatMode,
+    /// Unquoted text is split too (the word of `${v:-word}`).
+    split_text: bool,
     ifs: String,
     cur: String,
     /// `cur` as a pattern: quoted pattern characters escaped.
@@ -44,7 +47,8 @@ impl Fields {
     fn new(split: bool, ifs: String) -> Self {
         Fields {
             split,
-            regex: false,
+            mode: PatMode::Glob,
+            split_text: false,
             ifs,
             cur: String::new(),
             pat: String::new(),
@@ -57,8 +61,15 @@ impl Fields {
     /// Text as written in the word.
     fn lit(&mut self, s: &str, quoted: bool) {
         self.cur.push_str(s);
-        if quoted && self.regex {
+        if quoted && self.mode == PatMode::Regex {
             self.pat.push_str(&regex::escape(s));
+        } else if quoted && self.mode == PatMode::Replacement {
+            for c in s.chars() {
+                if c == '&' {
+                    self.pat.push('\\');
+                }
+                self.pat.push(c);
+            }
         } else if quoted {
             pattern::escape(s, &mut self.pat);
         } else {
@@ -74,9 +85,17 @@ impl Fields {
     /// A literal character escaped with a backslash.
     fn escaped(&mut self, c: char) {
         self.cur.push(c);
-        if self.regex {
-            self.pat.push_str(&regex::escape(c.encode_utf8(&mut [0u8; 4])));
-            return;
+        match self.mode {
+            PatMode::Regex => {
+                self.pat.push_str(&regex::escape(c.encode_utf8(&mut [0u8; 4])));
+                return;
+            }
+            PatMode::Replacement => {
+                self.pat.push('\\');
+                self.pat.push(c);
+                return;
+            }
+            PatMode::Glob => {}
         }
         if matches!(c, '*' | '?' | '[' | ']' | '\\') {
             self.pat.push('\\');
@@ -149,6 +168,18 @@ impl Fields {
     }
 }
 
+/// What `Fields::pat` is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PatMode {
+    /// A glob pattern: quoted `*?[]\` escaped with a backslash.
+    Glob,
+    /// A regex (`[[ =~ ]]`): quoted parts escaped as regex literals.
+    Regex,
+    /// The replacement of `${v/p/r}`: a quoted `&` is escaped (an unquoted
+    /// one stands for the match), backslashes are kept.
+    Replacement,
+}
+
 /// A parameter's value before an operator applies.
 enum PVal {
     Unset,
@@ -161,6 +192,18 @@ enum PVal {
 /// the script) with this status after a message.
 fn fatal(status: i32) -> Flow {
     Flow::Exit(status)
+}
+
+impl Interp<'_> {
+    /// The status an unset-variable error exits with: 127 for the shell, 1
+    /// for a subshell (as bash does).
+    fn unset_status(&self) -> i32 {
+        if self.subshells > 0 {
+            1
+        } else {
+            127
+        }
+    }
 }
 
 impl Interp<'_> {
@@ -194,12 +237,15 @@ impl Interp<'_> {
         self.expand_raw(raw, &mut fields, true)?;
         fields.end();
         let noglob = self.st.options.noglob;
+        let nullglob = self.st.options.nullglob;
         for (text, pat) in fields.done {
             match pat {
                 Some(pat) if !noglob => {
                     let matches = self.glob(&pat);
                     if matches.is_empty() {
-                        out.push(text);
+                        if !nullglob {
+                            out.push(text);
+                        }
                     } else {
                         out.extend(matches);
                     }
@@ -234,7 +280,15 @@ impl Interp<'_> {
     /// Expands the right side of `=~`: quoted parts match literally.
     pub(crate) fn expand_regex(&mut self, raw: &str) -> Result<String, Flow> {
         let mut fields = Fields::new(false, String::new());
-        fields.regex = true;
+        fields.mode = PatMode::Regex;
+        self.expand_raw(raw, &mut fields, true)?;
+        Ok(fields.pat)
+    }
+
+    /// Expands the replacement of `${v/p/r}` (see [`PatMode::Replacement`]).
+    fn expand_replacement(&mut self, raw: &str) -> Result<String, Flow> {
+        let mut fields = Fields::new(false, String::new());
+        fields.mode = PatMode::Replacement;
         self.expand_raw(raw, &mut fields, true)?;
         Ok(fields.pat)
     }
@@ -270,6 +324,15 @@ impl Interp<'_> {
                 AssignValue::Array(values)
             }
         };
+        // A variable may not outgrow a few times the output limit: doubling
+        // a string in a loop must not exhaust memory.
+        let size = match &value {
+            AssignValue::Scalar(s) => s.len(),
+            AssignValue::Array(items) => items.iter().map(|(k, v)| v.len() + k.as_ref().map_or(0, String::len)).sum(),
+        };
+        if size > self.rt.limits.max_output_bytes.saturating_mul(4) {
+            return Err(Flow::Limit(super::LimitHit::Output));
+        }
         Ok(Assign { name, index, value, append: assignment.append })
     }
 
@@ -278,6 +341,24 @@ impl Interp<'_> {
         if !body.contains(['$', '`', '\\']) {
             return Ok(body.to_string());
         }
+        // A backslash-newline joins lines, as in bash.
+        let mut joined = String::with_capacity(body.len());
+        let mut chars = body.chars();
+        while let Some(c) = chars.next() {
+            if c == '\\' {
+                match chars.next() {
+                    Some('\n') => {}
+                    Some(next) => {
+                        joined.push(c);
+                        joined.push(next);
+                    }
+                    None => joined.push(c),
+                }
+            } else {
+                joined.push(c);
+            }
+        }
+        let body = joined.as_str();
         let Some(pieces) = super::parse::parse_heredoc(body, &self.popts) else {
             return Ok(body.to_string());
         };
@@ -323,7 +404,13 @@ impl Interp<'_> {
     fn expand_pieces(&mut self, pieces: &[WordPieceWithSource], quoted: bool, fields: &mut Fields) -> Result<(), Flow> {
         for piece in pieces {
             match &piece.piece {
-                WordPiece::Text(text) => fields.lit(text, quoted),
+                WordPiece::Text(text) => {
+                    if fields.split_text && !quoted {
+                        fields.exp(text, false);
+                    } else {
+                        fields.lit(text, quoted);
+                    }
+                }
                 WordPiece::SingleQuotedText(text) => {
                     fields.lit(text, true);
                     fields.mark();
@@ -340,8 +427,14 @@ impl Interp<'_> {
                 }
                 WordPiece::TildeExpansion(_) => fields.lit("~", quoted),
                 WordPiece::ParameterExpansion(expr) => self.expand_parameter(expr, quoted, fields)?,
-                WordPiece::CommandSubstitution(command) | WordPiece::BackquotedCommandSubstitution(command) => {
+                WordPiece::CommandSubstitution(command) => {
                     let text = self.command_substitution(command)?;
+                    fields.exp(&text, quoted);
+                }
+                WordPiece::BackquotedCommandSubstitution(command) => {
+                    // Inside backquotes, `\$` and `\\` lose their backslash.
+                    let command = unescape_backquoted(command);
+                    let text = self.command_substitution(&command)?;
                     fields.exp(&text, quoted);
                 }
                 WordPiece::EscapeSequence(seq) => {
@@ -388,19 +481,26 @@ impl Interp<'_> {
                 }
             };
         }
-        let saved = self.fd;
-        self.outs.push(super::command::Output::new(self.rt.limits.max_output_bytes));
-        self.fd.out = self.outs.len() - 1;
-        let result = self.subshell(|s| {
+        let (data, status) = self.capture(|s| {
             s.st.options.errexit = false;
             s.run_program(&program)
-        });
-        let data = self.outs.pop().map(|mut o| o.take()).unwrap_or_default();
-        self.fd = saved;
-        let status = result?;
+        })?;
         self.subst_status = Some(status);
         self.st.last_status = status;
         Ok(trim_newlines(String::from_utf8_lossy(&data).into_owned()))
+    }
+
+    /// Runs `f` in a subshell and returns what it wrote to stdout.
+    pub(crate) fn capture(&mut self, f: impl FnOnce(&mut Self) -> super::exec::Res) -> Result<(Vec<u8>, i32), Flow> {
+        let saved = self.fd;
+        self.outs.push(super::command::Output::new(self.rt.limits.max_output_bytes));
+        self.fd.out = self.outs.len() - 1;
+        self.scopes += 1;
+        let result = self.subshell(f);
+        self.scopes -= 1;
+        let data = self.outs.pop().map(|mut o| o.take()).unwrap_or_default();
+        self.fd = saved;
+        Ok((data, result?))
     }
 
     /// A parameter's value (`indirect`: `${!name}`).
@@ -457,6 +557,14 @@ impl Interp<'_> {
                 },
             },
             Parameter::NamedWithIndex { name, index } => {
+                if name == "FUNCNAME" {
+                    let i = self.arith_index(index)?;
+                    let names = &self.function_names;
+                    return Ok(match usize::try_from(i).ok().and_then(|i| names.iter().rev().nth(i)) {
+                        Some(s) => PVal::Str(s.clone()),
+                        None => PVal::Unset,
+                    });
+                }
                 if name == "PIPESTATUS" {
                     let i = self.arith_index(index)?;
                     return Ok(match usize::try_from(i).ok().and_then(|i| self.st.pipestatus.get(i)) {
@@ -488,6 +596,9 @@ impl Interp<'_> {
                 if name == "PIPESTATUS" {
                     return Ok(PVal::List(self.st.pipestatus.iter().map(i32::to_string).collect(), *concatenate));
                 }
+                if name == "FUNCNAME" {
+                    return Ok(PVal::List(self.function_names.iter().rev().cloned().collect(), *concatenate));
+                }
                 match self.st.vars.get(name.as_str()) {
                     Some(var) => PVal::List(var.value.elements(), *concatenate),
                     None => PVal::List(Vec::new(), *concatenate),
@@ -508,6 +619,10 @@ impl Interp<'_> {
             "SECONDS" => PVal::Str(self.rt.elapsed_secs().to_string()),
             "BASHPID" => PVal::Str(FAKE_PID.to_string()),
             "PIPESTATUS" => PVal::Str(self.st.pipestatus.first().copied().unwrap_or(0).to_string()),
+            "FUNCNAME" => match self.function_names.last() {
+                Some(name) => PVal::Str(name.clone()),
+                None => PVal::Unset,
+            },
             _ => return None,
         })
     }
@@ -525,7 +640,7 @@ impl Interp<'_> {
             _ => return Ok(()),
         };
         self.error(format_args!("{name}: unbound variable"))?;
-        Err(fatal(127))
+        Err(fatal(self.unset_status()))
     }
 
     /// Expands `${…}` into `fields`.
@@ -597,7 +712,7 @@ impl Interp<'_> {
                         },
                     };
                     self.error(format_args!("{}: {message}", param_name(parameter)))?;
-                    return Err(fatal(127));
+                    return Err(fatal(self.unset_status()));
                 }
                 self.emit(value, quoted, fields);
             }
@@ -722,7 +837,7 @@ impl Interp<'_> {
                 let value = self.checked_value(parameter, *indirect)?;
                 let pat = self.expand_pattern(pattern)?;
                 let replacement = match replacement {
-                    Some(r) => self.expand_pattern(r)?,
+                    Some(r) => self.expand_replacement(r)?,
                     None => String::new(),
                 };
                 let compiled = Pattern::new(&pat);
@@ -767,13 +882,16 @@ impl Interp<'_> {
             fields.exp(&text, true);
             return Ok(());
         }
-        match self.word_pieces(word) {
+        let saved = std::mem::replace(&mut fields.split_text, true);
+        let result = match self.word_pieces(word) {
             Some(pieces) => self.expand_pieces(&pieces, false, fields),
             None => {
-                fields.lit(word, false);
+                fields.exp(word, false);
                 Ok(())
             }
-        }
+        };
+        fields.split_text = saved;
+        result
     }
 
     fn emit(&mut self, value: PVal, quoted: bool, fields: &mut Fields) {
@@ -817,7 +935,7 @@ impl Interp<'_> {
             if pattern::has_glob_chars(component) {
                 literal_tail = false;
                 let compiled = Pattern::new(component);
-                let dot = compiled.starts_with_dot();
+                let dot = compiled.starts_with_dot() || self.st.options.dotglob;
                 for base in &paths {
                     let dir = storage_path(&self.st.cwd, if base.is_empty() { "." } else { base });
                     let Ok(entries) = storage.list(&dir) else { continue };
@@ -1080,6 +1198,21 @@ fn change_case(s: &str, upper: bool, all: bool, pattern: Option<&Pattern>) -> St
     out
 }
 
+fn unescape_backquoted(command: &str) -> String {
+    let mut out = String::with_capacity(command.len());
+    let mut chars = command.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' && matches!(chars.peek(), Some('$') | Some('\\')) {
+            if let Some(next) = chars.next() {
+                out.push(next);
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 fn trim_newlines(mut s: String) -> String {
     while s.ends_with('\n') {
         s.pop();
@@ -1172,7 +1305,12 @@ pub(crate) fn ansi_c(text: &str) -> String {
                     k += 1;
                 }
                 match char::from_u32(v) {
-                    Some(ch) if k > 0 => out.extend_from_slice(ch.encode_utf8(&mut [0u8; 4]).as_bytes()),
+                    Some(ch) if k > 0 && ch.is_ascii() => out.push(ch as u8),
+                    // The C locale cannot show it: bash prints the escape.
+                    Some(_) if k > 0 => {
+                        let text = if c == b'u' { format!("\\u{v:04X}") } else { format!("\\U{v:08X}") };
+                        out.extend_from_slice(text.as_bytes());
+                    }
                     _ => {
                         out.push(b'\\');
                         out.push(c);

@@ -31,7 +31,8 @@ pub(crate) struct Input {
 }
 
 /// A file an output buffer goes to when the command ends.
-struct Pending {
+#[derive(Debug)]
+pub(crate) struct Pending {
     buffer: usize,
     path: String,
     name: String,
@@ -65,27 +66,85 @@ impl Interp<'_> {
         }
         let result = match result {
             Some(r) => r,
-            None => f(self),
+            None => {
+                self.scopes += 1;
+                let r = f(self);
+                self.scopes -= 1;
+                r
+            }
         };
         self.fd = saved;
-        let mut flush_status = None;
-        for pending in files {
-            let data = self.outs[pending.buffer].take();
-            if data.is_empty() {
-                continue;
-            }
-            if let Err(error) = self.rt.storage.append(&pending.path, &data) {
-                flush_status = Some(1);
-                let message = format!("{}: {}", pending.name, error_reason(&error));
-                self.error(message)?;
-            }
-        }
+        let flush_status = self.flush_files(files)?;
         self.outs.truncate(base_outs);
         self.ins.truncate(base_ins);
         match result {
             Ok(status) => Ok(flush_status.unwrap_or(status)),
             other => other,
         }
+    }
+
+    /// Writes redirected buffers to their files; `Some(1)` if one failed.
+    pub(crate) fn flush_files(&mut self, files: Vec<Pending>) -> Result<Option<i32>, Flow> {
+        let mut status = None;
+        for pending in files {
+            let Some(buffer) = self.outs.get_mut(pending.buffer) else { continue };
+            let data = buffer.take();
+            if data.is_empty() {
+                continue;
+            }
+            if let Err(error) = self.rt.storage.append(&pending.path, &data) {
+                status = Some(1);
+                let message = format!("{}: {}", pending.name, error_reason(&error));
+                self.error(message)?;
+            }
+        }
+        Ok(status)
+    }
+
+    /// Appends what went to the files of `exec >file` so far (after each
+    /// simple command, so the script can read them back).
+    pub(crate) fn flush_exec_files(&mut self) -> Result<(), Flow> {
+        for i in 0..self.exec_files.len() {
+            let pending = &self.exec_files[i];
+            let Some(buffer) = self.outs.get_mut(pending.buffer) else { continue };
+            if buffer.bytes().is_empty() {
+                continue;
+            }
+            let data = buffer.take();
+            let path = pending.path.clone();
+            if let Err(error) = self.rt.storage.append(&path, &data) {
+                let message = format!("{}: {}", self.exec_files[i].name, error_reason(&error));
+                self.error(message)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `exec` without a command: the redirections stay for the rest of the
+    /// shell (or subshell). Inside a redirected or piped command they are
+    /// refused (bash would apply them to that command's streams).
+    pub(crate) fn exec_redirects<'a>(&mut self, redirects: impl IntoIterator<Item = &'a ast::IoRedirect>) -> Res {
+        if self.scopes > 0 {
+            self.error("exec: redirections inside a redirected or piped command are not supported")?;
+            return Ok(1);
+        }
+        let mut files = std::mem::take(&mut self.exec_files);
+        let mut status = Ok(0);
+        for redirect in redirects {
+            match self.apply_redirect(redirect, &mut files) {
+                Ok(true) => {}
+                Ok(false) => {
+                    status = Ok(1);
+                    break;
+                }
+                Err(flow) => {
+                    status = Err(flow);
+                    break;
+                }
+            }
+        }
+        self.exec_files = files;
+        status
     }
 
     /// Applies one redirection; `Ok(false)` after an error message (the
@@ -120,8 +179,16 @@ impl Interp<'_> {
                         let source = self.expand_string(&word.value)?;
                         self.duplicate(fd, &source, input_kind, files)
                     }
+                    ast::IoFileRedirectTarget::ProcessSubstitution(ast::ProcessSubstitutionKind::Read, sub)
+                        if fd == 0 =>
+                    {
+                        // `< <(cmd)`: cmd's output is the input.
+                        let (data, _) = self.capture(|s| s.run_list(&sub.list))?;
+                        self.set_input(0, data);
+                        Ok(true)
+                    }
                     ast::IoFileRedirectTarget::ProcessSubstitution(..) => {
-                        self.error("process substitution is not supported")?;
+                        self.error("process substitution is only supported as `< <(command)'")?;
                         Ok(false)
                     }
                 }

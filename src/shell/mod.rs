@@ -172,11 +172,17 @@ impl Shell {
         let mut exit_code = 0;
         if limit.is_none() {
             let outcome = match parse::parse_program(script, &interp.popts) {
-                Ok(program) => interp.run_program(&program),
-                Err(message) => interp.err(message.as_bytes()).map(|()| 2),
+                Ok(program) => interp.run_script(&program),
+                // `bash -c` reads and runs one complete command at a time, so
+                // the commands before a syntax error run before it is reported.
+                Err(message) => match parse::runnable_prefix(script, &interp.popts) {
+                    Some(prefix) => interp.run_script(&prefix),
+                    None => Ok(0),
+                }
+                .and_then(|_| interp.err(message.as_bytes()).map(|()| 2)),
             };
             let outcome = match outcome {
-                Ok(code) | Err(exec::Flow::Exit(code)) => Ok(code),
+                Ok(code) | Err(exec::Flow::Exit(code) | exec::Flow::Abort(code)) => Ok(code),
                 Err(exec::Flow::Return(code)) => Ok(code),
                 Err(exec::Flow::Break(_)) | Err(exec::Flow::Continue(_)) => Ok(interp.st.last_status),
                 Err(exec::Flow::Limit(hit)) => Err(hit),
@@ -197,6 +203,12 @@ impl Shell {
                 }
                 Err(hit) => limit = Some(hit),
             }
+        }
+        // Files `exec >file` opened are written now.
+        let files = std::mem::take(&mut interp.exec_files);
+        interp.fd = io::Fds { input: 0, out: 0, err: 1 };
+        if let Err(exec::Flow::Limit(hit)) = interp.flush_files(files) {
+            limit = limit.or(Some(hit));
         }
         let mut stdout = std::mem::replace(&mut interp.outs[0], command::Output::new(0));
         let mut stderr = std::mem::replace(&mut interp.outs[1], command::Output::new(0));

@@ -38,6 +38,19 @@ pub(crate) fn parse_program(script: &str, options: &ParserOptions) -> Result<ast
     }
 }
 
+/// The longest run of whole lines at the start of a script that parses
+/// (the script as a whole does not): what `bash -c` would have run before
+/// it met the error. Tries at most 64 cut points, from the end.
+pub(crate) fn runnable_prefix(script: &str, options: &ParserOptions) -> Option<ast::Program> {
+    let cuts = script.match_indices('\n').map(|(at, _)| at).collect::<Vec<_>>();
+    for &cut in cuts.iter().rev().take(64) {
+        if let Ok(program) = parse_program(&script[..cut], options) {
+            return Some(program);
+        }
+    }
+    None
+}
+
 /// A word's pieces; `None` when brush-parser refuses the word (it is then
 /// taken literally).
 pub(crate) fn parse_word(word: &str, options: &ParserOptions) -> Option<Vec<brush_parser::word::WordPieceWithSource>> {

@@ -78,6 +78,10 @@ pub(crate) struct Options {
     pub(crate) xtrace: bool,
     pub(crate) noglob: bool,
     pub(crate) noclobber: bool,
+    /// `shopt -s nullglob`: a glob matching nothing expands to nothing.
+    pub(crate) nullglob: bool,
+    /// `shopt -s dotglob`: globs match dotfiles too.
+    pub(crate) dotglob: bool,
 }
 
 impl Options {

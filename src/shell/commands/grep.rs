@@ -780,7 +780,7 @@ impl Search<'_> {
         }
         let mut count = 0;
         while count < limit {
-            if count % 4096 == 0 {
+            if count.is_multiple_of(4096) {
                 (ctx.check)()?;
             }
             if self.invert {
@@ -1089,6 +1089,11 @@ mod tests {
     }
 
     /// `cargo test --release --lib shell::commands::grep::tests::speed -- --ignored --nocapture`
+    ///
+    /// Measured on the 2-core dev machine, 10 MiB, 236 064 lines (GNU grep 3.8
+    /// on the same file, process start included, in brackets):
+    /// `-c 'number 42'` 14 ms (24 ms), `-c words` (every line) 31 ms (26 ms),
+    /// `-vc 'number 4'` 2 ms (28 ms), `-c 'x[0-9]'` 9 ms (8 ms).
     #[test]
     #[ignore]
     fn speed() {

@@ -15,12 +15,17 @@
 //! - `localtime`, `strflocaltime` and `mktime` work in UTC; `strftime` and
 //!   `strptime` know the common conversions (`%Y %m %d %H %M %S %j %a %b %Z
 //!   %z %e %T %D %F %s %%` and a few more), not every one of glibc's.
-//! - Input nested deeper than 512 levels is refused (jq allows 10000), and a
-//!   value built deeper than that cannot be printed: jaq recurses on the
-//!   native stack. A filter that recurses without end (`def f: 1 + f; f`)
-//!   is not stopped and can still exhaust the stack.
-//! - Integer arithmetic is exact past 2^53 (jq rounds to doubles), and
-//!   `1 / 0` is `1.7976931348623157e+308` instead of an error.
+//! - Input nested deeper than 512 levels is refused (jq allows 10000), and
+//!   so is building a value deeper than that (`Exceeds depth limit of 512
+//!   building a value`): jaq recurses on the native stack over values.
+//! - jaq also recurses on the native stack for each call of a jq function
+//!   that is not a tail call: a run may use 1 MiB of stack past where it
+//!   began, then fails with `Exceeds the stack budget (recursion too deep)`
+//!   (some hundreds of levels in a release build, about 40 in a debug
+//!   build), so that `def f: 1 + f; f` cannot overflow the host's stack.
+//! - Integer arithmetic is exact past 2^53 (jq rounds to doubles).
+//! - `limit` with a negative count gives nothing (jq 1.7 gives everything),
+//!   and `?//` (destructuring alternatives) and `$__loc__` are not known.
 //! - Error messages follow jq's wording for the common cases (indexing,
 //!   iterating, arithmetic, `length`, JSON parse errors); others are jaq's.
 //! - Regular expressions are the `regex` crate's syntax, not Oniguruma's
@@ -1256,7 +1261,52 @@ impl From<jaq_core::val::Range<V>> for V {
 
 impl FromIterator<V> for V {
     fn from_iter<I: IntoIterator<Item = V>>(iter: I) -> Self {
-        V(Val::Arr(Rc::new(iter.into_iter().map(|v| v.0).collect())))
+        V(Val::Arr(Rc::new(iter.into_iter().map(|v| nestable(v.0)).collect())))
+    }
+}
+
+thread_local! {
+    /// Set when the filter built a value nested deeper than [`MAX_DEPTH`]:
+    /// the part too deep became null, and the run ends with an error before
+    /// anything built from it is printed. (Array construction cannot fail in
+    /// jaq's interface, hence a flag.)
+    static TOO_DEEP: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether `value` nests containers more than `limit` levels deep.
+fn deeper_than(value: &Val, limit: usize) -> bool {
+    let mut stack = vec![(value, 0usize)];
+    while let Some((value, depth)) = stack.pop() {
+        match value {
+            Val::Arr(items) if !items.is_empty() => {
+                if depth >= limit {
+                    return true;
+                }
+                stack.extend(items.iter().map(|item| (item, depth + 1)));
+            }
+            Val::Obj(map) if !map.is_empty() => {
+                if depth >= limit {
+                    return true;
+                }
+                stack.extend(map.values().map(|item| (item, depth + 1)));
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// A value about to be put inside an array or object: null (and the
+/// [`TOO_DEEP`] flag) when that would nest deeper than [`MAX_DEPTH`], so
+/// that no value deep enough to exhaust the stack (in jaq's recursive
+/// comparisons and drops) is ever built.
+fn nestable(value: Val) -> Val {
+    if deeper_than(&value, MAX_DEPTH - 1) {
+        TOO_DEEP.with(|flag| flag.set(true));
+        drop_deep(value);
+        Val::Null
+    } else {
+        value
     }
 }
 
@@ -1270,7 +1320,45 @@ macro_rules! binop_for_v {
         }
     )*};
 }
-binop_for_v!(Add add, Sub sub, Mul mul, Div div, Rem rem);
+binop_for_v!(Add add, Sub sub, Mul mul);
+
+/// `number (1) and number (0) cannot be divided because the divisor is zero`.
+fn zero_divisor(left: &Val, right: &Val, verb: &str) -> jaq_core::Error<V> {
+    jaq_core::Error::str(format!(
+        "{} ({}) and {} ({}) cannot be {verb} because the divisor is zero",
+        type_name(left),
+        truncated(left),
+        type_name(right),
+        truncated(right)
+    ))
+}
+
+impl std::ops::Div for V {
+    type Output = jaq_core::ValR<V>;
+    fn div(self, rhs: V) -> Self::Output {
+        // jq refuses to divide by zero where jaq gives infinity.
+        if matches!(self.0, Val::Num(_)) && jaq_std::ValT::as_f64(&rhs.0) == Some(0.0) {
+            return Err(zero_divisor(&self.0, &rhs.0, "divided"));
+        }
+        conv(self.0 / rhs.0)
+    }
+}
+
+impl std::ops::Rem for V {
+    type Output = jaq_core::ValR<V>;
+    fn rem(self, rhs: V) -> Self::Output {
+        // jq takes the remainder of the operands truncated to integers.
+        let as_int = |v: &Val| match v {
+            Val::Num(_) => jaq_std::ValT::as_f64(v).filter(|f| f.is_finite() && f.abs() < 9.0e18).map(|f| f as i64),
+            _ => None,
+        };
+        match (as_int(&self.0), as_int(&rhs.0)) {
+            (Some(_), Some(0)) => Err(zero_divisor(&self.0, &rhs.0, "divided (remainder)")),
+            (Some(a), Some(b)) => Ok(V(Val::from(a.wrapping_rem(b) as isize))),
+            _ => conv(self.0 % rhs.0),
+        }
+    }
+}
 
 impl std::ops::Neg for V {
     type Output = jaq_core::ValR<V>;
@@ -1293,7 +1381,15 @@ impl jaq_core::ValT for V {
     }
 
     fn from_map<I: IntoIterator<Item = (V, V)>>(iter: I) -> jaq_core::ValR<V> {
-        conv(<Val as jaq_core::ValT>::from_map(iter.into_iter().map(|(k, v)| (k.0, v.0))))
+        let mut map = Map::default();
+        for (key, value) in iter {
+            if string_bytes(&key.0).is_none() {
+                let message = format!("Cannot use {} ({}) as object key", type_name(&key.0), truncated(&key.0));
+                return Err(jaq_core::Error::str(message));
+            }
+            map.insert(key.0, nestable(value.0));
+        }
+        Ok(V(Val::obj(map)))
     }
 
     fn key_values(self) -> jaq_core::box_iter::BoxIter<'static, jaq_core::ValR<(V, V), V>> {
@@ -1306,8 +1402,17 @@ impl jaq_core::ValT for V {
 
     fn index(self, index: &V) -> jaq_core::ValR<V> {
         // jaq gives null for `{} | .[0]`; jq refuses a non-string key.
-        if let (Val::Obj(_), Val::Num(_) | Val::Arr(_) | Val::Bool(_)) = (&self.0, &index.0) {
-            return Err(jaq_core::Error::index(self, index.clone()));
+        match (&self.0, &index.0) {
+            (Val::Obj(_), Val::Num(_) | Val::Arr(_) | Val::Bool(_)) => {
+                return Err(jaq_core::Error::index(self, index.clone()));
+            }
+            // jq truncates a fractional index and gives null for nan.
+            (Val::Arr(items), Val::Num(_)) if !jaq_std::ValT::is_int(&index.0) => {
+                let at = index_of(&index.0).map(|i| if i < 0 { i + items.len() as isize } else { i });
+                let item = at.and_then(|i| usize::try_from(i).ok()).and_then(|i| items.get(i));
+                return Ok(V(item.cloned().unwrap_or_default()));
+            }
+            _ => {}
         }
         conv(jaq_core::ValT::index(self.0, &index.0))
     }
@@ -1330,7 +1435,7 @@ impl jaq_core::ValT for V {
                 let mut out = Map::default();
                 for (key, value) in unwrap_or_clone(map) {
                     if let Some(y) = f(V(value)).next() {
-                        out.insert(key, y?.0);
+                        out.insert(key, nestable(y?.0));
                     }
                 }
                 Ok(V(Val::obj(out)))
@@ -1358,7 +1463,7 @@ impl jaq_core::ValT for V {
                 let present = old.is_some();
                 match f(V(old.unwrap_or_default())).next().transpose()? {
                     Some(y) => {
-                        map.insert(index.0.clone(), y.0);
+                        map.insert(index.0.clone(), nestable(y.0));
                     }
                     None if present => {
                         map.shift_remove(&index.0);
@@ -1392,7 +1497,7 @@ impl jaq_core::ValT for V {
                         if !present {
                             items.resize(at + 1, Val::Null);
                         }
-                        items[at] = y.0;
+                        items[at] = nestable(y.0);
                     }
                     None if present => {
                         items.remove(at);
@@ -1433,7 +1538,7 @@ impl jaq_core::ValT for V {
         let mut items = items;
         match f(slice).next().transpose()? {
             Some(V(Val::Arr(new))) => {
-                items.splice(start..end, unwrap_or_clone(new));
+                items.splice(start..end, unwrap_or_clone(new).into_iter().map(nestable));
             }
             Some(other) => {
                 return Err(Exn::from(jaq_core::Error::<V>::str(format!(
@@ -1609,6 +1714,18 @@ struct Global<'a> {
     stderr: RefCell<Vec<u8>>,
     location: &'a RefCell<Location>,
     regexes: RefCell<Vec<(String, String, std::rc::Rc<regex::bytes::Regex>)>>,
+    /// Where the stack was when the run began (see [`stack_position`]).
+    stack_base: usize,
+}
+
+/// How much native stack a run may use past where it began.
+const STACK_BUDGET: usize = 1 << 20;
+
+/// The address of a local: how deep the native stack is, roughly.
+#[inline(never)]
+fn stack_position() -> usize {
+    let marker = 0u8;
+    std::hint::black_box(&marker) as *const u8 as usize
 }
 
 impl<'a> jaq_core::data::HasLut<'a, JqData> for &'a Global<'a> {
@@ -1626,6 +1743,15 @@ impl<'a> HasInputs<'a, V> for &'a Global<'a> {
 impl Global<'_> {
     /// One step of a generator: the shell's check and the value budget.
     fn tick<'e>(&self) -> Result<(), Exn<'e, V>> {
+        // A value got too deep: unwind now rather than loop on.
+        if TOO_DEEP.with(Cell::get) {
+            return Err(Exn::halt(HALT_LIMIT));
+        }
+        // jaq recurses on the native stack for every call of a jq function:
+        // refuse to go deeper than a budget rather than overflow it.
+        if stack_position().abs_diff(self.stack_base) > STACK_BUDGET {
+            return Err(Exn::from(jaq_core::Error::str("Exceeds the stack budget (recursion too deep)")));
+        }
         let left = self.budget.get();
         let hit = if left == 0 { Some(LimitHit::LoopIterations) } else { (self.check)().err() };
         self.budget.set(left.saturating_sub(1));
@@ -1637,6 +1763,11 @@ impl Global<'_> {
             }
         }
     }
+}
+
+/// The run's [`Global`] from a native's context.
+fn global_of<'a>(ctx: &Ctx<'a, JqData>) -> &'a Global<'a> {
+    ctx.data()
 }
 
 fn fail<'a>(message: impl Into<String>) -> ValXs<'a, V> {
@@ -1668,7 +1799,7 @@ const PRELUDE: &str = r#"
 def range($upto): range(0; $upto; 1);
 def range($from; $upto): range($from; $upto; 1);
 def repeat(f): def _repeat: _check | (f, _repeat); _repeat;
-def getpath($p): if $p == [] then . else .[$p[0]] | getpath($p[1:]) end;
+def getpath($p): _check | if $p == [] then . else .[$p[0]] | getpath($p[1:]) end;
 def delpaths($ps): reduce ($ps | sort | reverse)[] as $p (.; getpath($p) |= empty);
 def del(f): delpaths([path(f)]);
 def recurse(f): def _recurse: _check | (., (f | _recurse)); _recurse;
@@ -1676,6 +1807,14 @@ def recurse(f; cond): def _recurse: _check | (., (f | select(cond) | _recurse));
 def recurse: recurse(.[]?);
 def while(cond; update): def _while: _check | if cond then ., (update | _while) else empty end; _while;
 def until(cond; update): def _until: _check | if cond then . else (update | _until) end; _until;
+def nan: _nan;
+def infinite: _infinite;
+def isnan: . < nan and nan < .;
+def isinfinite: . == infinite or . == -infinite;
+def isfinite: isnumber and (isinfinite | not);
+def isnormal: isnumber and ((. == 0 or isnan or isinfinite) | not);
+def finites: select(isfinite);
+def normals: select(isnormal);
 def tostring: _tostring;
 def @text: _tostring;
 def @json: tojson;
@@ -1696,9 +1835,12 @@ def from_entries: reduce .[] as $x ({};
           | if type == "string" then . else tojson end):
         ($x | if has("value") then .value else .v end) });
 def with_entries(f): to_entries | map(f) | from_entries;
-def walk(f): def w: if type == "object" then map_values(w) elif type == "array" then map(w) else . end | f; w;
+def walk(f): def w: _check | if type == "object" then map_values(w) elif type == "array" then map(w) else . end | f; w;
 def env: $ENV;
 def leaf_paths: paths(scalars);
+def flatten($d): _check | if $d < 0 then error("flatten depth must not be negative")
+  else reduce .[] as $x ([]; if $x | type == "array" and $d > 0 then . + ($x | flatten($d - 1)) else . + [$x] end) end;
+def flatten: flatten(1e9);
 def toarray: if type == "array" then . else [.] end;
 def ascii: [.] | implode;
 def IN(s): any(s == .; .);
@@ -1763,7 +1905,7 @@ def getpath_or_null(p): getpath(p);
 "#;
 
 /// Names of jaq natives we replace with our own.
-const REPLACED: &[&str] = &["range", "input", "ltrimstr", "rtrimstr", "keys_unsorted"];
+const REPLACED: &[&str] = &["range", "input", "ltrimstr", "rtrimstr", "keys_unsorted", "floor", "round", "ceil"];
 
 fn natives() -> Vec<Fun<JqData>> {
     let vv = || -> Box<[Bind]> { [Bind::Var(()), Bind::Var(())].into() };
@@ -1793,6 +1935,12 @@ fn natives() -> Vec<Fun<JqData>> {
                 _ => box_once(Ok(cv.1)),
             }
         }),
+        // jaq-std defines these as `0 / 0` and `1 / 0`, which jq refuses.
+        ("_nan", v(0), |_cv: JCv<JqData>| ok(Val::from(f64::NAN))),
+        ("_infinite", v(0), |_cv: JCv<JqData>| ok(Val::from(f64::INFINITY))),
+        ("floor", v(0), |cv: JCv<JqData>| rounding(cv.1.inner(), f64::floor)),
+        ("ceil", v(0), |cv: JCv<JqData>| rounding(cv.1.inner(), f64::ceil)),
+        ("round", v(0), |cv: JCv<JqData>| rounding(cv.1.inner(), f64::round)),
         ("keys_unsorted", v(0), |cv: JCv<JqData>| match cv.1.inner() {
             Val::Obj(map) => ok(Val::Arr(Rc::new(map.keys().cloned().collect()))),
             Val::Arr(items) => ok(Val::Arr(Rc::new((0..items.len()).map(Val::from).collect()))),
@@ -1832,10 +1980,6 @@ fn natives() -> Vec<Fun<JqData>> {
                 }
                 other => fail(format!("{} ({}) cannot be searched from", type_name(other), truncated(other))),
             }
-        }),
-        ("_check", v(0), |cv: JCv<JqData>| {
-            let global: &Global = cv.0.data();
-            box_once(global.tick().map(|()| cv.1))
         }),
         ("range", v(3), native_range),
         ("tojson", v(0), |cv: JCv<JqData>| match to_json(cv.1.inner()) {
@@ -1964,8 +2108,9 @@ fn natives() -> Vec<Fun<JqData>> {
             Ok(secs) => ok(Val::from(secs as isize)),
             Err(message) => fail(message),
         }),
-        ("gmtime", v(0), |cv: JCv<JqData>| match cv.1.as_f64() {
-            Some(secs) => ok(time::gmtime(secs)),
+        ("gmtime", v(0), |cv: JCv<JqData>| match cv.1.as_f64().map(time::gmtime) {
+            Some(Ok(value)) => ok(value),
+            Some(Err(message)) => fail(message),
             None => fail("gmtime() requires a number"),
         }),
         ("strftime", v(1), |mut cv: JCv<JqData>| {
@@ -1981,7 +2126,7 @@ fn natives() -> Vec<Fun<JqData>> {
         ("strptime", v(1), |mut cv: JCv<JqData>| {
             let format = cv.0.pop_var().0;
             let (Some(text), Some(format)) = (text_of(cv.1.inner()), text_of(&format)) else {
-                return fail(format!("strptime/1 requires string inputs and arguments"));
+                return fail("strptime/1 requires string inputs and arguments");
             };
             match time::strptime(&text, &format) {
                 Some(value) => ok(value),
@@ -1989,7 +2134,45 @@ fn natives() -> Vec<Fun<JqData>> {
             }
         }),
     ];
-    list.into_iter().map(run::<JqData>).collect()
+    let mut funs: Vec<Fun<JqData>> = list.into_iter().map(run::<JqData>).collect();
+    // `_check` passes its input through, also as a path and in updates, so
+    // that it can open every function body (see `rewrite_filter`).
+    let check = jaq_core::Native::new(|cv| {
+        let global = global_of(&cv.0);
+        box_once(global.tick().map(|()| cv.1))
+    })
+    .with_paths(|cv| {
+        let global = global_of(&cv.0);
+        box_once(global.tick().map(|()| cv.1))
+    })
+    .with_update(|cv, update| {
+        let global = global_of(&cv.0);
+        match global.tick() {
+            Ok(()) => update(cv.1),
+            Err(exn) => box_once(Err(exn)),
+        }
+    });
+    funs.push(("_check", v(0), check));
+    funs
+}
+
+/// `floor`, `ceil`, `round`: an integer when it fits, else the double (jaq
+/// would make a 300-digit integer of `1e300 | floor`).
+fn rounding<'a>(value: &Val, f: fn(f64) -> f64) -> ValXs<'a, V> {
+    if jaq_std::ValT::is_int(value) {
+        return ok(value.clone());
+    }
+    match jaq_std::ValT::as_f64(value) {
+        Some(x) => {
+            let y = f(x);
+            if y.is_finite() && y.abs() < 9.0e18 {
+                ok(Val::from(y as isize))
+            } else {
+                ok(Val::from(y))
+            }
+        }
+        None => fail(format!("{} ({}) number required", type_name(value), truncated(value))),
+    }
 }
 
 fn math1_native<'a>(cv: JCv<'a, JqData>, name: &str) -> ValXs<'a, V> {
@@ -2023,18 +2206,17 @@ fn native_range(mut cv: JCv<JqData>) -> ValXs<V> {
     let global: &Global = cv.0.data();
     let ints = (from.as_isize(), upto.as_isize(), by.as_isize());
     if let (Some(from), Some(upto), Some(by)) = ints {
-        if from.is_int_like() {
-            let mut next = Some(from);
-            return Box::new(std::iter::from_fn(move || {
-                let current = next?;
-                let more = if by > 0 { current < upto } else { by < 0 && current > upto };
-                if !more {
-                    return None;
-                }
-                next = current.checked_add(by);
-                Some(global.tick().map(|()| V::from(current)))
-            }));
-        }
+        let mut next = Some(from);
+        return Box::new(std::iter::from_fn(move || {
+            let current = next?;
+            let more = if by > 0 { current < upto } else { by < 0 && current > upto };
+            if !more {
+                return None;
+            }
+            let step = global.tick();
+            next = if step.is_ok() { current.checked_add(by) } else { None };
+            Some(step.map(|()| V::from(current)))
+        }));
     }
     let (Some(from), Some(upto), Some(by)) = (from.as_f64(), upto.as_f64(), by.as_f64()) else {
         return fail("Range bounds must be numeric");
@@ -2052,17 +2234,6 @@ fn native_range(mut cv: JCv<JqData>) -> ValXs<V> {
         stopped = step.is_err();
         Some(step.map(|()| V::from(value)))
     }))
-}
-
-/// `isize` helper so the integer path reads clearly.
-trait IntLike {
-    fn is_int_like(&self) -> bool;
-}
-
-impl IntLike for isize {
-    fn is_int_like(&self) -> bool {
-        true
-    }
 }
 
 fn math1(name: &str, x: f64) -> f64 {
@@ -2206,7 +2377,7 @@ fn build_regex(pattern: &str, flags: &str) -> Result<(regex::bytes::Regex, Regex
             'p' => _ = builder.multi_line(true).dot_matches_new_line(true),
             'l' => _ = builder.swap_greed(true),
             'x' => _ = builder.ignore_whitespace(true),
-            other => return Err(format!("{flags} is not a valid modifier string (invalid flag {other})")),
+            _ => return Err(format!("{flags} is not a valid modifier string")),
         }
     }
     builder.size_limit(1 << 22);
@@ -2334,7 +2505,8 @@ mod formats {
                 match base64_decode(&text) {
                     Some(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
                     None => {
-                        return Err(format!("{} ({}) is not valid base64 data", type_name(value), truncated(value)))
+                        let value = str_val(text);
+                        return Err(format!("{} ({}) is not valid base64 data", type_name(&value), truncated(&value)));
                     }
                 }
             }
@@ -2560,13 +2732,13 @@ mod time {
         (if m <= 2 { y + 1 } else { y }, m, d)
     }
 
-    fn leap(y: i64) -> bool {
-        (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
-    }
-
     /// jq's broken-down time: [year, month 0–11, day, hours, minutes,
     /// seconds (with fraction), weekday, day of year].
-    pub(super) fn gmtime(secs: f64) -> Val {
+    pub(super) fn gmtime(secs: f64) -> Result<Val, String> {
+        // About 300 million years either way: past that the day count overflows.
+        if !secs.is_finite() || secs.abs() > 1e16 {
+            return Err("errror converting number of seconds since epoch to datetime".into());
+        }
         let whole = secs.floor();
         let days = (whole / 86_400.0).floor() as i64;
         let rest = whole as i64 - days * 86_400;
@@ -2584,20 +2756,20 @@ mod time {
             Val::from(weekday as isize),
             Val::from(yday as isize),
         ];
-        Val::Arr(Rc::new(fields.to_vec()))
+        Ok(Val::Arr(Rc::new(fields.to_vec())))
     }
 
     /// The fields of a broken-down time (a number is taken as seconds).
     fn fields(value: &Val) -> Result<[f64; 8], String> {
         if let Some(secs) = value.as_f64().filter(|_| matches!(value, Val::Num(_))) {
-            return fields(&gmtime(secs));
+            return fields(&gmtime(secs)?);
         }
         let Val::Arr(items) = value else {
             return Err("strftime/1 requires parsed datetime inputs".into());
         };
         let mut out = [0.0; 8];
         for (slot, item) in out.iter_mut().zip(items.iter()) {
-            *slot = item.as_f64().ok_or("strftime/1 requires parsed datetime inputs")?;
+            *slot = item.as_f64().filter(|x| x.abs() <= 1e9).ok_or("strftime/1 requires parsed datetime inputs")?;
         }
         if items.len() < 6 {
             return Err("strftime/1 requires parsed datetime inputs".into());
@@ -2815,7 +2987,7 @@ mod time {
             return None;
         }
         if let Some(secs) = epoch {
-            return Some(gmtime(secs as f64));
+            return gmtime(secs as f64).ok();
         }
         // glibc applies %p only to a %I hour.
         match pm.filter(|_| twelve_hour) {
@@ -2823,11 +2995,7 @@ mod time {
             Some(false) if hour == 12 => hour = 0,
             _ => {}
         }
-        if !(0..12).contains(&month) || day < 1 || day > 31 || hour > 24 || minute > 59 || second > 61 {
-            return None;
-        }
-        let month_days = [31, if leap(year) { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-        if day > month_days[month as usize] {
+        if !(0..12).contains(&month) || !(1..=31).contains(&day) || hour > 24 || minute > 59 || second > 61 {
             return None;
         }
         let days = days_from_civil(year, month + 1, day);
@@ -2842,10 +3010,13 @@ mod time {
 // ---------------------------------------------------------------------------
 // Rewriting the filter text
 
-/// Makes string interpolation print values as jq does: `"\(x)"` becomes
-/// `"\((x) | _tostring)"` (jaq would print `1.0` for a float 1). Strings
-/// after an `@format` keep the format's own conversion.
-fn rewrite_interpolation(code: &str) -> String {
+/// Rewrites the filter for two things jaq does differently:
+/// - string interpolation prints values as jq does: `"\(x)"` becomes
+///   `"\((x) | _tostring)"` (jaq would print `1.0` for a float 1); strings
+///   after an `@format` keep the format's own conversion;
+/// - every function body starts with `_check |`, so that recursion is
+///   checked (time, cancellation, stack budget) at every call.
+fn rewrite_filter(code: &str) -> String {
     let bytes = code.as_bytes();
     let mut out = Vec::with_capacity(bytes.len() + 16);
     let mut i = 0;
@@ -2892,6 +3063,33 @@ fn rewrite_code(bytes: &[u8], i: &mut usize, out: &mut Vec<u8>, nested: bool) {
             b' ' | b'\t' | b'\n' | b'\r' => {
                 out.push(b);
                 *i += 1;
+                continue;
+            }
+            b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
+                let keyword_position =
+                    !matches!(out.last(), Some(b'.' | b'$' | b'@' | b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | b'_'));
+                let start = *i;
+                while *i < bytes.len() && (bytes[*i].is_ascii_alphanumeric() || bytes[*i] == b'_') {
+                    *i += 1;
+                }
+                out.extend_from_slice(&bytes[start..*i]);
+                after_format = false;
+                let rest = &bytes[*i..];
+                let name_follows = rest
+                    .iter()
+                    .find(|b| !b.is_ascii_whitespace())
+                    .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_');
+                if keyword_position && &bytes[start..*i] == b"def" && name_follows {
+                    // Copy the header (`name`, `name($a; f)`) through its colon.
+                    while *i < bytes.len() && bytes[*i] != b':' {
+                        out.push(bytes[*i]);
+                        *i += 1;
+                    }
+                    if *i < bytes.len() {
+                        out.extend_from_slice(b": _check |");
+                        *i += 1;
+                    }
+                }
                 continue;
             }
             _ => {}
@@ -2962,12 +3160,26 @@ fn env_object(code: &str, var: &dyn Fn(&str) -> Option<String>) -> Val {
 
 /// `jq [OPTIONS] FILTER [FILES...]`.
 fn jq_command(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
+    TOO_DEEP.with(|flag| flag.set(false));
+    // jaq is a third-party interpreter: should it panic on some filter, the
+    // script gets an error instead of the host losing its thread.
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| jq_main(ctx, args)));
+    match run {
+        Ok(result) => result,
+        Err(_) => {
+            ctx.stderr.write_str("jq: error: internal error in the jq engine\n")?;
+            Ok(STATUS_RUNTIME)
+        }
+    }
+}
+
+fn jq_main(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     let opts = match parse_args(ctx, args)? {
         Parsed::Run(opts) => opts,
         Parsed::Exit(status) => return Ok(status),
     };
     let shown = opts.filter.clone().unwrap_or_else(|| ".".into());
-    let code = rewrite_interpolation(&shown);
+    let code = rewrite_filter(&shown);
 
     // Global variables: $ENV, $__prog_args-free $ARGS, and the named ones.
     let mut named_map = Map::default();
@@ -3068,6 +3280,7 @@ fn jq_command(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
         stderr: RefCell::new(Vec::new()),
         location: &location,
         regexes: RefCell::new(Vec::new()),
+        stack_base: stack_position(),
     };
     let values: Vec<V> = globals.into_iter().map(|(_, value)| V(value)).collect();
 
@@ -3164,9 +3377,20 @@ fn run_outputs<'a>(
     last_output: &mut Option<bool>,
 ) -> Result<Outcome, LimitHit> {
     let mut text = String::new();
+    let too_deep = |ctx: &mut Context<'_>| -> Result<bool, LimitHit> {
+        if !TOO_DEEP.with(|flag| flag.replace(false)) {
+            return Ok(false);
+        }
+        let at = location_text(location);
+        ctx.stderr.write_str(&format!("jq: error (at {at}): Exceeds depth limit of {MAX_DEPTH} building a value\n"))?;
+        Ok(true)
+    };
     for output in outputs {
         (ctx.check)()?;
         flush_stderr(ctx, global)?;
+        if too_deep(ctx)? {
+            return Ok(Outcome::Error);
+        }
         match output {
             Ok(V(value)) => {
                 *last_output = Some(!matches!(value, Val::Null | Val::Bool(false)));
@@ -3198,6 +3422,7 @@ fn run_outputs<'a>(
                     return Ok(Outcome::Error);
                 }
                 Err(exn) => match exn.get_halt() {
+                    Ok(_) if too_deep(ctx)? => return Ok(Outcome::Error),
                     Ok(code) => return Ok(Outcome::Halt(code)),
                     Err(_) => {
                         ctx.stderr.write_str("jq: error: break outside of its label\n")?;
@@ -3206,6 +3431,9 @@ fn run_outputs<'a>(
                 },
             },
         }
+    }
+    if too_deep(ctx)? {
+        return Ok(Outcome::Error);
     }
     Ok(Outcome::Done)
 }
@@ -3360,6 +3588,15 @@ mod tests {
             out(&["-c", "[nan, infinite, -infinite]"], "null"),
             "[null,1.7976931348623157e+308,-1.7976931348623157e+308]\n"
         );
+        assert_eq!(
+            out(&["-c", "[5.5 % 2, -10 % 3, (nan | isnan), (infinite | isinfinite)]"], "null"),
+            "[1,-1,true,true]\n"
+        );
+        let (status, _, stderr) = jq(&[".a / 0"], "{\"a\":1}");
+        assert_eq!(
+            (status, stderr.as_str()),
+            (5, "jq: error (at <stdin>:0): number (1) and number (0) cannot be divided because the divisor is zero\n")
+        );
     }
 
     #[test]
@@ -3428,10 +3665,36 @@ mod tests {
         let (status, _, stderr) = jq(&["fromjson"], &format!("{:?}", deep));
         assert_eq!(status, 5);
         assert!(stderr.contains("Exceeds depth limit for parsing"), "{stderr}");
-        // A deep value built by the filter is refused at printing.
-        let (status, _, stderr) = jq(&["-n", "reduce range(600) as $i (0; [.])"], "");
-        assert_eq!(status, 5);
-        assert!(stderr.contains("cannot be printed"), "{stderr}");
+        // Nor can a filter build one (jaq would recurse on it when dropping it).
+        for filter in [
+            "reduce range(100000) as $i (0; [.]) | length",
+            "reduce range(1e5) as $i (0; {a: .})",
+            "reduce range(1e5) as $i (null; .[0] = .)",
+        ] {
+            let (status, stdout, stderr) = jq(&["-n", filter], "");
+            assert_eq!((status, stdout.as_str()), (5, ""), "{filter}");
+            assert_eq!(stderr, "jq: error (at <unknown>): Exceeds depth limit of 512 building a value\n");
+        }
+        assert_eq!(out(&["-nc", "reduce range(3) as $i (0; [.])"], ""), "[[[0]]]\n");
+    }
+
+    #[test]
+    fn user_functions() {
+        assert_eq!(
+            out(&["-c", "def f: .a; path(f), (f |= 2), del(f)"], "{\"a\":1,\"b\":2}"),
+            "[\"a\"]\n{\"a\":2,\"b\":2}\n{\"b\":2}\n"
+        );
+        assert_eq!(
+            out(&["-c", "def fac: if . <= 1 then 1 else . * (. - 1 | fac) end; [range(6) | fac]"], "null"),
+            "[1,1,2,6,24,120]\n"
+        );
+        assert_eq!(out(&["-c", "{def: 1} | .def, \"def x: 1\""], "null"), "1\n\"def x: 1\"\n");
+        // Endless recursion is an error, not a stack overflow.
+        for filter in ["def f: 1 + f; f", "def f: [f]; f", "def f($n): 1 + f($n + 1); f(0)"] {
+            let (status, _, stderr) = jq(&["-n", filter], "");
+            assert_eq!(status, 5, "{filter}");
+            assert_eq!(stderr, "jq: error (at <unknown>): Exceeds the stack budget (recursion too deep)\n");
+        }
     }
 
     /// Runs `jq` with a check that fails after `allowed` calls.

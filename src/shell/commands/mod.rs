@@ -10,6 +10,8 @@ mod files;
 mod grep;
 mod jq;
 mod regex_syntax;
+
+pub(crate) use regex_syntax::ere_to_regex;
 mod sed;
 mod text;
 

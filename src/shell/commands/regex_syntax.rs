@@ -33,12 +33,6 @@ pub(crate) fn ere_to_regex(pattern: &str) -> Result<String, String> {
     translate(pattern, Dialect { extended: true, lines: false, sed_escapes: false })
 }
 
-/// Translates a POSIX BRE (GNU flavour: `\+ \? \|` are operators) into
-/// `regex` syntax; `.` and negated classes match a newline.
-pub(crate) fn bre_to_regex(pattern: &str) -> Result<String, String> {
-    translate(pattern, Dialect { extended: false, lines: false, sed_escapes: false })
-}
-
 /// Largest repetition count POSIX allows (RE_DUP_MAX).
 const DUP_MAX: u32 = 32767;
 
@@ -437,6 +431,10 @@ mod tests {
         assert!(translate("[[:nope:]]", Dialect { extended: false, lines: false, sed_escapes: false }).is_err());
         assert!(translate("[z-a]", Dialect { extended: false, lines: false, sed_escapes: false }).is_err());
         assert!(translate("[abc", Dialect { extended: false, lines: false, sed_escapes: false }).is_err());
+    }
+
+    fn bre_to_regex(pattern: &str) -> Result<String, String> {
+        translate(pattern, Dialect { extended: false, lines: false, sed_escapes: false })
     }
 
     #[test]

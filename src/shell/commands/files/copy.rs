@@ -326,6 +326,11 @@ fn move_one(ctx: &mut Context<'_>, source: &str, destination: &str, parsed: &Par
     let real_source = canonicalize(ctx, source, Canon::Missing).unwrap_or(source_abs.clone());
     let real_destination = canonicalize(ctx, destination, Canon::Missing).unwrap_or(destination_abs.clone());
     let existing = ctx.storage.lstat(&destination_abs).ok();
+    // `mv f dir/` names a directory: rename(2) refuses when it is missing.
+    if destination.ends_with('/') && existing.is_none() && meta.kind != FileKind::Directory {
+        ctx.error(format_args!("cannot move {} to {}: Not a directory", quote(source), quote(destination)))?;
+        return Ok(false);
+    }
     if existing.is_some() && real_source == real_destination {
         ctx.error(format_args!("{} and {} are the same file", quote(source), quote(destination)))?;
         return Ok(false);

@@ -841,8 +841,9 @@ fn printf(ctx: &Context<'_>, format: &str, entry: &Entry<'_>) -> Vec<u8> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{run_with_echo, storage};
+    use super::super::test_support::storage;
     use super::fnmatch;
+    use crate::shell::command::run_for_test as run_with_echo;
     use crate::storage::{MemoryStorage, Storage};
 
     fn fixture() -> MemoryStorage {

@@ -370,68 +370,7 @@ pub(super) fn tick(ctx: &Context<'_>, step: &mut u32) -> Result<(), LimitHit> {
 
 #[cfg(test)]
 pub(super) mod test_support {
-    use crate::shell::command::{Context, Output, Runner};
-    use crate::shell::LimitHit;
     use crate::storage::{MemoryStorage, Storage};
-
-    /// Runs commands from the table, plus `echo`, `true` and `false`, which
-    /// the interpreter provides as builtins (xargs and find -exec need them).
-    struct EchoRunner<'s> {
-        storage: &'s dyn Storage,
-    }
-
-    impl Runner for EchoRunner<'_> {
-        fn run(
-            &mut self,
-            argv: &[String],
-            stdin: &[u8],
-            stdout: &mut Output,
-            stderr: &mut Output,
-        ) -> Result<i32, LimitHit> {
-            match argv[0].as_str() {
-                "echo" => {
-                    stdout.write_str(&format!("{}\n", argv[1..].join(" ")))?;
-                    return Ok(0);
-                }
-                "true" => return Ok(0),
-                "false" => return Ok(1),
-                _ => {}
-            }
-            let Some(function) = crate::shell::commands::lookup(&argv[0]) else {
-                stderr.write_str(&format!("{}: command not found\n", argv[0]))?;
-                return Ok(127);
-            };
-            let mut inner = EchoRunner { storage: self.storage };
-            let mut ctx = Context {
-                name: &argv[0],
-                storage: self.storage,
-                cwd: "/",
-                stdin,
-                stdout,
-                stderr,
-                var: &|_| None,
-                runner: &mut inner,
-                check: &|| Ok(()),
-            };
-            function(&mut ctx, &argv[1..])
-        }
-    }
-
-    /// As `run_for_test`, with `echo`, `true` and `false` available to the
-    /// commands it runs.
-    pub fn run_with_echo(storage: &dyn Storage, name: &str, args: &[&str], stdin: &str) -> (i32, String, String) {
-        let mut stdout = Output::new(1 << 24);
-        let mut stderr = Output::new(1 << 24);
-        let argv: Vec<String> = std::iter::once(name).chain(args.iter().copied()).map(String::from).collect();
-        let status = EchoRunner { storage }
-            .run(&argv, stdin.as_bytes(), &mut stdout, &mut stderr)
-            .unwrap_or_else(|hit| hit.exit_code());
-        (
-            status,
-            String::from_utf8_lossy(stdout.bytes()).into_owned(),
-            String::from_utf8_lossy(stderr.bytes()).into_owned(),
-        )
-    }
 
     /// A storage holding `files` (path, content; a path ending in `/` is a
     /// directory), parents made as needed.

@@ -275,7 +275,7 @@ fn split_quoted(input: &[u8]) -> Result<Vec<Vec<String>>, &'static str> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::run_with_echo;
+    use crate::shell::command::run_for_test as run_with_echo;
     use crate::storage::MemoryStorage;
 
     fn xargs(args: &[&str], stdin: &str) -> (i32, String, String) {
