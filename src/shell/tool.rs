@@ -85,7 +85,7 @@ fn description(options: &ShellOptions) -> String {
     format!(
         "Run a bash script in a sandboxed shell. It is an in-process bash interpreter over a virtual file \
          system (the same files the other file tools see): there is no network and no host program can run; \
-         only these commands exist, as well as the shell's builtins (cd, export, read, set, source, test…): {}. \
+         only these commands exist, as well as the shell's builtins (echo, cd, export, read, set, source, test…): {}. \
          They behave as GNU bash and coreutils do in the C locale. The shell keeps its state from one call to \
          the next: working directory, variables, functions; files persist too. The result is stdout, then \
          stderr under a [stderr] line, then [exit code: N]. Each call may run at most {} commands and {} loop \
