@@ -86,6 +86,35 @@ fn is_whitespace(byte: u8) -> bool {
     matches!(byte, b' ' | b'\t' | b'\r' | b'\n')
 }
 
+/// The byte at `pos`, or NUL past the end: no rule accepts NUL outside a
+/// string, and inside one it stops the fast path, so the end of the text
+/// needs no test of its own; the error paths read the real bytes.
+#[inline(always)]
+fn byte_at(bytes: &[u8], pos: usize) -> u8 {
+    match bytes.get(pos) {
+        Some(&byte) => byte,
+        None => 0,
+    }
+}
+
+/// The position of the first byte at or after `pos` that is not whitespace.
+#[inline(always)]
+fn skip_whitespace_from(bytes: &[u8], mut pos: usize) -> usize {
+    while is_whitespace(byte_at(bytes, pos)) {
+        pos += 1;
+    }
+    pos
+}
+
+/// The position of the first byte at or after `pos` that is not a digit.
+#[inline(always)]
+fn digits_end(bytes: &[u8], mut pos: usize) -> usize {
+    while byte_at(bytes, pos).is_ascii_digit() {
+        pos += 1;
+    }
+    pos
+}
+
 /// ASCII bytes that may stand in a string as they are: all but `"`, `\` and
 /// the control characters. Other bytes than ASCII are checked as UTF-8.
 static PLAIN: [bool; 256] = {
@@ -396,54 +425,153 @@ impl<'a> Scanner<'a> {
     }
 
     /// Scans an object or array with all it holds.
+    ///
+    /// The hot loop of the check: it keeps the position in a local and reads
+    /// bytes with `byte_at`, where the end of the text reads as NUL, which no
+    /// rule accepts outside strings. Whitespace is tested for only where the
+    /// byte read is not the one expected, so compact JSON pays nothing for it.
     #[inline(never)]
     fn nested_value(&mut self, depth: usize) -> Result<(), String> {
+        let bytes = self.bytes;
+        let mut pos = self.pos;
         let mut containers = Containers::new();
         'value: loop {
-            match self.next_byte() {
-                Some(open @ (b'{' | b'[')) => {
+            let mut byte = byte_at(bytes, pos);
+            if is_whitespace(byte) {
+                pos = skip_whitespace_from(bytes, pos + 1);
+                byte = byte_at(bytes, pos);
+            }
+            match byte {
+                b'"' => pos = self.string_end(pos)?,
+                b'-' | b'0'..=b'9' => pos = self.number_end(pos)?,
+                b't' if bytes.get(pos..pos + 4) == Some(b"true") => pos += 4,
+                b'f' if bytes.get(pos + 1..pos + 5) == Some(b"alse") => pos += 5,
+                b'n' if bytes.get(pos..pos + 4) == Some(b"null") => pos += 4,
+                b'{' | b'[' => {
                     if depth + containers.len + 1 > MAX_DEPTH {
-                        return Err(format!("the JSON is nested deeper than {MAX_DEPTH} levels at byte {}", self.pos));
+                        return Err(format!("the JSON is nested deeper than {MAX_DEPTH} levels at byte {pos}"));
                     }
-                    self.pos += 1;
-                    self.skip_whitespace();
-                    let close = if open == b'{' { b'}' } else { b']' };
-                    if self.peek() == Some(close) {
-                        self.pos += 1;
+                    pos = skip_whitespace_from(bytes, pos + 1);
+                    // '}' and ']' stand two code points after '{' and '['.
+                    if byte_at(bytes, pos) == byte + 2 {
+                        pos += 1;
                     } else {
-                        containers.push(open == b'{');
-                        if open == b'{' {
-                            self.field_name()?;
+                        let is_object = byte == b'{';
+                        containers.push(is_object);
+                        if is_object {
+                            pos = self.field_name_end(pos)?;
                         }
                         continue 'value;
                     }
                 }
-                next => self.scalar(next)?,
+                _ => return Err(self.unexpected_at(pos, "a JSON value")),
             }
             // A value is complete: close containers until one wants more.
             loop {
-                let Some(in_object) = containers.top() else { return Ok(()) };
-                match self.next_byte() {
-                    Some(b',') => {
-                        self.pos += 1;
+                let Some(in_object) = containers.top() else {
+                    self.pos = pos;
+                    return Ok(());
+                };
+                let mut byte = byte_at(bytes, pos);
+                if is_whitespace(byte) {
+                    pos = skip_whitespace_from(bytes, pos + 1);
+                    byte = byte_at(bytes, pos);
+                }
+                match byte {
+                    b',' => {
+                        pos += 1;
                         if in_object {
-                            self.skip_whitespace();
-                            self.field_name()?;
+                            pos = self.field_name_end(pos)?;
                         }
                         continue 'value;
                     }
-                    Some(b'}') if in_object => {
-                        self.pos += 1;
+                    b'}' if in_object => {
+                        pos += 1;
                         containers.pop();
                     }
-                    Some(b']') if !in_object => {
-                        self.pos += 1;
+                    b']' if !in_object => {
+                        pos += 1;
                         containers.pop();
                     }
-                    _ => return Err(self.unexpected(if in_object { "',' or '}'" } else { "',' or ']'" })),
+                    _ => return Err(self.unexpected_at(pos, if in_object { "',' or '}'" } else { "',' or ']'" })),
                 }
             }
         }
+    }
+
+    /// Scans `"name" :` from `pos` (whitespace may come first) and returns
+    /// the position after the colon.
+    #[inline(always)]
+    fn field_name_end(&mut self, mut pos: usize) -> Result<usize, String> {
+        let bytes = self.bytes;
+        if byte_at(bytes, pos) != b'"' {
+            pos = skip_whitespace_from(bytes, pos);
+            if byte_at(bytes, pos) != b'"' {
+                return Err(self.unexpected_at(pos, "a field name in double quotes"));
+            }
+        }
+        pos = self.string_end(pos)?;
+        if byte_at(bytes, pos) != b':' {
+            pos = skip_whitespace_from(bytes, pos);
+            if byte_at(bytes, pos) != b':' {
+                return Err(self.unexpected_at(pos, "':'"));
+            }
+        }
+        Ok(pos + 1)
+    }
+
+    /// Scans the string whose opening quote stands at `pos` and returns the
+    /// position after its closing quote.
+    #[inline(always)]
+    fn string_end(&mut self, pos: usize) -> Result<usize, String> {
+        let stop = skip_plain(self.bytes, pos + 1);
+        if byte_at(self.bytes, stop) == b'"' {
+            return Ok(stop + 1);
+        }
+        self.pos = stop;
+        self.rest_of_string(pos)?;
+        Ok(self.pos)
+    }
+
+    /// Scans the number that starts at `pos` and returns the position after
+    /// it: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    #[inline(always)]
+    fn number_end(&mut self, mut pos: usize) -> Result<usize, String> {
+        let bytes = self.bytes;
+        if byte_at(bytes, pos) == b'-' {
+            pos += 1;
+        }
+        match byte_at(bytes, pos) {
+            b'0' => pos += 1,
+            b'1'..=b'9' => pos = digits_end(bytes, pos + 1),
+            _ => return Err(self.unexpected_at(pos, "a digit")),
+        }
+        if byte_at(bytes, pos) == b'.' {
+            pos += 1;
+            if !byte_at(bytes, pos).is_ascii_digit() {
+                return Err(self.unexpected_at(pos, "a digit"));
+            }
+            pos = digits_end(bytes, pos + 1);
+        }
+        if byte_at(bytes, pos) | 0x20 == b'e' {
+            pos += 1;
+            if matches!(byte_at(bytes, pos), b'+' | b'-') {
+                pos += 1;
+            }
+            if !byte_at(bytes, pos).is_ascii_digit() {
+                return Err(self.unexpected_at(pos, "a digit"));
+            }
+            pos = digits_end(bytes, pos + 1);
+        }
+        Ok(pos)
+    }
+
+    /// `unexpected` at `pos`, which becomes the scanner's position.
+    #[cold]
+    #[inline(never)]
+    fn unexpected_at(&mut self, pos: usize, expected: &str) -> String {
+        self.pos = pos;
+        self.unexpected(expected)
     }
 
     /// Scans a string from its opening quote. Returns whether it holds escapes.
