@@ -156,6 +156,26 @@ fn skip_plain(bytes: &[u8], mut pos: usize) -> usize {
     pos
 }
 
+/// The rest of a string from `pos`, a byte that is not plain ASCII: the
+/// position after the closing quote, or `None` where `rest_of_string` fails
+/// (it words the reason). Returning no message keeps this loop small.
+#[inline(never)]
+fn string_tail(bytes: &[u8], mut pos: usize) -> Option<usize> {
+    loop {
+        match byte_at(bytes, pos) {
+            b'"' => return Some(pos + 1),
+            b'\\' => match byte_at(bytes, pos + 1) {
+                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => pos += 2,
+                b'u' if bytes.get(pos + 2..pos + 6)?.iter().all(u8::is_ascii_hexdigit) => pos += 6,
+                _ => return None,
+            },
+            0x80.. => pos += utf8_sequence_len(&bytes[pos..])?,
+            _ => return None,
+        }
+        pos = skip_plain(bytes, pos);
+    }
+}
+
 /// The length of the UTF-8 sequence `bytes` starts with, when it is valid
 /// (RFC 3629: shortest form, no surrogates, nothing above U+10FFFF).
 fn utf8_sequence_len(bytes: &[u8]) -> Option<usize> {
@@ -528,9 +548,17 @@ impl<'a> Scanner<'a> {
         if byte_at(self.bytes, stop) == b'"' {
             return Ok(stop + 1);
         }
-        self.pos = stop;
-        self.rest_of_string(pos)?;
-        Ok(self.pos)
+        match string_tail(self.bytes, stop) {
+            Some(end) => Ok(end),
+            None => {
+                // Scan again, slowly, for the message: `rest_of_string` is
+                // the rule, `string_tail` only its fast copy.
+                self.pos = stop;
+                self.rest_of_string(pos)?;
+                debug_assert!(false, "string_tail and rest_of_string disagree at byte {stop}");
+                Ok(self.pos)
+            }
+        }
     }
 
     /// Scans the number that starts at `pos` and returns the position after
