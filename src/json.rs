@@ -195,10 +195,11 @@ fn utf8_sequence_len(bytes: &[u8]) -> Option<usize> {
     (second.contains(&sequence[1]) && continued).then_some(len)
 }
 
-/// A fixed stack of container kinds (object or array), one bit each, so that
-/// nesting costs neither recursion nor allocation.
+/// A fixed stack of container kinds (object or array), one byte each, so
+/// that nesting costs neither recursion nor allocation. Bytes, not bits: a
+/// close reads the new innermost kind with one load.
 struct Containers {
-    bits: [u64; MAX_DEPTH / 64],
+    is_object: [bool; MAX_DEPTH],
     len: usize,
     /// The kind of the innermost container, read after every value.
     top_is_object: bool,
@@ -206,25 +207,25 @@ struct Containers {
 
 impl Containers {
     fn new() -> Self {
-        Containers { bits: [0; MAX_DEPTH / 64], len: 0, top_is_object: false }
+        Containers { is_object: [false; MAX_DEPTH], len: 0, top_is_object: false }
     }
 
+    /// Callers keep `len` below `MAX_DEPTH` (the depth check comes first);
+    /// the index is reduced modulo `MAX_DEPTH`, a power of two, so that it
+    /// needs no bounds check.
+    #[inline(always)]
     fn push(&mut self, is_object: bool) {
-        let (word, bit) = (self.len / 64, self.len % 64);
-        if is_object {
-            self.bits[word] |= 1 << bit;
-        } else {
-            self.bits[word] &= !(1 << bit);
-        }
+        self.is_object[self.len % MAX_DEPTH] = is_object;
         self.len += 1;
         self.top_is_object = is_object;
     }
 
+    #[inline(always)]
     fn pop(&mut self) {
         self.len -= 1;
-        if let Some(index) = self.len.checked_sub(1) {
-            self.top_is_object = self.bits[index / 64] & (1 << (index % 64)) != 0;
-        }
+        // With no container left this reads a stale entry, which `top`
+        // does not return.
+        self.top_is_object = self.is_object[self.len.wrapping_sub(1) % MAX_DEPTH];
     }
 
     /// `Some(true)` inside an object, `Some(false)` inside an array, `None`
@@ -234,6 +235,8 @@ impl Containers {
         (self.len > 0).then_some(self.top_is_object)
     }
 }
+
+const _: () = assert!(MAX_DEPTH.is_power_of_two());
 
 struct Scanner<'a> {
     bytes: &'a [u8],
