@@ -465,8 +465,8 @@ impl<'a> Scanner<'a> {
                 byte = byte_at(bytes, pos);
             }
             match byte {
-                b'"' => pos = self.string_end(pos)?,
-                b'-' | b'0'..=b'9' => pos = self.number_end(pos)?,
+                b'"' => pos = self.string_end(bytes, pos)?,
+                b'-' | b'0'..=b'9' => pos = self.number_end(bytes, pos)?,
                 b't' if bytes.get(pos..pos + 4) == Some(b"true") => pos += 4,
                 b'f' if bytes.get(pos + 1..pos + 5) == Some(b"alse") => pos += 5,
                 b'n' if bytes.get(pos..pos + 4) == Some(b"null") => pos += 4,
@@ -482,7 +482,7 @@ impl<'a> Scanner<'a> {
                         let is_object = byte == b'{';
                         containers.push(is_object);
                         if is_object {
-                            pos = self.field_name_end(pos)?;
+                            pos = self.field_name_end(bytes, pos)?;
                         }
                         continue 'value;
                     }
@@ -504,7 +504,7 @@ impl<'a> Scanner<'a> {
                     b',' => {
                         pos += 1;
                         if in_object {
-                            pos = self.field_name_end(pos)?;
+                            pos = self.field_name_end(bytes, pos)?;
                         }
                         continue 'value;
                     }
@@ -525,15 +525,14 @@ impl<'a> Scanner<'a> {
     /// Scans `"name" :` from `pos` (whitespace may come first) and returns
     /// the position after the colon.
     #[inline(always)]
-    fn field_name_end(&mut self, mut pos: usize) -> Result<usize, String> {
-        let bytes = self.bytes;
+    fn field_name_end(&mut self, bytes: &'a [u8], mut pos: usize) -> Result<usize, String> {
         if byte_at(bytes, pos) != b'"' {
             pos = skip_whitespace_from(bytes, pos);
             if byte_at(bytes, pos) != b'"' {
                 return Err(self.unexpected_at(pos, "a field name in double quotes"));
             }
         }
-        pos = self.string_end(pos)?;
+        pos = self.string_end(bytes, pos)?;
         if byte_at(bytes, pos) != b':' {
             pos = skip_whitespace_from(bytes, pos);
             if byte_at(bytes, pos) != b':' {
@@ -546,12 +545,12 @@ impl<'a> Scanner<'a> {
     /// Scans the string whose opening quote stands at `pos` and returns the
     /// position after its closing quote.
     #[inline(always)]
-    fn string_end(&mut self, pos: usize) -> Result<usize, String> {
-        let stop = skip_plain(self.bytes, pos + 1);
-        if byte_at(self.bytes, stop) == b'"' {
+    fn string_end(&mut self, bytes: &'a [u8], pos: usize) -> Result<usize, String> {
+        let stop = skip_plain(bytes, pos + 1);
+        if byte_at(bytes, stop) == b'"' {
             return Ok(stop + 1);
         }
-        match string_tail(self.bytes, stop) {
+        match string_tail(bytes, stop) {
             Some(end) => Ok(end),
             None => {
                 // Scan again, slowly, for the message: `rest_of_string` is
@@ -567,8 +566,7 @@ impl<'a> Scanner<'a> {
     /// Scans the number that starts at `pos` and returns the position after
     /// it: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
     #[inline(always)]
-    fn number_end(&mut self, mut pos: usize) -> Result<usize, String> {
-        let bytes = self.bytes;
+    fn number_end(&mut self, bytes: &'a [u8], mut pos: usize) -> Result<usize, String> {
         if byte_at(bytes, pos) == b'-' {
             pos += 1;
         }
