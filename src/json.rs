@@ -299,16 +299,9 @@ impl Containers {
     #[inline(always)]
     fn pop(&mut self) {
         self.len -= 1;
-        // With no container left this reads a stale entry, which `top`
-        // does not return.
+        // With no container left this reads a stale entry, which the scan,
+        // finished then, does not use.
         self.top_is_object = self.is_object[self.len.wrapping_sub(1) % MAX_DEPTH];
-    }
-
-    /// `Some(true)` inside an object, `Some(false)` inside an array, `None`
-    /// when the value being scanned is complete.
-    #[inline(always)]
-    fn top(&self) -> Option<bool> {
-        (self.len > 0).then_some(self.top_is_object)
     }
 }
 
@@ -537,11 +530,7 @@ impl<'a> Scanner<'a> {
         let mut blocks = Blocks::new();
         let blocks = &mut blocks;
         'value: loop {
-            let mut byte = byte_at(bytes, pos);
-            if is_whitespace(byte) {
-                pos = skip_whitespace_from(bytes, pos + 1);
-                byte = byte_at(bytes, pos);
-            }
+            let byte = byte_at(bytes, pos);
             match byte {
                 b'"' => pos = self.string_end(bytes, blocks, pos)?,
                 b'-' | b'0'..=b'9' => pos = self.number_end(bytes, pos)?,
@@ -554,9 +543,7 @@ impl<'a> Scanner<'a> {
                     }
                     pos = skip_whitespace_from(bytes, pos + 1);
                     // '}' and ']' stand two code points after '{' and '['.
-                    if byte_at(bytes, pos) == byte + 2 {
-                        pos += 1;
-                    } else {
+                    if byte_at(bytes, pos) != byte + 2 {
                         let is_object = byte == b'{';
                         containers.push(is_object);
                         if is_object {
@@ -564,21 +551,22 @@ impl<'a> Scanner<'a> {
                         }
                         continue 'value;
                     }
+                    pos += 1;
+                    if containers.len == 0 {
+                        break 'value;
+                    }
+                }
+                b' ' | b'\t' | b'\n' | b'\r' => {
+                    pos = skip_whitespace_from(bytes, pos + 1);
+                    continue 'value;
                 }
                 _ => return Err(self.unexpected_at(pos, "a JSON value")),
             }
-            // A value is complete: close containers until one wants more.
+            // A value is complete (inside a container, since the scan starts
+            // at one): close containers until one wants more.
             loop {
-                let Some(in_object) = containers.top() else {
-                    self.pos = pos;
-                    return Ok(());
-                };
-                let mut byte = byte_at(bytes, pos);
-                if is_whitespace(byte) {
-                    pos = skip_whitespace_from(bytes, pos + 1);
-                    byte = byte_at(bytes, pos);
-                }
-                match byte {
+                let in_object = containers.top_is_object;
+                match byte_at(bytes, pos) {
                     b',' => {
                         pos += 1;
                         if in_object {
@@ -594,10 +582,19 @@ impl<'a> Scanner<'a> {
                         pos += 1;
                         containers.pop();
                     }
+                    b' ' | b'\t' | b'\n' | b'\r' => {
+                        pos = skip_whitespace_from(bytes, pos + 1);
+                        continue;
+                    }
                     _ => return Err(self.unexpected_at(pos, if in_object { "',' or '}'" } else { "',' or ']'" })),
+                }
+                if containers.len == 0 {
+                    break 'value;
                 }
             }
         }
+        self.pos = pos;
+        Ok(())
     }
 
     /// Scans `"name" :` from `pos` (whitespace may come first) and returns
