@@ -97,24 +97,6 @@ fn byte_at(bytes: &[u8], pos: usize) -> u8 {
     }
 }
 
-/// The position of the first byte at or after `pos` that is not whitespace.
-#[inline(always)]
-fn skip_whitespace_from(bytes: &[u8], mut pos: usize) -> usize {
-    while is_whitespace(byte_at(bytes, pos)) {
-        pos += 1;
-    }
-    pos
-}
-
-/// The position of the first byte at or after `pos` that is not a digit.
-#[inline(always)]
-fn digits_end(bytes: &[u8], mut pos: usize) -> usize {
-    while byte_at(bytes, pos).is_ascii_digit() {
-        pos += 1;
-    }
-    pos
-}
-
 /// ASCII bytes that may stand in a string as they are: all but `"`, `\` and
 /// the control characters. Other bytes than ASCII are checked as UTF-8.
 static PLAIN: [bool; 256] = {
@@ -126,6 +108,57 @@ static PLAIN: [bool; 256] = {
     }
     table
 };
+
+/// The byte at `pos` in the nested scan: `byte_at` when `CHECKED`, else
+/// without a bounds check. Unchecked reads are sound because of when the
+/// scan uses them (`Scanner::closing_bracket`): the last byte of `bytes`
+/// that is not whitespace, call it L, is `}` or `]`, and the scan knows
+/// where it stands. Every position the scan reads at is at most L's:
+/// - right after a consumed byte other than a closing bracket: that byte is
+///   not L, so it stands before L;
+/// - right after a closing bracket: the scan compares the position with L's
+///   before it reads (`past_last_bracket`);
+/// - at the end of a run of whitespace or digits that starts at most at L:
+///   the run stops at L at the latest, as L is neither.
+///
+/// The string and literal helpers keep their own checks (`bytes.get`,
+/// `skip_plain`, `byte_at` on a string's stop).
+#[inline(always)]
+fn read<const CHECKED: bool>(bytes: &[u8], pos: usize) -> u8 {
+    if CHECKED {
+        return byte_at(bytes, pos);
+    }
+    debug_assert!(pos < bytes.len(), "unchecked read at {pos} of {}", bytes.len());
+    // SAFETY: `pos < bytes.len()`, by the argument above.
+    unsafe { *bytes.get_unchecked(pos) }
+}
+
+/// The position of the first byte at or after `pos` that is not whitespace.
+#[inline(always)]
+fn skip_whitespace_to<const CHECKED: bool>(bytes: &[u8], mut pos: usize) -> usize {
+    while is_whitespace(read::<CHECKED>(bytes, pos)) {
+        pos += 1;
+    }
+    pos
+}
+
+/// The position of the first byte at or after `pos` that is not a digit.
+#[inline(always)]
+fn digits_to<const CHECKED: bool>(bytes: &[u8], mut pos: usize) -> usize {
+    while read::<CHECKED>(bytes, pos).is_ascii_digit() {
+        pos += 1;
+    }
+    pos
+}
+
+/// What may follow a value inside an object or an array.
+fn expected_after(in_object: bool) -> &'static str {
+    if in_object {
+        "',' or '}'"
+    } else {
+        "',' or ']'"
+    }
+}
 
 /// Where strings stop in one 64-byte block of the text: a bit for each byte
 /// `skip_plain` stops at. The nested scan keeps the block it is in, so that
@@ -312,11 +345,13 @@ struct Scanner<'a> {
     pos: usize,
     /// Where the last field name's closing quote stands.
     field_name_end: usize,
+    /// `closing_bracket`, once known.
+    closing_bracket: Option<Option<usize>>,
 }
 
 impl<'a> Scanner<'a> {
     fn new(bytes: &'a [u8]) -> Self {
-        Scanner { bytes, pos: 0, field_name_end: 0 }
+        Scanner { bytes, pos: 0, field_name_end: 0, closing_bracket: None }
     }
 
     /// Scans the arguments: one object and nothing after it but whitespace.
@@ -524,16 +559,38 @@ impl<'a> Scanner<'a> {
     /// byte read is not the one expected, so compact JSON pays nothing for it.
     #[inline(never)]
     fn nested_value(&mut self, depth: usize) -> Result<(), String> {
+        match self.closing_bracket() {
+            Some(last) => self.nested::<false>(depth, last),
+            None => self.nested::<true>(depth, usize::MAX),
+        }
+    }
+
+    /// Where the last byte of the text that is not whitespace stands, when
+    /// it is `}` or `]`: that lets the nested scan read without bounds
+    /// checks (see `read`). Found once per text.
+    fn closing_bracket(&mut self) -> Option<usize> {
+        let bytes = self.bytes;
+        *self.closing_bracket.get_or_insert_with(|| {
+            let last = bytes.iter().rposition(|&byte| !is_whitespace(byte))?;
+            matches!(bytes[last], b'}' | b']').then_some(last)
+        })
+    }
+
+    /// `nested_value`, with bounds checks on every read (`CHECKED`) or only
+    /// where the proof in `read` needs them; `last` is then where the text's
+    /// closing bracket stands.
+    #[inline(always)]
+    fn nested<const CHECKED: bool>(&mut self, depth: usize, last: usize) -> Result<(), String> {
         let bytes = self.bytes;
         let mut pos = self.pos;
         let mut containers = Containers::new();
         let mut blocks = Blocks::new();
         let blocks = &mut blocks;
         'value: loop {
-            let byte = byte_at(bytes, pos);
+            let byte = read::<CHECKED>(bytes, pos);
             match byte {
-                b'"' => pos = self.string_end(bytes, blocks, pos)?,
-                b'-' | b'0'..=b'9' => pos = self.number_end(bytes, pos)?,
+                b'"' => pos = self.string_end::<CHECKED>(bytes, blocks, pos)?,
+                b'-' | b'0'..=b'9' => pos = self.number_end::<CHECKED>(bytes, pos)?,
                 b't' if bytes.get(pos..pos + 4) == Some(b"true") => pos += 4,
                 b'f' if bytes.get(pos + 1..pos + 5) == Some(b"alse") => pos += 5,
                 b'n' if bytes.get(pos..pos + 4) == Some(b"null") => pos += 4,
@@ -541,13 +598,13 @@ impl<'a> Scanner<'a> {
                     if depth + containers.len + 1 > MAX_DEPTH {
                         return Err(format!("the JSON is nested deeper than {MAX_DEPTH} levels at byte {pos}"));
                     }
-                    pos = skip_whitespace_from(bytes, pos + 1);
+                    pos = skip_whitespace_to::<CHECKED>(bytes, pos + 1);
                     // '}' and ']' stand two code points after '{' and '['.
-                    if byte_at(bytes, pos) != byte + 2 {
+                    if read::<CHECKED>(bytes, pos) != byte + 2 {
                         let is_object = byte == b'{';
                         containers.push(is_object);
                         if is_object {
-                            pos = self.field_name_end(bytes, blocks, pos)?;
+                            pos = self.field_name_end::<CHECKED>(bytes, blocks, pos)?;
                         }
                         continue 'value;
                     }
@@ -555,9 +612,12 @@ impl<'a> Scanner<'a> {
                     if containers.len == 0 {
                         break 'value;
                     }
+                    if !CHECKED && pos > last {
+                        return Err(self.past_last_bracket(pos, containers.top_is_object));
+                    }
                 }
                 b' ' | b'\t' | b'\n' | b'\r' => {
-                    pos = skip_whitespace_from(bytes, pos + 1);
+                    pos = skip_whitespace_to::<CHECKED>(bytes, pos + 1);
                     continue 'value;
                 }
                 _ => return Err(self.unexpected_at(pos, "a JSON value")),
@@ -566,11 +626,11 @@ impl<'a> Scanner<'a> {
             // at one): close containers until one wants more.
             loop {
                 let in_object = containers.top_is_object;
-                match byte_at(bytes, pos) {
+                match read::<CHECKED>(bytes, pos) {
                     b',' => {
                         pos += 1;
                         if in_object {
-                            pos = self.field_name_end(bytes, blocks, pos)?;
+                            pos = self.field_name_end::<CHECKED>(bytes, blocks, pos)?;
                         }
                         continue 'value;
                     }
@@ -583,13 +643,17 @@ impl<'a> Scanner<'a> {
                         containers.pop();
                     }
                     b' ' | b'\t' | b'\n' | b'\r' => {
-                        pos = skip_whitespace_from(bytes, pos + 1);
+                        pos = skip_whitespace_to::<CHECKED>(bytes, pos + 1);
                         continue;
                     }
-                    _ => return Err(self.unexpected_at(pos, if in_object { "',' or '}'" } else { "',' or ']'" })),
+                    _ => return Err(self.unexpected_at(pos, expected_after(in_object))),
                 }
                 if containers.len == 0 {
                     break 'value;
+                }
+                // A closing bracket may be the text's last one.
+                if !CHECKED && pos > last {
+                    return Err(self.past_last_bracket(pos, containers.top_is_object));
                 }
             }
         }
@@ -600,17 +664,22 @@ impl<'a> Scanner<'a> {
     /// Scans `"name" :` from `pos` (whitespace may come first) and returns
     /// the position after the colon.
     #[inline(always)]
-    fn field_name_end(&mut self, bytes: &'a [u8], blocks: &mut Blocks, mut pos: usize) -> Result<usize, String> {
-        if byte_at(bytes, pos) != b'"' {
-            pos = skip_whitespace_from(bytes, pos);
-            if byte_at(bytes, pos) != b'"' {
+    fn field_name_end<const CHECKED: bool>(
+        &mut self,
+        bytes: &'a [u8],
+        blocks: &mut Blocks,
+        mut pos: usize,
+    ) -> Result<usize, String> {
+        if read::<CHECKED>(bytes, pos) != b'"' {
+            pos = skip_whitespace_to::<CHECKED>(bytes, pos);
+            if read::<CHECKED>(bytes, pos) != b'"' {
                 return Err(self.unexpected_at(pos, "a field name in double quotes"));
             }
         }
-        pos = self.string_end(bytes, blocks, pos)?;
-        if byte_at(bytes, pos) != b':' {
-            pos = skip_whitespace_from(bytes, pos);
-            if byte_at(bytes, pos) != b':' {
+        pos = self.string_end::<CHECKED>(bytes, blocks, pos)?;
+        if read::<CHECKED>(bytes, pos) != b':' {
+            pos = skip_whitespace_to::<CHECKED>(bytes, pos);
+            if read::<CHECKED>(bytes, pos) != b':' {
                 return Err(self.unexpected_at(pos, "':'"));
             }
         }
@@ -620,7 +689,12 @@ impl<'a> Scanner<'a> {
     /// Scans the string whose opening quote stands at `pos` and returns the
     /// position after its closing quote.
     #[inline(always)]
-    fn string_end(&mut self, bytes: &'a [u8], blocks: &mut Blocks, pos: usize) -> Result<usize, String> {
+    fn string_end<const CHECKED: bool>(
+        &mut self,
+        bytes: &'a [u8],
+        blocks: &mut Blocks,
+        pos: usize,
+    ) -> Result<usize, String> {
         let stop = match blocks.stops_from(bytes, pos + 1) {
             Some(0) => skip_plain(bytes, blocks.start + 64),
             Some(stops) => pos + 1 + stops.trailing_zeros() as usize,
@@ -645,33 +719,43 @@ impl<'a> Scanner<'a> {
     /// Scans the number that starts at `pos` and returns the position after
     /// it: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
     #[inline(always)]
-    fn number_end(&mut self, bytes: &'a [u8], mut pos: usize) -> Result<usize, String> {
-        if byte_at(bytes, pos) == b'-' {
+    fn number_end<const CHECKED: bool>(&mut self, bytes: &'a [u8], mut pos: usize) -> Result<usize, String> {
+        if read::<CHECKED>(bytes, pos) == b'-' {
             pos += 1;
         }
-        match byte_at(bytes, pos) {
+        match read::<CHECKED>(bytes, pos) {
             b'0' => pos += 1,
-            b'1'..=b'9' => pos = digits_end(bytes, pos + 1),
+            b'1'..=b'9' => pos = digits_to::<CHECKED>(bytes, pos + 1),
             _ => return Err(self.unexpected_at(pos, "a digit")),
         }
-        if byte_at(bytes, pos) == b'.' {
+        if read::<CHECKED>(bytes, pos) == b'.' {
             pos += 1;
-            if !byte_at(bytes, pos).is_ascii_digit() {
+            if !read::<CHECKED>(bytes, pos).is_ascii_digit() {
                 return Err(self.unexpected_at(pos, "a digit"));
             }
-            pos = digits_end(bytes, pos + 1);
+            pos = digits_to::<CHECKED>(bytes, pos + 1);
         }
-        if byte_at(bytes, pos) | 0x20 == b'e' {
+        if read::<CHECKED>(bytes, pos) | 0x20 == b'e' {
             pos += 1;
-            if matches!(byte_at(bytes, pos), b'+' | b'-') {
+            if matches!(read::<CHECKED>(bytes, pos), b'+' | b'-') {
                 pos += 1;
             }
-            if !byte_at(bytes, pos).is_ascii_digit() {
+            if !read::<CHECKED>(bytes, pos).is_ascii_digit() {
                 return Err(self.unexpected_at(pos, "a digit"));
             }
-            pos = digits_end(bytes, pos + 1);
+            pos = digits_to::<CHECKED>(bytes, pos + 1);
         }
         Ok(pos)
+    }
+
+    /// The error of a nested scan that closed the text's last bracket with
+    /// containers still open: only whitespace follows, so the checked scan
+    /// would report the end of the text.
+    #[cold]
+    #[inline(never)]
+    fn past_last_bracket(&mut self, pos: usize, in_object: bool) -> String {
+        let end = skip_whitespace_to::<true>(self.bytes, pos);
+        self.unexpected_at(end, expected_after(in_object))
     }
 
     /// `unexpected` at `pos`, which becomes the scanner's position.
@@ -856,7 +940,9 @@ impl Presence {
         } else {
             raw_key
         };
-        let Some(index) = required.iter().position(|name| name.as_bytes() == key) else { return };
+        let Some(index) = required.iter().position(|name| name.as_bytes() == key) else {
+            return;
+        };
         match self {
             Presence::Small { present, null } => {
                 *present |= 1 << index;
@@ -1032,5 +1118,33 @@ mod tests {
             "the arguments are not valid JSON: unexpected 'é' at byte 5; expected a JSON value"
         );
         assert_eq!(check("{\"café\":\"naïve ☕ 𝄞\"}".as_bytes(), &[]), Ok("{\"café\":\"naïve ☕ 𝄞\"}"));
+    }
+    /// The nested scan reads without bounds checks when the text ends with a
+    /// closing bracket (then whitespace); texts that close that bracket with
+    /// containers still open must end the scan there, with the message of the
+    /// checked scan.
+    #[test]
+    fn a_last_closing_bracket_ends_the_scan() {
+        let message = |raw: &[u8]| check(raw, &[]).unwrap_err();
+        let ends = |at: usize, expected: &str| {
+            format!("the arguments are not valid JSON: the text ends at byte {at} where {expected} should follow")
+        };
+        assert_eq!(message(b"{\"a\":[[]] "), ends(10, "',' or '}'"));
+        assert_eq!(message(b"{\"a\":[[] ]  \n"), ends(13, "',' or '}'"));
+        assert_eq!(message(b"{\"a\":[{}]"), ends(9, "',' or '}'"));
+        assert_eq!(message(b"{\"a\":[[[]]\t"), ends(11, "',' or ']'"));
+        assert_eq!(message(b"{\"a\":[1,[]"), ends(10, "',' or ']'"));
+        assert_eq!(
+            message(b"{\"a\":[\"x]"),
+            "the arguments are not valid JSON: the string that starts at byte 6 is not closed"
+        );
+        assert_eq!(
+            message(b"{\"a\":[12]3]"),
+            "the arguments are not valid JSON: unexpected '3' at byte 9; expected ',' or '}'"
+        );
+        for raw in [&b"[[]] "[..], b"[[] ", b"[1,[]  ", b"{\"a\":[]", b"[0]", b"[-1]", b"[1e5]", b"[true]"] {
+            assert_eq!(is_valid_json(raw), serde_json::from_slice::<serde_json::Value>(raw).is_ok(), "{raw:?}");
+        }
+        assert_eq!(check(b"{\"a\":[[],{}]} \n", &[]), Ok("{\"a\":[[],{}]} \n"));
     }
 }
