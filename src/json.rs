@@ -196,6 +196,16 @@ impl Blocks {
         }
         Some(self.stops >> offset)
     }
+
+    /// `skip_plain` through the blocks.
+    #[inline(always)]
+    fn skip_plain(&mut self, bytes: &[u8], pos: usize) -> usize {
+        match self.stops_from(bytes, pos) {
+            Some(0) => skip_plain(bytes, self.start + 64),
+            Some(stops) => pos + stops.trailing_zeros() as usize,
+            None => skip_plain(bytes, pos),
+        }
+    }
 }
 
 /// One bit per byte of `block` that is not plain ASCII (as `skip_plain`).
@@ -269,7 +279,7 @@ fn skip_plain(bytes: &[u8], mut pos: usize) -> usize {
 /// position after the closing quote, or `None` where `rest_of_string` fails
 /// (it words the reason). Returning no message keeps this loop small.
 #[inline(never)]
-fn string_tail(bytes: &[u8], mut pos: usize) -> Option<usize> {
+fn string_tail(bytes: &[u8], blocks: &mut Blocks, mut pos: usize) -> Option<usize> {
     loop {
         match byte_at(bytes, pos) {
             b'"' => return Some(pos + 1),
@@ -281,7 +291,7 @@ fn string_tail(bytes: &[u8], mut pos: usize) -> Option<usize> {
             0x80.. => pos += utf8_sequence_len(&bytes[pos..])?,
             _ => return None,
         }
-        pos = skip_plain(bytes, pos);
+        pos = blocks.skip_plain(bytes, pos);
     }
 }
 
@@ -695,15 +705,11 @@ impl<'a> Scanner<'a> {
         blocks: &mut Blocks,
         pos: usize,
     ) -> Result<usize, String> {
-        let stop = match blocks.stops_from(bytes, pos + 1) {
-            Some(0) => skip_plain(bytes, blocks.start + 64),
-            Some(stops) => pos + 1 + stops.trailing_zeros() as usize,
-            None => skip_plain(bytes, pos + 1),
-        };
+        let stop = blocks.skip_plain(bytes, pos + 1);
         if byte_at(bytes, stop) == b'"' {
             return Ok(stop + 1);
         }
-        match string_tail(bytes, stop) {
+        match string_tail(bytes, blocks, stop) {
             Some(end) => Ok(end),
             None => {
                 // Scan again, slowly, for the message: `rest_of_string` is
