@@ -1153,4 +1153,37 @@ mod tests {
         }
         assert_eq!(check(b"{\"a\":[[],{}]} \n", &[]), Ok("{\"a\":[[],{}]} \n"));
     }
+    /// Texts long enough for the block masks, with strings (plain, escaped,
+    /// not ASCII) across the edges of blocks: the whole text passes, and each
+    /// prefix and each text with one byte removed gets serde_json's verdict.
+    #[test]
+    fn long_texts_through_the_block_masks() {
+        let names = [
+            "alpha",
+            "caf\u{e9} na\u{ef}ve",
+            "tab\\there",
+            "\\u00e9t\\u00e9",
+            "a-longer-name-of-some-forty-characters!!",
+        ];
+        let mut text = String::from("{\"records\":[");
+        for index in 0..6 {
+            if index > 0 {
+                text.push(',');
+            }
+            let name = names[index % names.len()];
+            text.push_str(&format!(
+                "{{\"id\":1{index}7,\"name\":\"{name}\",\"cost\":-1.5e{index},\"ok\":true,\"at\":[null,{{}}]}}"
+            ));
+        }
+        text.push_str("]}  \n");
+        let bytes = text.as_bytes();
+        assert!(bytes.len() > 300);
+        assert_eq!(check(bytes, &[]), Ok(text.as_str()));
+        let verdict = |raw: &[u8]| serde_json::from_slice::<serde_json::Value>(raw).is_ok();
+        for end in 0..bytes.len() {
+            assert_eq!(is_valid_json(&bytes[..end]), verdict(&bytes[..end]), "prefix of {end} bytes");
+            let cut = [&bytes[..end], &bytes[end + 1..]].concat();
+            assert_eq!(is_valid_json(&cut), verdict(&cut), "without byte {end}");
+        }
+    }
 }
