@@ -9,14 +9,21 @@
 //! reasons: serde_json's skipping path (`IgnoredAny`) has no depth limit, its
 //! typed path rejects numbers such as `1e400` that RFC 8259 allows, and both
 //! allocate or convert where a yes/no verdict needs neither. The scanner
-//! validates every byte, never recurses (nesting lives in a fixed bit stack,
-//! so 200,000 levels cost no stack), and allocates nothing on success.
+//! validates every byte, never recurses (nesting lives in a fixed stack of
+//! 512 bytes, so 200,000 levels cost no stack), and allocates nothing on
+//! success.
 //!
 //! It checks UTF-8 as it goes, in the one place other bytes than ASCII may
-//! stand (inside strings), so that valid arguments are read once, not twice;
-//! strings are skipped 16 bytes at a time with SSE2 on x86_64. Any failure
-//! reports invalid UTF-8 first, wherever the scan stopped, so the messages
-//! are those of a separate UTF-8 pass followed by the scan.
+//! stand (inside strings), so that valid arguments are read once, not twice.
+//! Any failure reports invalid UTF-8 first, wherever the scan stopped, so the
+//! messages are those of a separate UTF-8 pass followed by the scan.
+//!
+//! Speed, on documents of many short tokens (docs/PERFORMANCE.md): inside
+//! arrays and objects string ends come from a mask of the current 64-byte
+//! block (SSE2 on x86_64), so a token's end does not wait on a vector load
+//! at the previous token's end; whitespace costs a test only where the byte
+//! read is not the one expected; and when the text ends with a closing
+//! bracket, reads skip bounds checks (the proof is at `read`).
 
 /// How deep arrays and objects may nest, the arguments object counting as 1.
 /// RFC 8259 §9 lets a parser set this limit; models never come near it.
@@ -86,6 +93,17 @@ fn is_whitespace(byte: u8) -> bool {
     matches!(byte, b' ' | b'\t' | b'\r' | b'\n')
 }
 
+/// The byte at `pos`, or NUL past the end: no rule accepts NUL outside a
+/// string, and inside one it stops the fast path, so the end of the text
+/// needs no test of its own; the error paths read the real bytes.
+#[inline(always)]
+fn byte_at(bytes: &[u8], pos: usize) -> u8 {
+    match bytes.get(pos) {
+        Some(&byte) => byte,
+        None => 0,
+    }
+}
+
 /// ASCII bytes that may stand in a string as they are: all but `"`, `\` and
 /// the control characters. Other bytes than ASCII are checked as UTF-8.
 static PLAIN: [bool; 256] = {
@@ -97,6 +115,143 @@ static PLAIN: [bool; 256] = {
     }
     table
 };
+
+/// The byte at `pos` in the nested scan: `byte_at` when `CHECKED`, else
+/// without a bounds check. Unchecked reads are sound because of when the
+/// scan uses them (`Scanner::closing_bracket`): the last byte of `bytes`
+/// that is not whitespace, call it L, is `}` or `]`, and the scan knows
+/// where it stands. Every position the scan reads at is at most L's:
+/// - right after a consumed byte other than a closing bracket: that byte is
+///   not L, so it stands before L;
+/// - right after a closing bracket: the scan compares the position with L's
+///   before it reads (`past_last_bracket`);
+/// - at the end of a run of whitespace or digits that starts at most at L:
+///   the run stops at L at the latest, as L is neither.
+///
+/// The string and literal helpers keep their own checks (`bytes.get`,
+/// `skip_plain`, `byte_at` on a string's stop).
+#[inline(always)]
+fn read<const CHECKED: bool>(bytes: &[u8], pos: usize) -> u8 {
+    if CHECKED {
+        return byte_at(bytes, pos);
+    }
+    debug_assert!(pos < bytes.len(), "unchecked read at {pos} of {}", bytes.len());
+    // SAFETY: `pos < bytes.len()`, by the argument above.
+    unsafe { *bytes.get_unchecked(pos) }
+}
+
+/// The position of the first byte at or after `pos` that is not whitespace.
+#[inline(always)]
+fn skip_whitespace_to<const CHECKED: bool>(bytes: &[u8], mut pos: usize) -> usize {
+    while is_whitespace(read::<CHECKED>(bytes, pos)) {
+        pos += 1;
+    }
+    pos
+}
+
+/// The position of the first byte at or after `pos` that is not a digit.
+#[inline(always)]
+fn digits_to<const CHECKED: bool>(bytes: &[u8], mut pos: usize) -> usize {
+    while read::<CHECKED>(bytes, pos).is_ascii_digit() {
+        pos += 1;
+    }
+    pos
+}
+
+/// What may follow a value inside an object or an array.
+fn expected_after(in_object: bool) -> &'static str {
+    if in_object {
+        "',' or '}'"
+    } else {
+        "',' or ']'"
+    }
+}
+
+/// Where strings stop in one 64-byte block of the text: a bit for each byte
+/// `skip_plain` stops at. The nested scan keeps the block it is in, so that
+/// finding a string's end is a shift and a bit scan on a mask already made,
+/// rather than a load, three compares and a bit scan that each wait for the
+/// previous token's end (on short tokens that wait, not the instructions,
+/// is what the scan's time goes to). Blocks start at multiples of 64 from
+/// the start of the text and lie wholly inside it.
+struct Blocks {
+    /// Where the current block starts; `Blocks::NONE` before the first.
+    start: usize,
+    /// Bit `i` is set when the byte at `start + i` is not plain ASCII.
+    stops: u64,
+}
+
+impl Blocks {
+    /// Starts no block: every offset from it is 64 or more.
+    const NONE: usize = usize::MAX - 63;
+
+    fn new() -> Self {
+        Blocks { start: Self::NONE, stops: 0 }
+    }
+
+    /// The stop bits from `pos` to the end of its block, lowest first, or
+    /// `None` where the block holding `pos` does not lie wholly in `bytes`.
+    #[inline(always)]
+    fn stops_from(&mut self, bytes: &[u8], pos: usize) -> Option<u64> {
+        let mut offset = pos.wrapping_sub(self.start);
+        if offset >= 64 {
+            let start = pos - pos % 64;
+            let block = bytes.get(start..start + 64)?;
+            self.start = start;
+            self.stops = plain_stops(block.try_into().ok()?);
+            offset = pos - start;
+        }
+        Some(self.stops >> offset)
+    }
+
+    /// `skip_plain` through the blocks.
+    #[inline(always)]
+    fn skip_plain(&mut self, bytes: &[u8], pos: usize) -> usize {
+        match self.stops_from(bytes, pos) {
+            Some(0) => skip_plain(bytes, self.start + 64),
+            Some(stops) => pos + stops.trailing_zeros() as usize,
+            None => skip_plain(bytes, pos),
+        }
+    }
+}
+
+/// One bit per byte of `block` that is not plain ASCII (as `skip_plain`).
+#[inline(always)]
+fn plain_stops(block: &[u8; 64]) -> u64 {
+    let mut stops = 0;
+    for (index, chunk) in block.chunks_exact(16).enumerate() {
+        stops |= u64::from(stops16(chunk.try_into().unwrap_or(&[0; 16]))) << (16 * index);
+    }
+    stops
+}
+
+/// One bit per byte of `chunk` that is not plain ASCII.
+#[inline(always)]
+fn stops16(chunk: &[u8; 16]) -> u16 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is part of the x86_64 baseline; the load reads the
+        // 16 bytes of `chunk`.
+        unsafe {
+            let chunk = _mm_loadu_si128(chunk.as_ptr().cast());
+            let quote = _mm_cmpeq_epi8(chunk, _mm_set1_epi8(b'"' as i8));
+            let backslash = _mm_cmpeq_epi8(chunk, _mm_set1_epi8(b'\\' as i8));
+            // Signed: control characters (below 0x20) and bytes from 0x80
+            // up (negative) in one comparison.
+            let other = _mm_cmplt_epi8(chunk, _mm_set1_epi8(0x20));
+            _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), other)) as u16
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mut stops = 0;
+        for (index, &byte) in chunk.iter().enumerate() {
+            stops |= u16::from(!PLAIN[byte as usize]) << index;
+        }
+        stops
+    }
+}
 
 /// The position of the first byte at or after `pos` that is not plain
 /// ASCII: `"`, `\`, a control character or a byte of a multi-byte sequence.
@@ -127,6 +282,26 @@ fn skip_plain(bytes: &[u8], mut pos: usize) -> usize {
     pos
 }
 
+/// The rest of a string from `pos`, a byte that is not plain ASCII: the
+/// position after the closing quote, or `None` where `rest_of_string` fails
+/// (it words the reason). Returning no message keeps this loop small.
+#[inline(never)]
+fn string_tail(bytes: &[u8], blocks: &mut Blocks, mut pos: usize) -> Option<usize> {
+    loop {
+        match byte_at(bytes, pos) {
+            b'"' => return Some(pos + 1),
+            b'\\' => match byte_at(bytes, pos + 1) {
+                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => pos += 2,
+                b'u' if bytes.get(pos + 2..pos + 6)?.iter().all(u8::is_ascii_hexdigit) => pos += 6,
+                _ => return None,
+            },
+            0x80.. => pos += utf8_sequence_len(&bytes[pos..])?,
+            _ => return None,
+        }
+        pos = blocks.skip_plain(bytes, pos);
+    }
+}
+
 /// The length of the UTF-8 sequence `bytes` starts with, when it is valid
 /// (RFC 3629: shortest form, no surrogates, nothing above U+10FFFF).
 fn utf8_sequence_len(bytes: &[u8]) -> Option<usize> {
@@ -146,10 +321,11 @@ fn utf8_sequence_len(bytes: &[u8]) -> Option<usize> {
     (second.contains(&sequence[1]) && continued).then_some(len)
 }
 
-/// A fixed stack of container kinds (object or array), one bit each, so that
-/// nesting costs neither recursion nor allocation.
+/// A fixed stack of container kinds (object or array), one byte each, so
+/// that nesting costs neither recursion nor allocation. Bytes, not bits: a
+/// close reads the new innermost kind with one load.
 struct Containers {
-    bits: [u64; MAX_DEPTH / 64],
+    is_object: [bool; MAX_DEPTH],
     len: usize,
     /// The kind of the innermost container, read after every value.
     top_is_object: bool,
@@ -157,45 +333,42 @@ struct Containers {
 
 impl Containers {
     fn new() -> Self {
-        Containers { bits: [0; MAX_DEPTH / 64], len: 0, top_is_object: false }
+        Containers { is_object: [false; MAX_DEPTH], len: 0, top_is_object: false }
     }
 
+    /// Callers keep `len` below `MAX_DEPTH` (the depth check comes first);
+    /// the index is reduced modulo `MAX_DEPTH`, a power of two, so that it
+    /// needs no bounds check.
+    #[inline(always)]
     fn push(&mut self, is_object: bool) {
-        let (word, bit) = (self.len / 64, self.len % 64);
-        if is_object {
-            self.bits[word] |= 1 << bit;
-        } else {
-            self.bits[word] &= !(1 << bit);
-        }
+        self.is_object[self.len % MAX_DEPTH] = is_object;
         self.len += 1;
         self.top_is_object = is_object;
     }
 
+    #[inline(always)]
     fn pop(&mut self) {
         self.len -= 1;
-        if let Some(index) = self.len.checked_sub(1) {
-            self.top_is_object = self.bits[index / 64] & (1 << (index % 64)) != 0;
-        }
-    }
-
-    /// `Some(true)` inside an object, `Some(false)` inside an array, `None`
-    /// when the value being scanned is complete.
-    #[inline(always)]
-    fn top(&self) -> Option<bool> {
-        (self.len > 0).then_some(self.top_is_object)
+        // With no container left this reads a stale entry, which the scan,
+        // finished then, does not use.
+        self.top_is_object = self.is_object[self.len.wrapping_sub(1) % MAX_DEPTH];
     }
 }
+
+const _: () = assert!(MAX_DEPTH.is_power_of_two());
 
 struct Scanner<'a> {
     bytes: &'a [u8],
     pos: usize,
     /// Where the last field name's closing quote stands.
     field_name_end: usize,
+    /// `closing_bracket`, once known.
+    closing_bracket: Option<Option<usize>>,
 }
 
 impl<'a> Scanner<'a> {
     fn new(bytes: &'a [u8]) -> Self {
-        Scanner { bytes, pos: 0, field_name_end: 0 }
+        Scanner { bytes, pos: 0, field_name_end: 0, closing_bracket: None }
     }
 
     /// Scans the arguments: one object and nothing after it but whitespace.
@@ -396,54 +569,216 @@ impl<'a> Scanner<'a> {
     }
 
     /// Scans an object or array with all it holds.
+    ///
+    /// The hot loop of the check: it keeps the position in a local and reads
+    /// bytes with `read`: without bounds checks when the text ends with a
+    /// closing bracket, else with `byte_at`, where the end of the text reads
+    /// as NUL, which no rule accepts outside strings. Whitespace is one more
+    /// arm of the dispatch on the byte read, so compact JSON pays nothing
+    /// for it.
     #[inline(never)]
     fn nested_value(&mut self, depth: usize) -> Result<(), String> {
+        match self.closing_bracket() {
+            Some(last) => self.nested::<false>(depth, last),
+            None => self.nested::<true>(depth, usize::MAX),
+        }
+    }
+
+    /// Where the last byte of the text that is not whitespace stands, when
+    /// it is `}` or `]`: that lets the nested scan read without bounds
+    /// checks (see `read`). Found once per text.
+    fn closing_bracket(&mut self) -> Option<usize> {
+        let bytes = self.bytes;
+        *self.closing_bracket.get_or_insert_with(|| {
+            let last = bytes.iter().rposition(|&byte| !is_whitespace(byte))?;
+            matches!(bytes[last], b'}' | b']').then_some(last)
+        })
+    }
+
+    /// `nested_value`, with bounds checks on every read (`CHECKED`) or only
+    /// where the proof in `read` needs them; `last` is then where the text's
+    /// closing bracket stands.
+    #[inline(always)]
+    fn nested<const CHECKED: bool>(&mut self, depth: usize, last: usize) -> Result<(), String> {
+        let bytes = self.bytes;
+        let mut pos = self.pos;
         let mut containers = Containers::new();
+        let mut blocks = Blocks::new();
+        let blocks = &mut blocks;
         'value: loop {
-            match self.next_byte() {
-                Some(open @ (b'{' | b'[')) => {
+            let byte = read::<CHECKED>(bytes, pos);
+            match byte {
+                b'"' => pos = self.string_end::<CHECKED>(bytes, blocks, pos)?,
+                b'-' | b'0'..=b'9' => pos = self.number_end::<CHECKED>(bytes, pos)?,
+                b't' if bytes.get(pos..pos + 4) == Some(b"true") => pos += 4,
+                b'f' if bytes.get(pos + 1..pos + 5) == Some(b"alse") => pos += 5,
+                b'n' if bytes.get(pos..pos + 4) == Some(b"null") => pos += 4,
+                b'{' | b'[' => {
                     if depth + containers.len + 1 > MAX_DEPTH {
-                        return Err(format!("the JSON is nested deeper than {MAX_DEPTH} levels at byte {}", self.pos));
+                        return Err(format!("the JSON is nested deeper than {MAX_DEPTH} levels at byte {pos}"));
                     }
-                    self.pos += 1;
-                    self.skip_whitespace();
-                    let close = if open == b'{' { b'}' } else { b']' };
-                    if self.peek() == Some(close) {
-                        self.pos += 1;
-                    } else {
-                        containers.push(open == b'{');
-                        if open == b'{' {
-                            self.field_name()?;
+                    pos = skip_whitespace_to::<CHECKED>(bytes, pos + 1);
+                    // '}' and ']' stand two code points after '{' and '['.
+                    if read::<CHECKED>(bytes, pos) != byte + 2 {
+                        let is_object = byte == b'{';
+                        containers.push(is_object);
+                        if is_object {
+                            pos = self.field_name_end::<CHECKED>(bytes, blocks, pos)?;
                         }
                         continue 'value;
+                    }
+                    pos += 1;
+                    if containers.len == 0 {
+                        break 'value;
+                    }
+                    if !CHECKED && pos > last {
+                        return Err(self.past_last_bracket(pos, containers.top_is_object));
                     }
                 }
-                next => self.scalar(next)?,
+                b' ' | b'\t' | b'\n' | b'\r' => {
+                    pos = skip_whitespace_to::<CHECKED>(bytes, pos + 1);
+                    continue 'value;
+                }
+                _ => return Err(self.unexpected_at(pos, "a JSON value")),
             }
-            // A value is complete: close containers until one wants more.
+            // A value is complete (inside a container, since the scan starts
+            // at one): close containers until one wants more.
             loop {
-                let Some(in_object) = containers.top() else { return Ok(()) };
-                match self.next_byte() {
-                    Some(b',') => {
-                        self.pos += 1;
+                let in_object = containers.top_is_object;
+                match read::<CHECKED>(bytes, pos) {
+                    b',' => {
+                        pos += 1;
                         if in_object {
-                            self.skip_whitespace();
-                            self.field_name()?;
+                            pos = self.field_name_end::<CHECKED>(bytes, blocks, pos)?;
                         }
                         continue 'value;
                     }
-                    Some(b'}') if in_object => {
-                        self.pos += 1;
+                    b'}' if in_object => {
+                        pos += 1;
                         containers.pop();
                     }
-                    Some(b']') if !in_object => {
-                        self.pos += 1;
+                    b']' if !in_object => {
+                        pos += 1;
                         containers.pop();
                     }
-                    _ => return Err(self.unexpected(if in_object { "',' or '}'" } else { "',' or ']'" })),
+                    b' ' | b'\t' | b'\n' | b'\r' => {
+                        pos = skip_whitespace_to::<CHECKED>(bytes, pos + 1);
+                        continue;
+                    }
+                    _ => return Err(self.unexpected_at(pos, expected_after(in_object))),
+                }
+                if containers.len == 0 {
+                    break 'value;
+                }
+                // A closing bracket may be the text's last one.
+                if !CHECKED && pos > last {
+                    return Err(self.past_last_bracket(pos, containers.top_is_object));
                 }
             }
         }
+        self.pos = pos;
+        Ok(())
+    }
+
+    /// Scans `"name" :` from `pos` (whitespace may come first) and returns
+    /// the position after the colon.
+    #[inline(always)]
+    fn field_name_end<const CHECKED: bool>(
+        &mut self,
+        bytes: &'a [u8],
+        blocks: &mut Blocks,
+        mut pos: usize,
+    ) -> Result<usize, String> {
+        if read::<CHECKED>(bytes, pos) != b'"' {
+            pos = skip_whitespace_to::<CHECKED>(bytes, pos);
+            if read::<CHECKED>(bytes, pos) != b'"' {
+                return Err(self.unexpected_at(pos, "a field name in double quotes"));
+            }
+        }
+        pos = self.string_end::<CHECKED>(bytes, blocks, pos)?;
+        if read::<CHECKED>(bytes, pos) != b':' {
+            pos = skip_whitespace_to::<CHECKED>(bytes, pos);
+            if read::<CHECKED>(bytes, pos) != b':' {
+                return Err(self.unexpected_at(pos, "':'"));
+            }
+        }
+        Ok(pos + 1)
+    }
+
+    /// Scans the string whose opening quote stands at `pos` and returns the
+    /// position after its closing quote.
+    #[inline(always)]
+    fn string_end<const CHECKED: bool>(
+        &mut self,
+        bytes: &'a [u8],
+        blocks: &mut Blocks,
+        pos: usize,
+    ) -> Result<usize, String> {
+        let stop = blocks.skip_plain(bytes, pos + 1);
+        if byte_at(bytes, stop) == b'"' {
+            return Ok(stop + 1);
+        }
+        match string_tail(bytes, blocks, stop) {
+            Some(end) => Ok(end),
+            None => {
+                // Scan again, slowly, for the message: `rest_of_string` is
+                // the rule, `string_tail` only its fast copy.
+                self.pos = stop;
+                self.rest_of_string(pos)?;
+                debug_assert!(false, "string_tail and rest_of_string disagree at byte {stop}");
+                Ok(self.pos)
+            }
+        }
+    }
+
+    /// Scans the number that starts at `pos` and returns the position after
+    /// it: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    #[inline(always)]
+    fn number_end<const CHECKED: bool>(&mut self, bytes: &'a [u8], mut pos: usize) -> Result<usize, String> {
+        if read::<CHECKED>(bytes, pos) == b'-' {
+            pos += 1;
+        }
+        match read::<CHECKED>(bytes, pos) {
+            b'0' => pos += 1,
+            b'1'..=b'9' => pos = digits_to::<CHECKED>(bytes, pos + 1),
+            _ => return Err(self.unexpected_at(pos, "a digit")),
+        }
+        if read::<CHECKED>(bytes, pos) == b'.' {
+            pos += 1;
+            if !read::<CHECKED>(bytes, pos).is_ascii_digit() {
+                return Err(self.unexpected_at(pos, "a digit"));
+            }
+            pos = digits_to::<CHECKED>(bytes, pos + 1);
+        }
+        if read::<CHECKED>(bytes, pos) | 0x20 == b'e' {
+            pos += 1;
+            if matches!(read::<CHECKED>(bytes, pos), b'+' | b'-') {
+                pos += 1;
+            }
+            if !read::<CHECKED>(bytes, pos).is_ascii_digit() {
+                return Err(self.unexpected_at(pos, "a digit"));
+            }
+            pos = digits_to::<CHECKED>(bytes, pos + 1);
+        }
+        Ok(pos)
+    }
+
+    /// The error of a nested scan that closed the text's last bracket with
+    /// containers still open: only whitespace follows, so the checked scan
+    /// would report the end of the text.
+    #[cold]
+    #[inline(never)]
+    fn past_last_bracket(&mut self, pos: usize, in_object: bool) -> String {
+        let end = skip_whitespace_to::<true>(self.bytes, pos);
+        self.unexpected_at(end, expected_after(in_object))
+    }
+
+    /// `unexpected` at `pos`, which becomes the scanner's position.
+    #[cold]
+    #[inline(never)]
+    fn unexpected_at(&mut self, pos: usize, expected: &str) -> String {
+        self.pos = pos;
+        self.unexpected(expected)
     }
 
     /// Scans a string from its opening quote. Returns whether it holds escapes.
@@ -620,7 +955,9 @@ impl Presence {
         } else {
             raw_key
         };
-        let Some(index) = required.iter().position(|name| name.as_bytes() == key) else { return };
+        let Some(index) = required.iter().position(|name| name.as_bytes() == key) else {
+            return;
+        };
         match self {
             Presence::Small { present, null } => {
                 *present |= 1 << index;
@@ -796,5 +1133,66 @@ mod tests {
             "the arguments are not valid JSON: unexpected 'é' at byte 5; expected a JSON value"
         );
         assert_eq!(check("{\"café\":\"naïve ☕ 𝄞\"}".as_bytes(), &[]), Ok("{\"café\":\"naïve ☕ 𝄞\"}"));
+    }
+    /// The nested scan reads without bounds checks when the text ends with a
+    /// closing bracket (then whitespace); texts that close that bracket with
+    /// containers still open must end the scan there, with the message of the
+    /// checked scan.
+    #[test]
+    fn a_last_closing_bracket_ends_the_scan() {
+        let message = |raw: &[u8]| check(raw, &[]).unwrap_err();
+        let ends = |at: usize, expected: &str| {
+            format!("the arguments are not valid JSON: the text ends at byte {at} where {expected} should follow")
+        };
+        assert_eq!(message(b"{\"a\":[[]] "), ends(10, "',' or '}'"));
+        assert_eq!(message(b"{\"a\":[[] ]  \n"), ends(13, "',' or '}'"));
+        assert_eq!(message(b"{\"a\":[{}]"), ends(9, "',' or '}'"));
+        assert_eq!(message(b"{\"a\":[[[]]\t"), ends(11, "',' or ']'"));
+        assert_eq!(message(b"{\"a\":[1,[]"), ends(10, "',' or ']'"));
+        assert_eq!(
+            message(b"{\"a\":[\"x]"),
+            "the arguments are not valid JSON: the string that starts at byte 6 is not closed"
+        );
+        assert_eq!(
+            message(b"{\"a\":[12]3]"),
+            "the arguments are not valid JSON: unexpected '3' at byte 9; expected ',' or '}'"
+        );
+        for raw in [&b"[[]] "[..], b"[[] ", b"[1,[]  ", b"{\"a\":[]", b"[0]", b"[-1]", b"[1e5]", b"[true]"] {
+            assert_eq!(is_valid_json(raw), serde_json::from_slice::<serde_json::Value>(raw).is_ok(), "{raw:?}");
+        }
+        assert_eq!(check(b"{\"a\":[[],{}]} \n", &[]), Ok("{\"a\":[[],{}]} \n"));
+    }
+    /// Texts long enough for the block masks, with strings (plain, escaped,
+    /// not ASCII) across the edges of blocks: the whole text passes, and each
+    /// prefix and each text with one byte removed gets serde_json's verdict.
+    #[test]
+    fn long_texts_through_the_block_masks() {
+        let names = [
+            "alpha",
+            "caf\u{e9} na\u{ef}ve",
+            "tab\\there",
+            "\\u00e9t\\u00e9",
+            "a-longer-name-of-some-forty-characters!!",
+        ];
+        let mut text = String::from("{\"records\":[");
+        for index in 0..6 {
+            if index > 0 {
+                text.push(',');
+            }
+            let name = names[index % names.len()];
+            text.push_str(&format!(
+                "{{\"id\":1{index}7,\"name\":\"{name}\",\"cost\":-1.5e{index},\"ok\":true,\"at\":[null,{{}}]}}"
+            ));
+        }
+        text.push_str("]}  \n");
+        let bytes = text.as_bytes();
+        assert!(bytes.len() > 300);
+        assert_eq!(check(bytes, &[]), Ok(text.as_str()));
+        let verdict = |raw: &[u8]| serde_json::from_slice::<serde_json::Value>(raw).is_ok();
+        for end in 0..bytes.len() {
+            assert_eq!(is_valid_json(&bytes[..end]), verdict(&bytes[..end]), "prefix of {end} bytes");
+            let cut = [&bytes[..end], &bytes[end + 1..]].concat();
+            assert_eq!(is_valid_json(&cut), verdict(&cut), "without byte {end}");
+        }
     }
 }
