@@ -251,6 +251,12 @@ typedef struct aikido_shell_result {
      The limit that stopped the script: an `AIKIDO_SHELL_LIMIT_*` value.
      */
     int32_t limit;
+    /*
+     Every path the script created, changed or removed, sorted, once each,
+     as a JSON array of strings (NUL-terminated): over a dry-run storage,
+     what the script would have changed.
+     */
+    char *write_set_json;
 } aikido_shell_result;
 
 /*

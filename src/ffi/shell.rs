@@ -75,6 +75,10 @@ pub struct aikido_shell_result {
     pub truncated: bool,
     /// The limit that stopped the script: an `AIKIDO_SHELL_LIMIT_*` value.
     pub limit: i32,
+    /// Every path the script created, changed or removed, sorted, once each,
+    /// as a JSON array of strings (NUL-terminated): over a dry-run storage,
+    /// what the script would have changed.
+    pub write_set_json: *mut c_char,
 }
 
 /// What an `aikido_shell` points to: the session, and what a fresh one is
@@ -165,6 +169,7 @@ const EMPTY_RESULT: aikido_shell_result = aikido_shell_result {
     exit_code: 0,
     truncated: false,
     limit: AIKIDO_SHELL_LIMIT_NONE,
+    write_set_json: std::ptr::null_mut(),
 };
 
 fn c_result(result: RunResult) -> aikido_shell_result {
@@ -178,6 +183,7 @@ fn c_result(result: RunResult) -> aikido_shell_result {
         exit_code: result.exit_code,
         truncated: result.truncated,
         limit: limit_code(result.limit),
+        write_set_json: super::into_c_string(serde_json::Value::from(result.write_set).to_string()),
     }
 }
 
@@ -281,6 +287,10 @@ pub unsafe extern "C" fn aikido_shell_result_free(result: *mut aikido_shell_resu
             unsafe {
                 free_bytes(result.stdout_data, result.stdout_len);
                 free_bytes(result.stderr_data, result.stderr_len);
+                if !result.write_set_json.is_null() {
+                    // SAFETY: made by into_c_string (CString::into_raw), freed once.
+                    drop(std::ffi::CString::from_raw(result.write_set_json));
+                }
             }
             *result = EMPTY_RESULT;
         }

@@ -132,8 +132,9 @@ static void direct_runs(void) {
     CHECK(result.exit_code == 3);
     CHECK(!result.truncated);
     CHECK(result.limit == AIKIDO_SHELL_LIMIT_NONE);
+    CHECK_STR(result.write_set_json, "[\"/f\"]");
     aikido_shell_result_free(&result);
-    CHECK(result.stdout_data == NULL && result.stderr_data == NULL);
+    CHECK(result.stdout_data == NULL && result.stderr_data == NULL && result.write_set_json == NULL);
     aikido_shell_result_free(&result); /* a zeroed result frees nothing */
 
     /* Output is bytes: a NUL inside is kept and counted. */
