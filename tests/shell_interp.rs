@@ -406,6 +406,16 @@ fn read_builtin() {
 }
 
 #[test]
+fn printf_v_sets_a_variable() {
+    check(
+        "printf -v line '%s=%s' key value; echo \"$line\"; printf -v x -- '%s-' a b; echo \"$x\"; printf -v n %d abc; echo \"$? [$n]\"; printf -v 1x a; echo $?; readonly r=1; printf -v r hi; echo $?; printf -- -v; echo",
+        "key=value\na-b-\n1 [0]\n2\n1\n-v\n",
+        "bash: line 1: printf: abc: invalid number\nbash: line 1: printf: `1x': not a valid identifier\nbash: line 1: r: readonly variable\n",
+        0,
+    );
+}
+
+#[test]
 fn read_eof_status() {
     check("read x <<< ''; echo $? \"[$x]\"; printf_missing=1; read -d , x <<< 'a,b'; echo $? $x", "0 []\n0 a\n", "", 0);
 }

@@ -23,6 +23,7 @@ pub(crate) type BuiltinFn = fn(&mut Interp<'_>, &[String]) -> Res;
 pub(crate) fn lookup(name: &str) -> Option<BuiltinFn> {
     Some(match name {
         "echo" => echo,
+        "printf" => printf,
         ":" | "true" => |_, _| Ok(0),
         "false" => |_, _| Ok(1),
         "cd" => cd,
@@ -86,6 +87,7 @@ const BUILTINS: &[&str] = &[
     "let",
     "local",
     "mapfile",
+    "printf",
     "pwd",
     "read",
     "readarray",
@@ -1064,6 +1066,46 @@ fn mapfile(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     input.pos += consumed;
     interp.set_value(&name, Value::Indexed(items));
     Ok(0)
+}
+
+// ----- printf -v -----
+
+/// `printf -v NAME FORMAT [ARGUMENT]...` stores the output in a variable (a
+/// plain name: `printf -v 'a[1]'` is refused); any other `printf` runs the
+/// command of the table.
+fn printf(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    if argv.get(1).map(String::as_str) != Some("-v") {
+        return match commands::lookup("printf") {
+            Some(command) => interp.run_table(command, argv),
+            None => Ok(127),
+        };
+    }
+    let Some(name) = argv.get(2) else {
+        interp.error("printf: -v: option requires an argument")?;
+        interp.err(b"printf: usage: printf [-v var] format [arguments]\n")?;
+        return Ok(2);
+    };
+    if !is_name(name) {
+        interp.error(format_args!("printf: `{name}': not a valid identifier"))?;
+        return Ok(2);
+    }
+    let rest = match argv.get(3).map(String::as_str) {
+        Some("--") => &argv[4..],
+        _ => &argv[3..],
+    };
+    let Some((format, args)) = rest.split_first() else {
+        interp.err(b"printf: usage: printf [-v var] format [arguments]\n")?;
+        return Ok(2);
+    };
+    let formatted = commands::printf_format(format.as_bytes(), args, &|| interp.rt.check())?;
+    for message in &formatted.errors {
+        interp.error(format_args!("printf: {message}"))?;
+    }
+    if let Err(message) = interp.set_var(name, String::from_utf8_lossy(&formatted.output).into_owned()) {
+        interp.error(message)?;
+        return Ok(1);
+    }
+    Ok(formatted.status)
 }
 
 // ----- eval, source, trap, let -----

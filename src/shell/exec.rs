@@ -919,7 +919,7 @@ impl<'r> Interp<'r> {
     }
 
     /// Runs a command of the table with the current streams.
-    fn run_table(&mut self, command: CommandFn, argv: &[String]) -> Res {
+    pub(crate) fn run_table(&mut self, command: CommandFn, argv: &[String]) -> Res {
         let fd = self.fd;
         let input = std::mem::take(&mut self.ins[fd.input]);
         let mut stdout = std::mem::replace(&mut self.outs[fd.out], Output::new(0));

@@ -15,6 +15,8 @@ pub(crate) use regex_syntax::ere_to_regex;
 mod sed;
 mod text;
 
+pub(crate) use text::printf_format;
+
 /// The command called `name`, if the shell has it.
 pub fn lookup(name: &str) -> Option<CommandFn> {
     [files::COMMANDS, text::COMMANDS, grep::COMMANDS, sed::COMMANDS, awk::COMMANDS, jq::COMMANDS]

@@ -9,6 +9,8 @@ mod cut;
 mod head_tail;
 mod misc;
 mod printf;
+
+pub(crate) use printf::format_all as printf_format;
 mod sort;
 mod tr;
 mod uniq;

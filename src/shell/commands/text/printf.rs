@@ -3,7 +3,8 @@
 //! arguments take C's prefixes (`0x1f`, `010`) and `'c` for a character
 //! code, and an invalid number is reported while printing goes on (status
 //! 1). Floats are f64, not C's `long double`: values past 1.8e308 become
-//! `inf`. `%(fmt)T`, `%a` and `-v` are not supported here.
+//! `inf`. `%(fmt)T` and `%a` are not supported here. `printf -v VAR` is
+//! handled by the builtin of the same name (it sets a shell variable).
 
 use crate::shell::command::Context;
 use crate::shell::LimitHit;
@@ -38,14 +39,14 @@ pub(super) fn printf(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Limi
 
 /// The result of formatting: the bytes, the error messages (without the
 /// `printf: ` prefix) and the exit status.
-pub(super) struct Formatted {
+pub(crate) struct Formatted {
     pub output: Vec<u8>,
     pub errors: Vec<String>,
     pub status: i32,
 }
 
 /// Formats `args` with `format`, reusing it while arguments remain.
-pub(super) fn format_all(
+pub(crate) fn format_all(
     format: &[u8],
     args: &[String],
     check: &dyn Fn() -> Result<(), LimitHit>,

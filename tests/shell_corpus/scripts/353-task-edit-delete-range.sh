@@ -1,0 +1,2 @@
+sed -i '/^\[database\]/,/^$/d' config.ini
+cat config.ini

@@ -1,0 +1,1 @@
+find . -name '*.py' -exec grep -l 'import' {} + | sort

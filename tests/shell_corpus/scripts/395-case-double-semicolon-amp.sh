@@ -1,0 +1,9 @@
+check() {
+  case $1 in
+    *error*) echo "has error" ;;&
+    *timeout*) echo "has timeout" ;;&
+    *) echo "done: $1" ;;
+  esac
+}
+check "error timeout"
+check "plain"

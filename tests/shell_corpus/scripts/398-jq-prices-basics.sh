@@ -1,0 +1,3 @@
+jq -r '.items[] | "\(.name)\t\(.price)"' data/prices.json
+jq '.items | length' data/prices.json
+jq -r '.currency' data/prices.json

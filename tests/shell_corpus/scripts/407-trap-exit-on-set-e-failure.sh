@@ -1,0 +1,5 @@
+set -e
+trap 'echo "trap rc=$?"' EXIT
+echo one
+false
+echo two

@@ -1,0 +1,5 @@
+read -r first rest <<< "one two three four"
+echo "$first | $rest"
+IFS=: read -r user _ home <<< "root:x:/root"
+echo "$user $home"
+while read -r w; do echo "<$w>"; done <<< "$(printf 'a\nb\n')"
