@@ -50,10 +50,8 @@ fn a_dry_run_reports_the_write_set_and_leaves_the_storage_below_unchanged() {
 #[test]
 fn a_path_policy_refuses_what_it_forbids_and_the_script_sees_a_shell_error() {
     let storage = project();
-    let policy = PathPolicy::new()
-        .deny(Access::Read, "/secret/**")
-        .deny(Access::List, "/secret")
-        .deny(Access::Write, "/src/**");
+    let policy =
+        PathPolicy::new().deny(Access::Read, "/secret/**").deny(Access::List, "/secret").deny(Access::Write, "/src/**");
     let mut shell = Shell::new(Arc::new(Policy::new(storage.clone(), policy)), ShellOptions::default());
 
     let result = shell.run("cat secret/key; echo \"cat: $?\"", None);
@@ -82,7 +80,8 @@ fn host_programs_are_never_run() {
     let result = shell.run("ls /", None);
     assert_eq!(text(&result.stdout), "only-here\n");
 
-    for script in ["/bin/ls /", "/usr/bin/env true", "python3 -c 'print(1)'", "curl http://example.com", "exec /bin/sh"] {
+    for script in ["/bin/ls /", "/usr/bin/env true", "python3 -c 'print(1)'", "curl http://example.com", "exec /bin/sh"]
+    {
         let result = shell.run(script, None);
         assert_eq!(result.exit_code, 127, "{script}: {}", text(&result.stderr));
         assert!(result.stdout.is_empty(), "{script}");
