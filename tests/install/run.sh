@@ -67,11 +67,13 @@ if [ -x "$tmp/consumer-shared" ]; then
 fi
 
 # Static: the same flags with --static, the archive chosen over the .so by
-# -Bstatic; the program then needs no libaikido at run time.
-# shellcheck disable=SC2046
+# -Bstatic around -laikido only; the system libraries it needs (libm, libc…)
+# stay shared, as glibc's static archives cannot go into a dynamic program.
+# The program then needs no libaikido at run time.
+static_libs=$(pkg-config --static --libs aikido | sed 's/-laikido/-Wl,-Bstatic -laikido -Wl,-Bdynamic/')
+# shellcheck disable=SC2086
 check "consumer builds with pkg-config --static --libs" \
-    gcc "${strict[@]}" "$consumer" $(pkg-config --cflags aikido) \
-    -Wl,-Bstatic $(pkg-config --static --libs aikido) -Wl,-Bdynamic -o "$tmp/consumer-static"
+    gcc "${strict[@]}" "$consumer" $(pkg-config --cflags aikido) $static_libs -o "$tmp/consumer-static"
 if [ -x "$tmp/consumer-static" ]; then
     check "consumer (static) needs no libaikido" sh -c "! readelf -d '$tmp/consumer-static' | grep -q libaikido"
     check "consumer (static) runs" env -u LD_LIBRARY_PATH "$tmp/consumer-static"
