@@ -165,6 +165,21 @@ mod tests {
         assert!(error.contains("unexpected EOF while looking for matching `''"), "{error}");
     }
 
+    /// Inputs that made the parser panic (found by fuzzing); parsed here
+    /// without `catch_unwind`, so a panic fails the test.
+    #[test]
+    fn the_parser_does_not_panic_on_cut_or_huge_input() {
+        let cut = "cat <<EOF > /n&& \0alue: $1HOME:-none$($((2 * 7))\nEOF\ncat /n; echo ok\n";
+        for script in [cut, "echo {1..99999999999999999999}", "echo ~+99999999999999999999", "99999999999>f echo"] {
+            for end in (0..=script.len()).filter(|&end| script.is_char_boundary(end)) {
+                let _ = Parser::new(script[..end].as_bytes(), &options()).parse_program();
+            }
+            for word in script.split(' ') {
+                let _ = brush_parser::word::parse(word, &options());
+            }
+        }
+    }
+
     #[test]
     fn deep_nesting_is_refused() {
         let script = format!("{}{}", "(".repeat(5000), ")".repeat(5000));

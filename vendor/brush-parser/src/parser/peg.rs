@@ -692,7 +692,8 @@ peg::parser! {
                     o.starts_with(['<', '>']) &&
                     locations_are_contiguous(num_loc, redir_loc)]) {
 
-                w.parse().unwrap()
+                // aikido: an fd past IoFd's range is clamped, not a panic.
+                w.parse().unwrap_or(ast::IoFd::MAX)
             }
 
         //
