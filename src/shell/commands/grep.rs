@@ -1095,7 +1095,7 @@ mod tests {
     /// `-c 'number 42'` 14 ms (24 ms), `-c words` (every line) 31 ms (26 ms),
     /// `-vc 'number 4'` 2 ms (28 ms), `-c 'x[0-9]'` 9 ms (8 ms).
     #[test]
-    #[ignore]
+    #[ignore = "a timing printout over 10 MiB, not a check (speed is judged by `make bench`); run by hand in release"]
     fn speed() {
         let s = MemoryStorage::new(crate::storage::MemoryLimits::default());
         let mut data = Vec::new();

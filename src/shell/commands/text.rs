@@ -39,7 +39,7 @@ mod tests {
 
     /// Timing over 10 MiB (`cargo test --lib text::tests::big -- --ignored --nocapture`).
     #[test]
-    #[ignore]
+    #[ignore = "a timing printout over 10 MiB, not a check (speed is judged by `make bench`); run by hand"]
     fn big_inputs() {
         let storage = MemoryStorage::new(Default::default());
         let mut data = Vec::new();
