@@ -9,6 +9,12 @@ source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/env.sh"
 cd "$AIKIDO_ROOT"
 
 fuzz_seconds=${AIKIDO_FUZZ_SECONDS:-60}
+# One input running longer than this is a hang (libFuzzer's default, 20
+# minutes, once cost a CI run most of its time): the shell target's scripts
+# stop after 200 ms and the other targets' inputs take microseconds.
+fuzz_unit_timeout=${AIKIDO_FUZZ_UNIT_TIMEOUT:-20}
+reproducers=$(mktemp)
+trap 'rm -f "$reproducers"' EXIT
 stress_seconds=${AIKIDO_STRESS_SECONDS:-5}
 soak_dispatches=${AIKIDO_SOAK_DISPATCHES:-10000000}
 host=x86_64-unknown-linux-gnu
@@ -52,14 +58,20 @@ fuzz() { # target
     log=$(mktemp)
     mkdir -p "fuzz/corpus/$target"
     (cd fuzz && cargo +nightly fuzz run -O "$target" "corpus/$target" "seeds/$target" -- \
-        -max_total_time="$fuzz_seconds" -print_final_stats=1 -detect_leaks=1) >"$log" 2>&1 || status=1
+        -max_total_time="$fuzz_seconds" -timeout="$fuzz_unit_timeout" -print_final_stats=1 -detect_leaks=1) >"$log" 2>&1 || status=1
     local runs crashes
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
     crashes=$(find "fuzz/artifacts/$target" -type f -newer "$marker" 2>/dev/null | wc -l)
     echo "fuzz $target: ${runs:-0} executions in $fuzz_seconds s, $crashes crashes"
     if ((status != 0)); then
         tail -n 60 "$log"
-        find "fuzz/artifacts/$target" -type f -newer "$marker" 2>/dev/null | sed 's/^/reproducer: /'
+        # The reproducer's bytes too, repeated at the very end of the run:
+        # CI shows only the end of its output.
+        find "fuzz/artifacts/$target" -type f -newer "$marker" 2>/dev/null | while read -r artifact; do
+            echo "reproducer: $artifact, base64 of its first 4 KiB:"
+            head -c 4096 "$artifact" | base64 -w 0
+            echo
+        done | tee -a "$reproducers"
     fi
     rm -f "$log" "$marker"
     return "$status"
@@ -80,5 +92,6 @@ step "soak: $soak_dispatches dispatches in release mode" soak
 
 echo
 ((failed)) && printf 'failed: %s\n' "${failures[@]}"
+cat "$reproducers"
 echo "reliability: $passed passed, $failed failed"
 ((failed == 0))
