@@ -175,6 +175,9 @@ impl Shell {
                 Ok(program) => interp.run_script(&program),
                 // `bash -c` reads and runs one complete command at a time, so
                 // the commands before a syntax error run before it is reported.
+                // A script the parser gave up on runs nothing: its prefixes
+                // could cost as much again.
+                Err(message) if message == parse::TOO_COMPLEX => interp.err(message.as_bytes()).map(|()| 2),
                 Err(message) => match parse::runnable_prefix(script, &interp.popts) {
                     Some(prefix) => interp.run_script(&prefix),
                     None => Ok(0),

@@ -11,6 +11,11 @@ use brush_parser::{ast, ParseError, Parser, ParserOptions, Token, TokenizerError
 /// parser is recursive, and a hostile script must not overflow the stack.
 const MAX_NESTING: usize = 64;
 
+/// The message for a script the parser gave up on: it made the parser
+/// backtrack past its budget (brush-parser's PEG grammar can take time
+/// exponential in the nesting of some unfinished constructs).
+pub(crate) const TOO_COMPLEX: &str = "bash: -c: syntax error: the script is too complex to parse\n";
+
 /// The parser options every parse uses: bash mode, extglob off (extended
 /// patterns are not supported), and tilde expansion left to the expander.
 pub(crate) fn options() -> ParserOptions {
@@ -84,6 +89,7 @@ fn describe(script: &str, error: &ParseError) -> String {
                 )
             }
         }
+        ParseError::TooComplex => TOO_COMPLEX.to_string(),
         ParseError::ParsingAtEndOfInput => {
             let line = script.lines().count().max(1);
             format!("bash: -c: line {line}: syntax error: unexpected end of file\n")
@@ -186,6 +192,89 @@ mod tests {
         assert!(parse_program(&script, &options()).unwrap_err().contains("nests too deeply"));
         let script = "echo $(( 1 + (2 * 3) ))";
         assert!(parse_program(script, &options()).is_ok());
+    }
+
+    /// The parser's work stays within its budget for every construct nested
+    /// deep, finished or not: each case here once took time doubling per
+    /// level (`case` did, before its grammar was rewritten) or would, if a
+    /// rule regressed. The budget is counted in token reads, so this test
+    /// is exact, not timed.
+    #[test]
+    fn nesting_does_not_make_the_parser_give_up() {
+        let openers = [
+            ("case x in x) ", " ;; esac"),
+            ("case x in (x|y) ", " esac"),
+            ("if x; then ", "; fi"),
+            ("if x; then x; else ", "; fi"),
+            ("if x; then x; elif x; then ", "; fi"),
+            ("if ", "; then x; fi"),
+            ("while ", "; do x; done"),
+            ("until x; do ", "; done"),
+            ("for i in a b; do ", "; done"),
+            ("for ((;;)); do ", "; done"),
+            ("{ ", "; }"),
+            ("( ", " )"),
+            ("f() { ", "; }"),
+            ("x && ", ""),
+            ("x | ", ""),
+            ("! ", ""),
+            ("echo $( ", " )"),
+            ("x=$( ", " )"),
+        ];
+        let depth = 40;
+        let mut gave_up = Vec::new();
+        for (open, close) in openers {
+            for (open2, close2) in openers {
+                let mut script = String::new();
+                for level in 0..depth {
+                    script.push_str(if level % 2 == 0 { open } else { open2 });
+                }
+                script.push_str("true");
+                let unfinished = script.clone();
+                for level in (0..depth).rev() {
+                    script.push_str(if level % 2 == 0 { close } else { close2 });
+                }
+                for text in [&unfinished, &script] {
+                    let result = Parser::new(text.as_bytes(), &options()).parse_program();
+                    if matches!(result, Err(ParseError::TooComplex)) {
+                        gave_up.push(text.clone());
+                    }
+                }
+            }
+        }
+        assert!(gave_up.is_empty(), "gave up on {} scripts:\n{}", gave_up.len(), gave_up.join("\n"));
+    }
+
+    /// Words and arithmetic have no read budget (their grammars run over the
+    /// text itself), so unmatched `(`s inside `$(` and `$((` must stay cheap by grammar:
+    /// they once took time growing ~1.8x per `(` (the fuzz target met one
+    /// that ran for minutes). A regression would take hours here, so the
+    /// test fails when the parses have not finished after a minute, a
+    /// thousand times what they need.
+    #[test]
+    fn unmatched_parentheses_in_words_stay_cheap() {
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for prefix in ["$(", "$((", "$( (", "\"$(", "${x:-$(", "`"] {
+                for unit in ["(", "$(", "$((", "( ", "(x", "${", "$[", "\"$("] {
+                    let word = format!("{prefix}{}", unit.repeat(40));
+                    let _ = parse_word(&word, &options());
+                    let _ = parse_heredoc(&word, &options());
+                    let _ = parse_arith(&word);
+                }
+            }
+            // Arithmetic: nested `a[` once cost about twelve times more per
+            // level (every assignment operator parsed the same lvalue).
+            for unit in ["a[", "(", "1?(", "x=(", "x+=a[", "++a[", "a[1]?", "a[("] {
+                let _ = parse_arith(&unit.repeat(40));
+                let _ = parse_arith(&format!("{}1{}", unit.repeat(40), "]".repeat(40)));
+            }
+            done.send(()).expect("the test waits");
+        });
+        assert!(
+            finished.recv_timeout(std::time::Duration::from_secs(60)).is_ok(),
+            "word or arithmetic parsing backtracks exponentially"
+        );
     }
 
     #[test]

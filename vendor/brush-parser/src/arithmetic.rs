@@ -2,6 +2,7 @@
 
 use crate::ast;
 use crate::error;
+use crate::fuel::FueledStr;
 
 /// Parses a shell arithmetic expression.
 ///
@@ -9,12 +10,13 @@ use crate::error;
 ///
 /// * `input` - The arithmetic expression to parse, in string form.
 pub fn parse(input: &str) -> Result<ast::ArithmeticExpr, error::WordParseError> {
-    arithmetic::full_expression(input)
-        .map_err(|e| error::WordParseError::ArithmeticExpression(e.into()))
+    let fueled = FueledStr::new(input);
+    let result = arithmetic::full_expression(&fueled);
+    crate::word::on_budget(&fueled, result).map_err(error::WordParseError::ArithmeticExpression)
 }
 
 peg::parser! {
-    grammar arithmetic() for str {
+    grammar arithmetic<'a>() for FueledStr<'a> {
         pub(crate) rule full_expression() -> ast::ArithmeticExpr =
             ![_] { ast::ArithmeticExpr::Literal(0) } /
             _ e:expression() _ { e }
@@ -84,6 +86,10 @@ peg::parser! {
             "(" _ expr:expression() _ ")" { expr }
         }
 
+        // Ours: cached. Every assignment operator's branch (and the postfix
+        // and reference ones) parses an lvalue at the same place, so each
+        // nested `a[` multiplied the work by about twelve.
+        #[cache]
         rule lvalue() -> ast::ArithmeticTarget =
             name:variable_name() "[" index:expression() "]" {
                 ast::ArithmeticTarget::ArrayElement(name.to_owned(), Box::new(index))
@@ -92,7 +98,7 @@ peg::parser! {
                 ast::ArithmeticTarget::Variable(name.to_owned())
             }
 
-        rule variable_name() -> &'input str =
+        rule variable_name() -> &'a str =
             $(['a'..='z' | 'A'..='Z' | '_'](['a'..='z' | 'A'..='Z' | '_' | '0'..='9']*))
 
         rule _() -> () = quiet!{[' ' | '\t' | '\n' | '\r']*} {}

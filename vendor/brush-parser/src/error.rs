@@ -11,6 +11,10 @@ pub enum ParseError {
     #[error("syntax error at end of input")]
     ParsingAtEndOfInput,
 
+    /// The parser gave up: the input made it backtrack past its budget (ours).
+    #[error("the script is too complex to parse")]
+    TooComplex,
+
     /// An error occurred while tokenizing the input stream.
     #[error("{} (detected near {})", .inner, .position.as_ref().map_or_else(|| String::from("<unknown position>"), |p| std::format!("line {} col {}", p.line, p.column)))]
     Tokenizing {
@@ -23,10 +27,13 @@ pub enum ParseError {
 
 /// Represents a parsing error with its location information
 #[derive(Debug, thiserror::Error)]
-#[error(transparent)]
-pub struct ParseErrorLocation {
-    #[from]
-    inner: peg::error::ParseError<peg::str::LineCol>,
+pub enum ParseErrorLocation {
+    /// The text does not parse.
+    #[error(transparent)]
+    Syntax(#[from] peg::error::ParseError<peg::str::LineCol>),
+    /// The parser gave up: the text made it backtrack past its budget (ours).
+    #[error("too complex to parse")]
+    TooComplex,
 }
 
 /// Represents an error that occurred while parsing a word.

@@ -13,6 +13,7 @@ pub mod test_command;
 pub mod word;
 
 mod error;
+mod fuel;
 mod parser;
 mod source;
 mod tokenizer;

@@ -154,6 +154,23 @@ impl TokenizerError {
 pub(crate) struct Tokens<'a> {
     /// Sequence of tokens.
     pub tokens: &'a [Token],
+    /// Token reads left before the parse gives up (ours: a PEG parser can
+    /// backtrack exponentially on some inputs; this bounds its work).
+    pub fuel: std::cell::Cell<usize>,
+}
+
+impl<'a> Tokens<'a> {
+    /// Tokens with the read budget for their length: far above what any
+    /// script that parses needs, small enough to end in milliseconds.
+    pub fn new(tokens: &'a [Token]) -> Self {
+        let fuel = 200_000usize.saturating_add(tokens.len().saturating_mul(2_000));
+        Self { tokens, fuel: std::cell::Cell::new(fuel) }
+    }
+
+    /// Whether the parse ran out of its read budget.
+    pub fn exhausted(&self) -> bool {
+        self.fuel.get() == 0
+    }
 }
 
 #[derive(Clone, Debug)]

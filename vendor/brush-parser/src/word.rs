@@ -16,6 +16,7 @@ use crate::ParserOptions;
 use crate::SourceSpan;
 use crate::ast;
 use crate::error;
+use crate::fuel::FueledStr;
 
 /// Encapsulates a `WordPiece` together with its position in the string it came from.
 #[derive(Clone, Debug)]
@@ -484,8 +485,9 @@ pub fn parse(
     word: &str,
     options: &ParserOptions,
 ) -> Result<Vec<WordPieceWithSource>, error::WordParseError> {
-    expansion_parser::unexpanded_word(word, options)
-        .map_err(|err| error::WordParseError::Word(word.to_owned(), err.into()))
+    let input = FueledStr::new(word);
+    let result = expansion_parser::unexpanded_word(&input, options);
+    on_budget(&input, result).map_err(|err| error::WordParseError::Word(word.to_owned(), err))
 }
 
 /// Parse a heredoc body, treating `"` and `'` as literal characters.
@@ -498,8 +500,9 @@ pub fn parse_heredoc(
     word: &str,
     options: &ParserOptions,
 ) -> Result<Vec<WordPieceWithSource>, error::WordParseError> {
-    expansion_parser::unexpanded_heredoc_word(word, options)
-        .map_err(|err| error::WordParseError::Word(word.to_owned(), err.into()))
+    let input = FueledStr::new(word);
+    let result = expansion_parser::unexpanded_heredoc_word(&input, options);
+    on_budget(&input, result).map_err(|err| error::WordParseError::Word(word.to_owned(), err))
 }
 
 /// Parse the given word into a parameter expression.
@@ -512,8 +515,9 @@ pub fn parse_parameter(
     word: &str,
     options: &ParserOptions,
 ) -> Result<Parameter, error::WordParseError> {
-    expansion_parser::parameter(word, options)
-        .map_err(|err| error::WordParseError::Parameter(word.to_owned(), err.into()))
+    let input = FueledStr::new(word);
+    let result = expansion_parser::parameter(&input, options);
+    on_budget(&input, result).map_err(|err| error::WordParseError::Parameter(word.to_owned(), err))
 }
 
 /// Parse brace expansion from a given word .
@@ -526,26 +530,32 @@ pub fn parse_brace_expansions(
     word: &str,
     options: &ParserOptions,
 ) -> Result<Option<Vec<BraceExpressionOrText>>, error::WordParseError> {
-    expansion_parser::brace_expansions(word, options)
-        .map_err(|err| error::WordParseError::BraceExpansion(word.to_owned(), err.into()))
+    let input = FueledStr::new(word);
+    let result = expansion_parser::brace_expansions(&input, options);
+    on_budget(&input, result).map_err(|err| error::WordParseError::BraceExpansion(word.to_owned(), err))
 }
 
-pub(crate) fn parse_assignment_word(
-    word: &str,
-) -> Result<ast::Assignment, peg::error::ParseError<peg::str::LineCol>> {
-    expansion_parser::name_equals_scalar_value(word, &ParserOptions::default())
+pub(crate) fn parse_assignment_word(word: &str) -> Result<ast::Assignment, &'static str> {
+    let input = FueledStr::new(word);
+    let result = expansion_parser::name_equals_scalar_value(&input, &ParserOptions::default());
+    on_budget(&input, result).map_err(|_| "not assignment word")
 }
 
 pub(crate) fn parse_array_assignment(
     word: &str,
     elements: &[&String],
 ) -> Result<ast::Assignment, &'static str> {
-    let (assignment_name, append) = expansion_parser::name_equals(word, &ParserOptions::default())
-        .map_err(|_| "not array assignment word")?;
+    let input = FueledStr::new(word);
+    let result = expansion_parser::name_equals(&input, &ParserOptions::default());
+    let (assignment_name, append) = on_budget(&input, result).map_err(|_| "not array assignment word")?;
 
     let elements = elements
         .iter()
-        .map(|element| expansion_parser::literal_array_element(element, &ParserOptions::default()))
+        .map(|element| {
+            let input = FueledStr::new(element);
+            let result = expansion_parser::literal_array_element(&input, &ParserOptions::default());
+            on_budget(&input, result)
+        })
         .collect::<Result<Vec<_>, _>>()
         .map_err(|_| "invalid array element in literal")?;
 
@@ -567,8 +577,20 @@ pub(crate) fn parse_array_assignment(
     })
 }
 
+/// A parse's result, or an error when it ran out of its budget (ours): such
+/// a parse may have failed, or matched, where a full one would not have.
+pub(crate) fn on_budget<T>(
+    input: &FueledStr<'_>,
+    result: Result<T, peg::error::ParseError<peg::str::LineCol>>,
+) -> Result<T, error::ParseErrorLocation> {
+    if input.exhausted() {
+        return Err(error::ParseErrorLocation::TooComplex);
+    }
+    result.map_err(error::ParseErrorLocation::Syntax)
+}
+
 peg::parser! {
-    grammar expansion_parser(parser_options: &ParserOptions) for str {
+    grammar expansion_parser<'a>(parser_options: &ParserOptions) for FueledStr<'a> {
         // Upstream's pegviz tracing hook, with the tracing output removed (the
         // lookahead is kept so that parse errors stay as upstream reports them).
         rule traced<T>(e: rule<T>) -> T =
@@ -712,6 +734,10 @@ peg::parser! {
             // Finally, match unquoted literal text.
             unquoted_literal_text(<stop_condition()>, in_command)
 
+        // Ours: cached, with `command` and `subshell_command`: unmatched
+        // `$((`s and `(`s made every enclosing alternative parse the text
+        // after them again, so time grew ~1.8x per unmatched opener.
+        #[cache]
         rule dollar_sign_word_piece() -> WordPiece =
             arithmetic_expansion() /
             legacy_arithmetic_expansion() /
@@ -741,10 +767,10 @@ peg::parser! {
                 }
             }
 
-        rule single_quoted_literal_text() -> &'input str =
+        rule single_quoted_literal_text() -> &'a str =
             "\'" inner:$([^'\'']*) "\'" { inner }
 
-        rule ansi_c_quoted_text() -> &'input str =
+        rule ansi_c_quoted_text() -> &'a str =
             r"$'" inner:$((r"\\" / r"\'" / [^'\''])*) r"'" { inner }
 
         rule unquoted_literal_text<T>(stop_condition: rule<T>, in_command: bool) -> WordPiece =
@@ -765,7 +791,7 @@ peg::parser! {
                 peg::RuleResult::Failed
             } else {
                 // Check the byte directly (`:` is ASCII, single byte)
-                if input.as_bytes()[pos - 1] == b':' {
+                if input.text().as_bytes()[pos - 1] == b':' {
                     peg::RuleResult::Matched(pos, ())
                 } else {
                     peg::RuleResult::Failed
@@ -781,13 +807,15 @@ peg::parser! {
         rule extglob_body_piece() =
             word_piece(<[')']>, true /*in_command*/) {}
 
+        // Ours: cached (see `dollar_sign_word_piece`).
+        #[cache]
         rule subshell_command() =
             "(" command() ")" {}
 
         rule double_quoted_text() -> WordPiece =
             s:double_quote_body_text() { WordPiece::Text(s.to_owned()) }
 
-        rule double_quote_body_text() -> &'input str =
+        rule double_quote_body_text() -> &'a str =
             $((!double_quoted_escape_sequence() !dollar_sign_word_piece() [^'\"'])+)
 
         // Heredoc body parsing: like double-quoted content, but " and ' are literal characters.
@@ -977,6 +1005,10 @@ peg::parser! {
             p:variable_name() { Parameter::Named(p.to_owned()) }
 
         // N.B. The indexing syntax is not a standard sh-ism.
+        // Ours: cached. Some twenty branches of `parameter_expression` parse
+        // the parameter at the same place; with an index (`a[...]`) holding
+        // more expansions, each nested `"${a[` multiplied the work.
+        #[cache]
         pub(crate) rule parameter() -> Parameter =
             p:positional_parameter() { Parameter::Positional(p) } /
             p:special_parameter() { Parameter::Special(p) } /
@@ -1002,14 +1034,16 @@ peg::parser! {
             "!" { SpecialParameter::LastBackgroundProcessId } /
             "0" { SpecialParameter::ShellName }
 
-        rule variable_name() -> &'input str =
+        rule variable_name() -> &'a str =
             $(!['0'..='9'] ['_' | '0'..='9' | 'a'..='z' | 'A'..='Z']+)
 
         pub(crate) rule command_substitution() -> WordPiece =
             "$(" c:command() ")" { WordPiece::CommandSubstitution(c.to_owned()) } /
             "`" c:backquoted_command() "`" { WordPiece::BackquotedCommandSubstitution(c) }
 
-        pub(crate) rule command() -> &'input str =
+        // Ours: cached (see `dollar_sign_word_piece`).
+        #[cache]
+        pub(crate) rule command() -> &'a str =
             $(command_piece()*)
 
         pub(crate) rule command_piece() -> () =
@@ -1020,7 +1054,7 @@ peg::parser! {
         rule backquoted_command() -> String =
             chars:(backquoted_char()*) { chars.into_iter().collect() }
 
-        rule backquoted_char() -> &'input str =
+        rule backquoted_char() -> &'a str =
             "\\`" { "`" } /
             "\\\\" { "\\\\" } /
             s:$([^'`']) { s }
@@ -1088,13 +1122,15 @@ peg::parser! {
                 ast::AssignmentName::VariableName(name.to_owned())
             }
 
-        rule array_element_name() -> (&'input str, &'input str) =
+        rule array_element_name() -> (&'a str, &'a str) =
             name:assigned_scalar_name() "[" ai:array_index() "]" { (name, ai) }
 
-        rule array_index() -> &'input str =
+        // Ours: cached (see `parameter`).
+        #[cache]
+        rule array_index() -> &'a str =
             $(arithmetic_word(<"]">))
 
-        rule assigned_scalar_name() -> &'input str =
+        rule assigned_scalar_name() -> &'a str =
             $(alpha_or_underscore() non_first_variable_char()*)
 
         rule non_first_variable_char() -> () =

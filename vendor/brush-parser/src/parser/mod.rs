@@ -115,9 +115,9 @@ impl<R: std::io::BufRead> Parser<R> {
         &mut self,
     ) -> Result<ast::FunctionBody, crate::error::ParseError> {
         let tokens = self.tokenize()?;
-        let parse_result =
-            peg::token_parser::function_parens_and_body(&Tokens { tokens: &tokens }, &self.options);
-        parse_result_to_error(parse_result, &tokens)
+        let input = Tokens::new(&tokens);
+        let parse_result = peg::token_parser::function_parens_and_body(&input, &self.options);
+        parse_result_to_error(parse_result, &input)
     }
 
     fn tokenize(&mut self) -> Result<Vec<Token>, crate::error::ParseError> {
@@ -160,19 +160,23 @@ pub fn parse_tokens(
     tokens: &[Token],
     options: &ParserOptions,
 ) -> Result<ast::Program, crate::error::ParseError> {
-    let parse_result = peg::token_parser::program(&Tokens { tokens }, options);
-    parse_result_to_error(parse_result, tokens)
+    let input = Tokens::new(tokens);
+    let parse_result = peg::token_parser::program(&input, options);
+    parse_result_to_error(parse_result, &input)
 }
 
 fn parse_result_to_error<R>(
     parse_result: Result<R, ::peg::error::ParseError<usize>>,
-    tokens: &[Token],
+    input: &Tokens<'_>,
 ) -> Result<R, crate::error::ParseError>
 where
     R: std::fmt::Debug,
 {
     match parse_result {
+        // A parse that ran out of fuel may still have matched a shorter
+        // reading; neither it nor its error position can be trusted.
+        _ if input.exhausted() => Err(crate::error::ParseError::TooComplex),
         Ok(program) => Ok(program),
-        Err(parse_error) => Err(crate::error::convert_peg_parse_error(&parse_error, tokens)),
+        Err(parse_error) => Err(crate::error::convert_peg_parse_error(&parse_error, input.tokens)),
     }
 }

@@ -123,6 +123,10 @@ peg::parser! {
         pub(crate) rule arithmetic_expression() -> ast::UnexpandedArithmeticExpr =
             raw_expr:$(arithmetic_expression_piece()*) { ast::UnexpandedArithmeticExpr { value: raw_expr } }
 
+        // Ours: cached. When a `(` has no matching `)` the first branch fails
+        // and the second takes the `(` as a plain token, so each unmatched
+        // `(` parsed what follows it twice: time doubled per `(`.
+        #[cache]
         rule arithmetic_expression_piece() =
             // Allow a parenthesized expression (with matching opening and closing parens).
             specific_operator("(") (!specific_operator(")") arithmetic_expression_piece())* specific_operator(")") {} /
@@ -298,47 +302,32 @@ peg::parser! {
         rule wordlist() -> Vec<ast::Word> =
             (w:word() { ast::Word::from(w) })+
 
+        // Ours: upstream had `case_item()* case_item_ns()?`, two rules that
+        // each tried to parse an item's commands twice; with nested `case`s
+        // that cannot finish, the work doubled per level. One rule parses an
+        // item once; only the last item may lack its `;;`.
         pub(crate) rule case_clause() -> ast::CaseClauseCommand =
-            start:specific_word("case") w:word() linebreak() _in() linebreak() first_items:case_item()* last_item:case_item_ns()? end:specific_word("esac") {
-                let mut cases = first_items;
-
-                if let Some(last_item) = last_item {
-                    cases.push(last_item);
+            start:specific_word("case") w:word() linebreak() _in() linebreak() items:case_item()* end:specific_word("esac") {?
+                let last = items.len().saturating_sub(1);
+                if items.iter().enumerate().any(|(i, (_, terminated))| i < last && !terminated) {
+                    return Err("case item without ;;");
                 }
-
+                let cases = items.into_iter().map(|(item, _)| item).collect();
                 let loc = SourceSpan::within(start.location(), end.location());
-                ast::CaseClauseCommand { value: ast::Word::from(w), cases, loc }
+                Ok(ast::CaseClauseCommand { value: ast::Word::from(w), cases, loc })
             }
 
-        pub(crate) rule case_item_ns() -> ast::CaseItem =
-            s:specific_operator("(")? p:pattern() specific_operator(")") c:compound_list() {
+        /// A case item, and whether it ended with its `;;` (or `;&`, `;;&`).
+        pub(crate) rule case_item() -> (ast::CaseItem, bool) =
+            s:specific_operator("(")? p:pattern() e:specific_operator(")") c:compound_list()? linebreak() post_action:case_item_post_action()? linebreak() {
                 let start = s.map(Token::location).or_else(|| p.first().and_then(|w| w.loc.as_ref()));
-                let end = c.location();
-
+                let terminated = post_action.is_some();
+                let (post_action, end) = match post_action {
+                    Some((action, at)) => (action, Some(at.clone())),
+                    None => (ast::CaseItemPostAction::ExitCase, c.as_ref().and_then(|c| c.location()).or_else(|| Some(e.location().clone()))),
+                };
                 let loc = maybe_location(start, end.as_ref());
-
-                ast::CaseItem { patterns: p, cmd: Some(c), post_action: ast::CaseItemPostAction::ExitCase, loc }
-            } /
-            s:specific_operator("(")? p:pattern() e:specific_operator(")") linebreak() {
-                let start = s.map(Token::location).or_else(|| p.first().and_then(|w| w.loc.as_ref()));
-                let end = Some(e.location());
-
-                let loc = maybe_location(start, end);
-                ast::CaseItem { patterns: p, cmd: None, post_action: ast::CaseItemPostAction::ExitCase, loc }
-            }
-
-        pub(crate) rule case_item() -> ast::CaseItem =
-            s:specific_operator("(")? p:pattern() specific_operator(")") linebreak() post_action:case_item_post_action() linebreak() {
-                let start = s.map(Token::location).or_else(|| p.first().and_then(|w| w.loc.as_ref()));
-                let end = Some(post_action.1);
-                let loc = maybe_location(start, end);
-                ast::CaseItem { patterns: p, cmd: None, post_action: post_action.0, loc }
-            } /
-            s:specific_operator("(")? p:pattern() specific_operator(")") c:compound_list() post_action:case_item_post_action() linebreak() {
-                let start = s.map(Token::location).or_else(|| p.first().and_then(|w| w.loc.as_ref()));
-                let end = Some(post_action.1);
-                let loc = maybe_location(start, end);
-                ast::CaseItem { patterns: p, cmd: Some(c), post_action: post_action.0, loc }
+                (ast::CaseItem { patterns: p, cmd: c, post_action, loc }, terminated)
             }
 
         rule case_item_post_action() -> (ast::CaseItemPostAction, &'input SourceSpan)  =
@@ -773,6 +762,13 @@ impl<'a> peg::ParseElem<'a> for Tokens<'a> {
 
     #[inline]
     fn parse_elem(&'a self, pos: usize) -> peg::RuleResult<Self::Element> {
+        // Ours: every read spends fuel; once it is gone every read fails, so
+        // the parse ends (as an error) however much it would backtrack.
+        let fuel = self.fuel.get();
+        if fuel == 0 {
+            return peg::RuleResult::Failed;
+        }
+        self.fuel.set(fuel - 1);
         match self.tokens.get(pos) {
             Some(c) => peg::RuleResult::Matched(pos + 1, c),
             None => peg::RuleResult::Failed,
