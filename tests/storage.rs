@@ -57,7 +57,7 @@ fn operate(storage: &dyn Storage, random: &mut Random) -> (String, Outcome) {
         4 => (format!("mkdir -p {path}"), outcome(storage.mkdir(path, true), |()| Outcome::Done)),
         5 => (format!("mkdir {path}"), outcome(storage.mkdir(path, false), |()| Outcome::Done)),
         6 => {
-            let recursive = random.next() % 2 == 0;
+            let recursive = random.next().is_multiple_of(2);
             (format!("remove {path} {recursive}"), outcome(storage.remove(path, recursive), |()| Outcome::Done))
         }
         7 => (format!("rename {path} {other}"), outcome(storage.rename(path, other), |()| Outcome::Done)),

@@ -56,7 +56,7 @@ unsafe extern "C" fn slow_handler(
         probe.called_after_free.store(true, Ordering::SeqCst);
     }
     // Take a while, so that unregistering often meets a running call.
-    if arguments_len % 2 == 0 {
+    if arguments_len.is_multiple_of(2) {
         std::thread::sleep(Duration::from_micros(50));
     } else {
         for _ in 0..2_000 {

@@ -178,7 +178,7 @@ mod tests {
         let cut = "cat <<EOF > /n&& \0alue: $1HOME:-none$($((2 * 7))\nEOF\ncat /n; echo ok\n";
         for script in [cut, "echo {1..99999999999999999999}", "echo ~+99999999999999999999", "99999999999>f echo"] {
             for end in (0..=script.len()).filter(|&end| script.is_char_boundary(end)) {
-                let _ = Parser::new(script[..end].as_bytes(), &options()).parse_program();
+                let _ = Parser::new(&script.as_bytes()[..end], &options()).parse_program();
             }
             for word in script.split(' ') {
                 let _ = brush_parser::word::parse(word, &options());

@@ -19,7 +19,7 @@ pub fn compile(pattern: &[u8]) -> Result<Regex, String> {
 }
 
 fn first_line(s: &str) -> String {
-    s.lines().filter(|l| !l.trim().is_empty()).last().unwrap_or("invalid").trim().to_string()
+    s.lines().rfind(|l| !l.trim().is_empty()).unwrap_or("invalid").trim().to_string()
 }
 
 /// A regex matching `bytes` literally.
