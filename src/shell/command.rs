@@ -3,7 +3,10 @@
 //! run other commands (for `xargs` and `find -exec`). Commands never touch
 //! the host: every file goes through [`Storage`].
 
-use crate::storage::{join, normalize, Storage, StorageError};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use crate::storage::{join, normalize, Metadata, Storage, StorageError};
 
 use super::LimitHit;
 
@@ -20,16 +23,28 @@ pub struct Output {
     buf: Vec<u8>,
     cap: usize,
     truncated: bool,
+    /// Set on both views of one stream (stdout and stderr under `2>&1`):
+    /// every write goes there, so the two keep their order.
+    merged: Option<Rc<RefCell<Output>>>,
 }
 
 impl Output {
     /// An empty stream that holds at most `cap` bytes.
     pub fn new(cap: usize) -> Self {
-        Output { buf: Vec::new(), cap, truncated: false }
+        Output { buf: Vec::new(), cap, truncated: false, merged: None }
+    }
+
+    /// A view that writes into `stream`; give one to stdout and one to
+    /// stderr when they are the same stream.
+    pub fn view_of(stream: &Rc<RefCell<Output>>) -> Self {
+        Output { buf: Vec::new(), cap: 0, truncated: false, merged: Some(stream.clone()) }
     }
 
     /// Appends bytes; past the cap keeps what fits and reports the limit.
     pub fn write(&mut self, bytes: &[u8]) -> Result<(), LimitHit> {
+        if let Some(stream) = &self.merged {
+            return stream.borrow_mut().write(bytes);
+        }
         let room = self.cap.saturating_sub(self.buf.len());
         if bytes.len() <= room {
             self.buf.extend_from_slice(bytes);
@@ -46,24 +61,36 @@ impl Output {
         self.write(text.as_bytes())
     }
 
-    /// What was written so far.
-    pub fn bytes(&self) -> &[u8] {
-        &self.buf
+    /// Whether nothing was written (or all was taken).
+    pub fn is_empty(&self) -> bool {
+        match &self.merged {
+            Some(stream) => stream.borrow().is_empty(),
+            None => self.buf.is_empty(),
+        }
     }
 
     /// Takes the bytes out, leaving the stream empty (cap and flag kept).
     pub fn take(&mut self) -> Vec<u8> {
-        std::mem::take(&mut self.buf)
+        match &self.merged {
+            Some(stream) => stream.borrow_mut().take(),
+            None => std::mem::take(&mut self.buf),
+        }
     }
 
     /// Whether a write was cut at the cap.
     pub fn truncated(&self) -> bool {
-        self.truncated
+        match &self.merged {
+            Some(stream) => stream.borrow().truncated(),
+            None => self.truncated,
+        }
     }
 
     /// The cap this stream was made with.
     pub fn cap(&self) -> usize {
-        self.cap
+        match &self.merged {
+            Some(stream) => stream.borrow().cap(),
+            None => self.cap,
+        }
     }
 }
 
@@ -123,8 +150,60 @@ impl Context<'_> {
         if user_path == "-" {
             return Ok(self.stdin.to_vec());
         }
+        directories_before_slashes(self.storage, self.cwd, user_path)?;
         self.storage.read(&self.path(user_path))
     }
+
+    /// The metadata of a path as the user wrote it, following symlinks.
+    pub fn stat(&self, user_path: &str) -> Result<Metadata, StorageError> {
+        directories_before_slashes(self.storage, self.cwd, user_path)?;
+        self.storage.stat(&self.path(user_path))
+    }
+
+    /// The metadata of a path as the user wrote it, not following a final
+    /// symlink unless a trailing slash asks for it (`l/` names the directory
+    /// `l` points to, as the kernel reads it).
+    pub fn lstat(&self, user_path: &str) -> Result<Metadata, StorageError> {
+        if has_trailing_slash(user_path) {
+            return self.stat(user_path);
+        }
+        directories_before_slashes(self.storage, self.cwd, user_path)?;
+        self.storage.lstat(&self.path(user_path))
+    }
+}
+
+/// The kernel's rule that normalising a path forgets: in `f/`, `f/.` and
+/// `f/../g`, `f` must be a directory (`cat f/`: Not a directory). Checks
+/// each component the user wrote before a `/`, following symlinks, when the
+/// path has a trailing slash, `.` or `..` (others keep all their components
+/// through normalising, and the storage checks those). A component that does
+/// not exist is left to the operation itself, whose error depends on it.
+pub fn directories_before_slashes(storage: &dyn Storage, cwd: &str, user_path: &str) -> Result<(), StorageError> {
+    let hidden = has_trailing_slash(user_path) || user_path.split('/').any(|part| part == "." || part == "..");
+    if !hidden {
+        return Ok(());
+    }
+    for (at, _) in user_path.match_indices('/') {
+        let prefix = &user_path[..at];
+        if prefix.is_empty() || prefix.ends_with('/') {
+            continue;
+        }
+        let path = normalize(&join(cwd, prefix));
+        match storage.stat(&path) {
+            Ok(meta) if meta.kind != crate::storage::FileKind::Directory => {
+                return Err(StorageError::NotADirectory(path));
+            }
+            Ok(_) | Err(StorageError::NotFound(_)) => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(())
+}
+
+/// Whether the user wrote the path with a trailing slash (not `/` itself):
+/// it then names a directory, and creating a file there fails.
+pub fn has_trailing_slash(user_path: &str) -> bool {
+    user_path.ends_with('/') && user_path.bytes().any(|b| b != b'/')
 }
 
 /// The reason part of a storage error, without its path:
@@ -191,5 +270,5 @@ pub(crate) fn run_for_test(storage: &dyn Storage, name: &str, args: &[&str], std
     let status = TableRunner { storage }
         .run(&argv, stdin.as_bytes(), &mut stdout, &mut stderr)
         .unwrap_or_else(|hit| hit.exit_code());
-    (status, String::from_utf8_lossy(stdout.bytes()).into_owned(), String::from_utf8_lossy(stderr.bytes()).into_owned())
+    (status, String::from_utf8_lossy(&stdout.take()).into_owned(), String::from_utf8_lossy(&stderr.take()).into_owned())
 }

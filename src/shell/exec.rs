@@ -35,7 +35,7 @@
 //!   against `max_output_bytes` (a variable may reach four times the
 //!   limit), brace expansions are capped at 131072 words.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Instant;
@@ -922,10 +922,16 @@ impl<'r> Interp<'r> {
     pub(crate) fn run_table(&mut self, command: CommandFn, argv: &[String]) -> Res {
         let fd = self.fd;
         let input = std::mem::take(&mut self.ins[fd.input]);
-        let mut stdout = std::mem::replace(&mut self.outs[fd.out], Output::new(0));
         let shared = fd.out == fd.err;
-        let mut stderr =
-            if shared { Output::new(stdout.cap()) } else { std::mem::replace(&mut self.outs[fd.err], Output::new(0)) };
+        let taken = std::mem::replace(&mut self.outs[fd.out], Output::new(0));
+        // `2>&1`: both views write into the one stream, in the order written.
+        let (merged, mut stdout, mut stderr) = if shared {
+            let stream = Rc::new(RefCell::new(taken));
+            let (stdout, stderr) = (Output::view_of(&stream), Output::view_of(&stream));
+            (Some(stream), stdout, stderr)
+        } else {
+            (None, taken, std::mem::replace(&mut self.outs[fd.err], Output::new(0)))
+        };
         let vars = self.st.vars.clone();
         let var = move |name: &str| vars.get(name).and_then(|v| v.value.scalar()).map(str::to_string);
         let rt = self.rt;
@@ -947,11 +953,9 @@ impl<'r> Interp<'r> {
             command(&mut ctx, &argv[1..])
         };
         self.ins[fd.input] = input;
-        if shared {
-            let extra = stderr.take();
-            let r = stdout.write(&extra);
-            self.outs[fd.out] = stdout;
-            r?;
+        if let Some(stream) = merged {
+            drop((stdout, stderr));
+            self.outs[fd.out] = Rc::try_unwrap(stream).map(RefCell::into_inner).unwrap_or_else(|_| Output::new(0));
         } else {
             self.outs[fd.out] = stdout;
             self.outs[fd.err] = stderr;

@@ -9,7 +9,7 @@
 
 use brush_parser::ast;
 
-use super::command::{error_reason, Output};
+use super::command::{directories_before_slashes, error_reason, has_trailing_slash, Output};
 use super::exec::{Flow, Interp, Res};
 use super::storage_path;
 use crate::storage::FileKind;
@@ -107,7 +107,7 @@ impl Interp<'_> {
         for i in 0..self.exec_files.len() {
             let pending = &self.exec_files[i];
             let Some(buffer) = self.outs.get_mut(pending.buffer) else { continue };
-            if buffer.bytes().is_empty() {
+            if buffer.is_empty() {
                 continue;
             }
             let data = buffer.take();
@@ -233,7 +233,9 @@ impl Interp<'_> {
             _ => {}
         }
         let path = storage_path(&self.st.cwd, name);
-        match self.rt.storage.read(&path) {
+        let read =
+            directories_before_slashes(self.rt.storage, &self.st.cwd, name).and_then(|()| self.rt.storage.read(&path));
+        match read {
             Ok(data) => {
                 self.set_input(fd, data);
                 Ok(true)
@@ -271,8 +273,17 @@ impl Interp<'_> {
                     self.error(": No such file or directory")?;
                     return Ok(false);
                 }
+                // The kernel refuses to create `x/` whatever `x` is.
+                if has_trailing_slash(name) {
+                    self.error(format_args!("{name}: Is a directory"))?;
+                    return Ok(false);
+                }
                 let path = storage_path(&self.st.cwd, name);
                 let storage = self.rt.storage;
+                if let Err(error) = directories_before_slashes(storage, &self.st.cwd, name) {
+                    self.error(format_args!("{name}: {}", error_reason(&error)))?;
+                    return Ok(false);
+                }
                 match storage.stat(&path) {
                     Ok(meta) if meta.kind == FileKind::Directory => {
                         self.error(format_args!("{name}: Is a directory"))?;

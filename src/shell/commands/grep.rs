@@ -542,7 +542,7 @@ impl State<'_> {
             return self.file(ctx, data, "(standard input)", show);
         }
         let path = ctx.path(operand);
-        let kind = match ctx.storage.stat(&path) {
+        let kind = match ctx.stat(operand) {
             Ok(metadata) => metadata.kind,
             Err(error) => {
                 self.error = true;

@@ -4,7 +4,7 @@
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::{base_name, canonicalize, child, fail, is_dir, lstat, parse, quote, tick, usage_error, Canon, Spec};
-use crate::shell::command::{error_reason, Context};
+use crate::shell::command::{directories_before_slashes, error_reason, has_trailing_slash, Context};
 use crate::shell::LimitHit;
 use crate::storage::{FileKind, StorageError};
 
@@ -232,9 +232,15 @@ pub(super) fn rm(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit
             status = 1;
             continue;
         }
-        let Some(meta) = lstat(ctx, &absolute) else {
+        // `rm f/`: Not a directory (a trailing slash does not make rm follow
+        // a symlink here: the link itself is what rm removes).
+        let checked = directories_before_slashes(ctx.storage, ctx.cwd, operand);
+        let Some(meta) = checked.as_ref().ok().and_then(|()| lstat(ctx, &absolute)) else {
             if !force {
-                let error = ctx.storage.lstat(&absolute).err().unwrap_or(StorageError::NotFound(absolute.clone()));
+                let error = match checked {
+                    Err(error) => error,
+                    Ok(()) => ctx.storage.lstat(&absolute).err().unwrap_or(StorageError::NotFound(absolute.clone())),
+                };
                 fail(ctx, "cannot remove", operand, &error)?;
                 status = 1;
             }
@@ -356,9 +362,20 @@ pub(super) fn touch(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Limit
     let mut status = 0;
     for operand in &parsed.operands {
         let absolute = ctx.path(operand);
-        match ctx.storage.stat(&absolute) {
+        match ctx.stat(operand) {
             Ok(_) => continue,
             Err(_) if parsed.has('c') => continue,
+            // `touch f/`, or `touch new/`: no file is made.
+            Err(error @ StorageError::NotADirectory(_)) => {
+                fail(ctx, "setting times of", operand, &error)?;
+                status = 1;
+                continue;
+            }
+            Err(error) if has_trailing_slash(operand) => {
+                fail(ctx, "setting times of", operand, &error)?;
+                status = 1;
+                continue;
+            }
             Err(_) => {}
         }
         if let Err(error) = ctx.storage.append(&absolute, b"") {
@@ -384,6 +401,11 @@ pub(super) fn tee(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHi
             continue;
         }
         let absolute = ctx.path(operand);
+        if has_trailing_slash(operand) {
+            ctx.storage_error(operand, &StorageError::IsADirectory(absolute))?;
+            status = 1;
+            continue;
+        }
         let result = if parsed.has('a') {
             ctx.storage.append(&absolute, ctx.stdin)
         } else {

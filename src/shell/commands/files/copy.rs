@@ -5,9 +5,9 @@
 //! entries in name order.
 
 use super::{base_name, canonicalize, child, fail, is_dir, parse, quote, usage_error, Canon, Parsed, Spec};
-use crate::shell::command::{error_reason, Context};
+use crate::shell::command::{directories_before_slashes, error_reason, has_trailing_slash, Context};
 use crate::shell::LimitHit;
-use crate::storage::{FileKind, StorageError};
+use crate::storage::{parent, FileKind, StorageError};
 
 /// The (source, destination) pairs of a `cp`/`mv` command line, or the
 /// status of a usage error already reported.
@@ -112,7 +112,7 @@ pub(super) fn cp(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit
 /// Copies one operand, with cp's checks; false when it failed.
 fn copy_top(ctx: &mut Context<'_>, source: &str, destination: &str, options: &CopyOptions) -> Result<bool, LimitHit> {
     let source_abs = ctx.path(source);
-    let meta = if options.keep_links { ctx.storage.lstat(&source_abs) } else { ctx.storage.stat(&source_abs) };
+    let meta = if options.keep_links { ctx.lstat(source) } else { ctx.stat(source) };
     let meta = match meta {
         Ok(meta) => meta,
         Err(error) => {
@@ -131,6 +131,10 @@ fn copy_top(ctx: &mut Context<'_>, source: &str, destination: &str, options: &Co
             ctx.error(format_args!("cannot copy a directory, {}, into itself, {}", quote(source), quote(destination)))?;
             return Ok(false);
         }
+    } else if let Err(error) = directories_before_slashes(ctx.storage, ctx.cwd, destination) {
+        // `cp f f/`: the destination cannot be looked up at all.
+        fail(ctx, "cannot stat", destination, &error)?;
+        return Ok(false);
     } else if let (Ok(a), Ok(b)) =
         (canonicalize(ctx, source, Canon::Existing), canonicalize(ctx, destination, Canon::Existing))
     {
@@ -164,7 +168,7 @@ fn copy_tree(
             return Ok(false);
         }
     };
-    let existing = match ctx.storage.stat(&destination_abs) {
+    let existing = match ctx.stat(destination) {
         Ok(existing) => Some(existing),
         Err(StorageError::NotFound(_)) => ctx.storage.lstat(&destination_abs).ok(),
         Err(error) => {
@@ -251,6 +255,17 @@ fn copy_tree(
             Ok(true)
         }
         FileKind::File => {
+            // `cp f new/` names a directory that is not there.
+            if existing.is_none() && has_trailing_slash(destination) {
+                let parent_exists = parent(&destination_abs).is_none_or(|(dir, _)| ctx.storage.stat(dir).is_ok());
+                let error = if parent_exists {
+                    StorageError::NotADirectory(destination_abs)
+                } else {
+                    StorageError::NotFound(destination_abs)
+                };
+                fail(ctx, "cannot create regular file", destination, &error)?;
+                return Ok(false);
+            }
             if let Some(existing) = existing {
                 if options.no_clobber {
                     return Ok(true);
@@ -311,7 +326,7 @@ pub(super) fn mv(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit
 fn move_one(ctx: &mut Context<'_>, source: &str, destination: &str, parsed: &Parsed) -> Result<bool, LimitHit> {
     let source_abs = ctx.path(source);
     let destination_abs = ctx.path(destination);
-    let meta = match ctx.storage.lstat(&source_abs) {
+    let meta = match ctx.lstat(source) {
         Ok(meta) => meta,
         Err(error) => {
             fail(ctx, "cannot stat", source, &error)?;
@@ -327,7 +342,7 @@ fn move_one(ctx: &mut Context<'_>, source: &str, destination: &str, parsed: &Par
     let real_destination = canonicalize(ctx, destination, Canon::Missing).unwrap_or(destination_abs.clone());
     let existing = ctx.storage.lstat(&destination_abs).ok();
     // `mv f dir/` names a directory: rename(2) refuses when it is missing.
-    if destination.ends_with('/') && existing.is_none() && meta.kind != FileKind::Directory {
+    if has_trailing_slash(destination) && existing.is_none() && meta.kind != FileKind::Directory {
         ctx.error(format_args!("cannot move {} to {}: Not a directory", quote(source), quote(destination)))?;
         return Ok(false);
     }

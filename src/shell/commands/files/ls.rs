@@ -10,7 +10,7 @@ use std::time::SystemTime;
 use super::{blocks_kib, child, civil, epoch_seconds, fail, human, parse, shown_size, tick, Spec};
 use crate::shell::command::Context;
 use crate::shell::LimitHit;
-use crate::storage::{FileKind, Metadata};
+use crate::storage::{FileKind, Metadata, StorageError};
 
 const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
@@ -114,9 +114,12 @@ pub(super) fn ls(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit
         let absolute = ctx.path(operand);
         let follow = follow_operands || operand.ends_with('/');
         let result = if follow {
-            ctx.storage.stat(&absolute).or_else(|_| ctx.storage.lstat(&absolute))
+            ctx.stat(operand).or_else(|error| match error {
+                StorageError::NotADirectory(_) => Err(error),
+                _ => ctx.lstat(operand),
+            })
         } else {
-            ctx.storage.lstat(&absolute)
+            ctx.lstat(operand)
         };
         match result {
             Ok(meta) => {
