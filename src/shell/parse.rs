@@ -277,6 +277,21 @@ mod tests {
         );
     }
 
+    /// The tokenizer looped forever, queueing a token per turn, when the
+    /// input ended after a here-document operator whose tag is empty (the
+    /// fuzz target found it). Fails after a minute rather than hanging.
+    #[test]
+    fn a_here_document_without_a_body_ends_the_parse() {
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let results = ["$(<< >; [ ", "$(x << >; [ ", "<< >; [ ", "cat <<"]
+                .map(|script| Parser::new(script.as_bytes(), &options()).parse_program().is_err());
+            done.send(results).expect("the test waits");
+        });
+        let results = finished.recv_timeout(std::time::Duration::from_secs(60)).expect("the tokenizer loops");
+        assert_eq!(results, [true; 4], "each is a syntax error");
+    }
+
     #[test]
     fn words_parse() {
         assert!(parse_word("a${b}c", &options()).is_some_and(|p| p.len() == 3));

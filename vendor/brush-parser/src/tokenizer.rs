@@ -1187,6 +1187,13 @@ impl<'a, R: ?Sized + std::io::BufRead> Tokenizer<'a, R> {
         if self.cross_state.current_here_tags.is_empty() {
             return Ok(false);
         }
+        // Ours: only a body can end with its tag. At the end of input before
+        // the body began (`$(<< >; [ `: an empty tag, which every text ends
+        // with) this used to "end" a body that never started, keep the tag,
+        // and loop forever, queueing a token per turn.
+        if !matches!(self.cross_state.here_state, HereState::InHereDocs) {
+            return Ok(false);
+        }
 
         let next_here_tag = &self.cross_state.current_here_tags[0];
 
