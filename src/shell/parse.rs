@@ -102,6 +102,7 @@ fn describe(script: &str, error: &ParseError) -> String {
                 TokenizerError::UnterminatedBackquote(_) => "`",
                 TokenizerError::UnterminatedCommandSubstitution | TokenizerError::UnterminatedExpansion => ")",
                 TokenizerError::UnterminatedVariable => "}",
+                TokenizerError::TooComplex => return TOO_COMPLEX.to_string(),
                 TokenizerError::UnterminatedHereDocuments(tag, _) | TokenizerError::MissingHereTag(tag) => {
                     return format!(
                         "bash: -c: line {line}: warning: here-document delimited by end-of-file (wanted `{tag}')\nbash: -c: line {line}: syntax error: unexpected end of file\n"

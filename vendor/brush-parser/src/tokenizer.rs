@@ -70,6 +70,11 @@ pub(crate) struct TokenizeResult {
 /// Represents an error that occurred during tokenization.
 #[derive(thiserror::Error, Debug)]
 pub enum TokenizerError {
+    /// The tokenizer stopped: it went round far more often than its input
+    /// could need (ours; a guard against a loop that does not advance).
+    #[error("the script is too complex to parse")]
+    TooComplex,
+
     /// An unterminated escape sequence was encountered at the end of the input stream.
     #[error("unterminated escape sequence")]
     UnterminatedEscapeSequence,
@@ -223,6 +228,9 @@ struct CrossTokenParseState {
     queued_tokens: Vec<TokenizeResult>,
     /// Are we in an arithmetic expansion?
     arithmetic_expansion: bool,
+    /// Turns of the tokenizing loops so far (ours): bounded by the input
+    /// read, so that no state the loop fails to advance can spin forever.
+    turns: usize,
 }
 
 /// Options controlling how the tokenizer operates.
@@ -543,6 +551,7 @@ impl<'a, R: ?Sized + std::io::BufRead> Tokenizer<'a, R> {
                 current_here_tags: vec![],
                 queued_tokens: vec![],
                 arithmetic_expansion: false,
+                turns: 0,
             },
         }
     }
@@ -695,6 +704,13 @@ impl<'a, R: ?Sized + std::io::BufRead> Tokenizer<'a, R> {
         let mut result: Option<TokenizeResult> = None;
 
         while result.is_none() {
+            // Ours: each turn reads a character or ends a token, so a few
+            // turns per character read is the most any input takes; far more
+            // means a loop that does not advance (one did, on here-tags).
+            self.cross_state.turns += 1;
+            if self.cross_state.turns > self.cross_state.cursor.index.saturating_mul(64).saturating_add(4096) {
+                return Err(TokenizerError::TooComplex);
+            }
             // First satisfy token results from our queue. Once we exhaust the queue then
             // we'll look at the input stream.
             if !self.cross_state.queued_tokens.is_empty() {
