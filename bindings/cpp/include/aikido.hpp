@@ -394,7 +394,7 @@ namespace detail {
 
 /// A reader of the little JSON the library writes: strings, and arrays and
 /// flat objects of them. `what` names that JSON in the error that anything
-/// else throws ("listing").
+/// else throws ("listing", "write set").
 class JsonReader {
 public:
     JsonReader(std::string_view json, const char *what) : json_(json), what_(what) {}
@@ -476,6 +476,20 @@ inline std::vector<std::vector<std::pair<std::string, std::string>>> string_reco
     }
     reader.expect(']');
     return records;
+}
+
+/// The strings of a JSON array of strings, as the write set is written:
+/// `["/d/y","/x"]`.
+inline std::vector<std::string> string_array(std::string_view json, const char *what) {
+    std::vector<std::string> values;
+    JsonReader reader(json, what);
+    reader.expect('[');
+    while (reader.before(']')) {
+        if (!values.empty()) reader.expect(',');
+        values.push_back(reader.string());
+    }
+    reader.expect(']');
+    return values;
 }
 
 /// Frees bytes from aikido_storage_read, which needs their length.
@@ -739,6 +753,9 @@ struct ShellResult {
     int exit_code = 0; ///< as `$?` would show it
     bool truncated = false;  ///< out or err was cut at max_output_bytes
     ShellLimit limit = ShellLimit::none;
+    /// Every path the script created, changed or removed, sorted, once
+    /// each; over a dry run, what it would have changed.
+    std::vector<std::string> write_set;
 };
 
 /// An in-process bash over a Storage; nothing runs on the host. Its
@@ -769,7 +786,9 @@ public:
         detail::check(status, error);
         return {detail::copy(result.stdout_data, result.stdout_len),
                 detail::copy(result.stderr_data, result.stderr_len), result.exit_code, result.truncated,
-                static_cast<ShellLimit>(result.limit)};
+                static_cast<ShellLimit>(result.limit),
+                result.write_set_json ? detail::string_array(result.write_set_json, "write set")
+                                      : std::vector<std::string>()};
     }
 
     /// A temporary token would be gone before the run that uses it.
