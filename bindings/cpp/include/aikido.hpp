@@ -392,31 +392,33 @@ struct PathRule {
 
 namespace detail {
 
-/// The objects of a JSON array of flat objects of strings, as the storage
-/// listings are written: `[{"kind":"file","name":"a"},…]`. Only that shape
-/// is read; the library writes nothing else there.
-inline std::vector<std::vector<std::pair<std::string, std::string>>> string_records(std::string_view json) {
-    std::vector<std::vector<std::pair<std::string, std::string>>> records;
-    std::size_t at = 0;
-    const auto fail = [] { throw Error(Status::invalid_input, "aikido: the library wrote an unexpected listing"); };
-    const auto expect = [&](char wanted) {
-        if (at >= json.size() || json[at] != wanted) fail();
-        ++at;
-    };
-    const auto hex = [&](char digit) -> unsigned {
-        if (digit >= '0' && digit <= '9') return static_cast<unsigned>(digit - '0');
-        if (digit >= 'a' && digit <= 'f') return static_cast<unsigned>(digit - 'a' + 10);
-        if (digit >= 'A' && digit <= 'F') return static_cast<unsigned>(digit - 'A' + 10);
-        fail();
-        return 0;
-    };
-    const auto read_string = [&] {
+/// A reader of the little JSON the library writes: strings, and arrays and
+/// flat objects of them. `what` names that JSON in the error that anything
+/// else throws ("listing", "write set").
+class JsonReader {
+public:
+    JsonReader(std::string_view json, const char *what) : json_(json), what_(what) {}
+
+    [[noreturn]] void fail() const {
+        throw Error(Status::invalid_input, std::string("aikido: the library wrote an unexpected ") + what_);
+    }
+
+    /// True while neither `close` nor the end of the text is next.
+    bool before(char close) const noexcept { return at_ < json_.size() && json_[at_] != close; }
+
+    void expect(char wanted) {
+        if (at_ >= json_.size() || json_[at_] != wanted) fail();
+        ++at_;
+    }
+
+    /// A JSON string, unescaped.
+    std::string string() {
         expect('"');
         std::string text;
-        while (at < json.size() && json[at] != '"') {
-            char next = json[at++];
-            if (next == '\\' && at < json.size()) {
-                const char escaped = json[at++];
+        while (before('"')) {
+            char next = json_[at_++];
+            if (next == '\\' && at_ < json_.size()) {
+                const char escaped = json_[at_++];
                 switch (escaped) {
                     case 'n': next = '\n'; break;
                     case 't': next = '\t'; break;
@@ -424,9 +426,9 @@ inline std::vector<std::vector<std::pair<std::string, std::string>>> string_reco
                     case 'b': next = '\b'; break;
                     case 'f': next = '\f'; break;
                     case 'u': {  // serde_json escapes only control characters this way
-                        if (at + 4 > json.size()) fail();
+                        if (at_ + 4 > json_.size()) fail();
                         unsigned code = 0;
-                        for (int i = 0; i < 4; ++i) code = code * 16 + hex(json[at++]);
+                        for (int i = 0; i < 4; ++i) code = code * 16 + hex(json_[at_++]);
                         if (code > 0x7f) fail();
                         next = static_cast<char>(code);
                         break;
@@ -438,22 +440,56 @@ inline std::vector<std::vector<std::pair<std::string, std::string>>> string_reco
         }
         expect('"');
         return text;
-    };
-    expect('[');
-    while (at < json.size() && json[at] != ']') {
-        if (!records.empty()) expect(',');
-        expect('{');
-        records.emplace_back();
-        while (at < json.size() && json[at] != '}') {
-            if (!records.back().empty()) expect(',');
-            std::string key = read_string();
-            expect(':');
-            records.back().emplace_back(std::move(key), read_string());
-        }
-        expect('}');
     }
-    expect(']');
+
+private:
+    unsigned hex(char digit) const {
+        if (digit >= '0' && digit <= '9') return static_cast<unsigned>(digit - '0');
+        if (digit >= 'a' && digit <= 'f') return static_cast<unsigned>(digit - 'a' + 10);
+        if (digit >= 'A' && digit <= 'F') return static_cast<unsigned>(digit - 'A' + 10);
+        fail();
+    }
+
+    std::string_view json_;
+    const char *what_;
+    std::size_t at_ = 0;
+};
+
+/// The objects of a JSON array of flat objects of strings, as the storage
+/// listings are written: `[{"kind":"file","name":"a"},…]`. Only that shape
+/// is read; the library writes nothing else there.
+inline std::vector<std::vector<std::pair<std::string, std::string>>> string_records(std::string_view json) {
+    std::vector<std::vector<std::pair<std::string, std::string>>> records;
+    JsonReader reader(json, "listing");
+    reader.expect('[');
+    while (reader.before(']')) {
+        if (!records.empty()) reader.expect(',');
+        reader.expect('{');
+        records.emplace_back();
+        while (reader.before('}')) {
+            if (!records.back().empty()) reader.expect(',');
+            std::string key = reader.string();
+            reader.expect(':');
+            records.back().emplace_back(std::move(key), reader.string());
+        }
+        reader.expect('}');
+    }
+    reader.expect(']');
     return records;
+}
+
+/// The strings of a JSON array of strings, as the write set is written:
+/// `["/d/y","/x"]`.
+inline std::vector<std::string> string_array(std::string_view json, const char *what) {
+    std::vector<std::string> values;
+    JsonReader reader(json, what);
+    reader.expect('[');
+    while (reader.before(']')) {
+        if (!values.empty()) reader.expect(',');
+        values.push_back(reader.string());
+    }
+    reader.expect(']');
+    return values;
 }
 
 /// Frees bytes from aikido_storage_read, which needs their length.
@@ -717,6 +753,9 @@ struct ShellResult {
     int exit_code = 0; ///< as `$?` would show it
     bool truncated = false;  ///< out or err was cut at max_output_bytes
     ShellLimit limit = ShellLimit::none;
+    /// Every path the script created, changed or removed, sorted, once
+    /// each; over a dry run, what it would have changed.
+    std::vector<std::string> write_set;
 };
 
 /// An in-process bash over a Storage; nothing runs on the host. Its
@@ -747,7 +786,9 @@ public:
         detail::check(status, error);
         return {detail::copy(result.stdout_data, result.stdout_len),
                 detail::copy(result.stderr_data, result.stderr_len), result.exit_code, result.truncated,
-                static_cast<ShellLimit>(result.limit)};
+                static_cast<ShellLimit>(result.limit),
+                result.write_set_json ? detail::string_array(result.write_set_json, "write set")
+                                      : std::vector<std::string>()};
     }
 
     /// A temporary token would be gone before the run that uses it.

@@ -51,6 +51,28 @@ std::string show(const Value &value) {
     return out.str();
 }
 
+/// A list of strings, each quoted with its escapes visible, so that a
+/// failed comparison of write sets shows which path differs and how.
+inline std::string show(const std::vector<std::string> &values) {
+    std::ostringstream out;
+    out << "[";
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        out << (i ? ", " : "") << '"';
+        for (const char byte : values[i]) {
+            if (byte == '"' || byte == '\\') {
+                out << '\\' << byte;
+            } else if (static_cast<unsigned char>(byte) < 0x20) {
+                out << "\\x" << "0123456789abcdef"[(byte >> 4) & 0xf] << "0123456789abcdef"[byte & 0xf];
+            } else {
+                out << byte;
+            }
+        }
+        out << '"';
+    }
+    out << "]";
+    return out.str();
+}
+
 inline bool contains(std::string_view text, std::string_view fragment) {
     return text.find(fragment) != std::string_view::npos;
 }

@@ -11,6 +11,7 @@
 #include <string>
 #include <thread>
 #include <type_traits>
+#include <vector>
 
 namespace {
 
@@ -95,6 +96,28 @@ TEST(shell_direct_runs) {
     aikido::Shell moved(std::move(shell));
     CHECK(shell.native() == nullptr);  // NOLINT(bugprone-use-after-move)
     CHECK_EQ(moved.run("echo ok").out, std::string("ok\n"));
+}
+
+TEST(shell_write_set) {
+    using Paths = std::vector<std::string>;
+    const aikido::Storage storage = aikido::Storage::memory();
+    const aikido::Storage dry_run = aikido::Storage::dry_run(storage);
+    aikido::Shell shell(dry_run);
+
+    // Created, changed or removed, sorted, once each: /x was written, then removed.
+    aikido::ShellResult result = shell.run("echo a > /x; mkdir -p /d; echo b > /d/y; rm /x");
+    CHECK_EQ(result.exit_code, 0);
+    CHECK_EQ(result.write_set, (Paths{"/d", "/d/y", "/x"}));
+    CHECK(storage.list("/").empty());  // a dry run: the storage below is unchanged
+
+    result = shell.run("echo hi; cat /d/y; ls /");
+    CHECK_EQ(result.out, std::string("hi\nb\nd\n"));
+    CHECK_EQ(result.write_set, Paths{});
+
+    // Names the library's JSON escapes: \\, \n, \" and \u0001.
+    result = shell.run(R"(echo > '/b\s'; echo > $'/n\nl'; echo > '/q"b'; echo > $'/u\x01')");
+    CHECK_EQ(result.exit_code, 0);
+    CHECK_EQ(result.write_set, (Paths{"/b\\s", "/n\nl", "/q\"b", "/u\x01"}));
 }
 
 TEST(shell_limits_and_cancellation) {

@@ -7,6 +7,7 @@ import "C"
 
 import (
 	"context"
+	"encoding/json"
 	"runtime"
 	"time"
 	"unsafe"
@@ -96,6 +97,10 @@ type ShellResult struct {
 	ExitCode       int    // as $? would show it
 	Truncated      bool   // Stdout or Stderr was cut at MaxOutputBytes
 	Limit          ShellLimit
+	// WriteSet is every path the script created, changed or removed,
+	// sorted, once each (empty, not nil, when it wrote nothing); over a
+	// dry run, what it would have changed.
+	WriteSet []string
 }
 
 // Shell is an in-process bash over a Storage, for running scripts without
@@ -149,13 +154,18 @@ func (s *Shell) Run(ctx context.Context, script string) (ShellResult, error) {
 	if status != C.AIKIDO_OK {
 		return ShellResult{}, statusError(status, takeString(message))
 	}
-	return ShellResult{
+	run := ShellResult{
 		Stdout:    C.GoBytes(unsafe.Pointer(result.stdout_data), C.int(result.stdout_len)),
 		Stderr:    C.GoBytes(unsafe.Pointer(result.stderr_data), C.int(result.stderr_len)),
 		ExitCode:  int(result.exit_code),
 		Truncated: bool(result.truncated),
 		Limit:     ShellLimit(result.limit),
-	}, nil
+		WriteSet:  []string{},
+	}
+	if result.write_set_json == nil {
+		return run, nil
+	}
+	return run, json.Unmarshal([]byte(C.GoString(result.write_set_json)), &run.WriteSet)
 }
 
 // Reset forgets the working directory, variables and functions; files stay.

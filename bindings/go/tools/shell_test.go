@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -93,6 +94,39 @@ func TestShellDirectRuns(t *testing.T) {
 	must(t, shell.Close())
 	_, err = shell.Run(ctx, "echo closed")
 	wantError(t, err, tools.ErrInvalidInput)
+}
+
+func TestShellWriteSet(t *testing.T) {
+	lower := tools.NewMemoryStorage(0, 0)
+	dryRun, err := tools.NewDryRun(lower)
+	must(t, err)
+	shell, err := tools.NewShell(dryRun, nil)
+	must(t, err)
+	defer shell.Close()
+	ctx := context.Background()
+
+	// Created, changed or removed, sorted, once each: /x was written, then removed.
+	result, err := shell.Run(ctx, "echo a > /x; mkdir -p /d; echo b > /d/y; rm /x")
+	must(t, err)
+	if want := []string{"/d", "/d/y", "/x"}; result.ExitCode != 0 || !slices.Equal(result.WriteSet, want) {
+		t.Errorf("write set %q (exit code %d), want %q", result.WriteSet, result.ExitCode, want)
+	}
+	if entries, _ := lower.ReadDir("/"); len(entries) != 0 {
+		t.Errorf("a dry run changed the storage below: %+v", entries)
+	}
+
+	result, err = shell.Run(ctx, "echo hi; cat /d/y; ls /")
+	must(t, err)
+	if string(result.Stdout) != "hi\nb\nd\n" || result.WriteSet == nil || len(result.WriteSet) != 0 {
+		t.Errorf("a run that writes nothing: %q, write set %#v", result.Stdout, result.WriteSet)
+	}
+
+	// Names the library's JSON escapes: \\, \n, \" and \u0001.
+	result, err = shell.Run(ctx, `echo > '/b\s'; echo > $'/n\nl'; echo > '/q"b'; echo > $'/u\x01'`)
+	must(t, err)
+	if want := []string{`/b\s`, "/n\nl", `/q"b`, "/u\x01"}; result.ExitCode != 0 || !slices.Equal(result.WriteSet, want) {
+		t.Errorf("write set %q (exit code %d), want %q", result.WriteSet, result.ExitCode, want)
+	}
 }
 
 func TestShellLimitsAndCancellation(t *testing.T) {

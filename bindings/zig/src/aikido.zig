@@ -721,9 +721,10 @@ pub const ShellLimit = enum(i32) {
     _,
 };
 
-/// What one `Shell.run` produced; `stdout` and `stderr` are owned by the
-/// allocator given to `run` (any bytes, NULs included).
+/// What one `Shell.run` produced; `stdout`, `stderr` and `write_set` (the
+/// slice and each path) are owned by the allocator given to `run`.
 pub const ShellResult = struct {
+    /// Any bytes, NULs included.
     stdout: []u8,
     stderr: []u8,
     /// As `$?` would show it.
@@ -731,11 +732,43 @@ pub const ShellResult = struct {
     /// Whether stdout or stderr was cut at `max_output_bytes`.
     truncated: bool,
     limit: ShellLimit,
+    /// Every path the script created, changed or removed, sorted, once
+    /// each; over a dry run, what it would have changed.
+    write_set: []const []const u8,
 
     pub fn deinit(result: *ShellResult, gpa: Allocator) void {
         gpa.free(result.stdout);
         gpa.free(result.stderr);
+        freePaths(gpa, result.write_set);
         result.* = undefined;
+    }
+
+    /// The paths of the library's write set (a JSON array of strings) as a
+    /// slice `gpa` owns; NULL is empty. JSON this binding cannot read (a
+    /// newer library) is `error.UnexpectedStatus`.
+    fn writeSet(gpa: Allocator, json: [*c]const u8) (Error || Allocator.Error)![]const []const u8 {
+        if (json == null) return &.{};
+        const parsed = std.json.parseFromSlice([]const []const u8, gpa, std.mem.span(json), .{}) catch |err| switch (err) {
+            error.OutOfMemory => return error.OutOfMemory,
+            else => return error.UnexpectedStatus,
+        };
+        defer parsed.deinit();
+        const paths = try gpa.alloc([]const u8, parsed.value.len);
+        var copied: usize = 0;
+        errdefer {
+            for (paths[0..copied]) |path| gpa.free(path);
+            gpa.free(paths);
+        }
+        for (parsed.value) |path| {
+            paths[copied] = try gpa.dupe(u8, path);
+            copied += 1;
+        }
+        return paths;
+    }
+
+    fn freePaths(gpa: Allocator, paths: []const []const u8) void {
+        for (paths) |path| gpa.free(path);
+        gpa.free(paths);
     }
 };
 
@@ -770,12 +803,15 @@ pub const Shell = struct {
         defer c.aikido_shell_result_free(&raw);
         const stdout = try gpa.dupe(u8, bytesOf(raw.stdout_data, raw.stdout_len));
         errdefer gpa.free(stdout);
+        const stderr = try gpa.dupe(u8, bytesOf(raw.stderr_data, raw.stderr_len));
+        errdefer gpa.free(stderr);
         return .{
             .stdout = stdout,
-            .stderr = try gpa.dupe(u8, bytesOf(raw.stderr_data, raw.stderr_len)),
+            .stderr = stderr,
             .exit_code = raw.exit_code,
             .truncated = raw.truncated,
             .limit = @fromBackingInt(@intCast(raw.limit)),
+            .write_set = try ShellResult.writeSet(gpa, raw.write_set_json),
         };
     }
 

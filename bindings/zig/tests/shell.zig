@@ -1,6 +1,6 @@
 //! The virtual bash from Zig: the bash tool through a registry (result
 //! text, sessions, restart, limits) and direct runs with `aikido.Shell`
-//! (results, exit codes, limits, cancellation, reset, bad input).
+//! (results, exit codes, write sets, limits, cancellation, reset, bad input).
 const std = @import("std");
 const aikido = @import("aikido");
 const testing = std.testing;
@@ -79,6 +79,40 @@ test "shell: direct runs" {
     try testing.expect(std.mem.indexOf(u8, diagnostics.message.?, "NUL") != null);
 }
 
+fn expectPaths(want: []const []const u8, got: []const []const u8) !void {
+    try testing.expectEqual(want.len, got.len);
+    for (want, got) |want_path, got_path| try testing.expectEqualStrings(want_path, got_path);
+}
+
+test "shell: the write set" {
+    var lower = try aikido.Storage.memory(.{});
+    defer lower.deinit();
+    var dry_run = try lower.dryRun();
+    defer dry_run.deinit();
+    var shell = try aikido.Shell.init(dry_run, null);
+    defer shell.deinit();
+
+    // Created, changed or removed, sorted, once each: /x was written, then removed.
+    var result = try shell.run(gpa, "echo a > /x; mkdir -p /d; echo b > /d/y; rm /x", null, null);
+    try testing.expectEqual(0, result.exit_code);
+    try expectPaths(&.{ "/d", "/d/y", "/x" }, result.write_set);
+    result.deinit(gpa);
+    const below = try lower.list(gpa, "/", null);
+    defer below.deinit();
+    try testing.expectEqual(0, below.value.len); // a dry run: the storage below is unchanged
+
+    result = try shell.run(gpa, "echo hi; cat /d/y; ls /", null, null);
+    try testing.expectEqualStrings("hi\nb\nd\n", result.stdout);
+    try expectPaths(&.{}, result.write_set);
+    result.deinit(gpa);
+
+    // Names the library's JSON escapes: \\, \n, \" and \u0001.
+    result = try shell.run(gpa, "echo > '/b\\s'; echo > $'/n\\nl'; echo > '/q\"b'; echo > $'/u\\x01'", null, null);
+    defer result.deinit(gpa);
+    try testing.expectEqual(0, result.exit_code);
+    try expectPaths(&.{ "/b\\s", "/n\nl", "/q\"b", "/u\x01" }, result.write_set);
+}
+
 test "shell: limits and cancellation" {
     var storage = try aikido.Storage.memory(.{});
     defer storage.deinit();
@@ -104,4 +138,18 @@ test "shell: limits and cancellation" {
     try testing.expectEqual(130, result.exit_code);
     try testing.expectEqual(.cancelled, result.limit);
     result.deinit(gpa);
+}
+
+fn runWritingTwo(allocator: std.mem.Allocator, shell: aikido.Shell) !void {
+    var result = try shell.run(allocator, "echo > /a; echo > /b", null, null);
+    defer result.deinit(allocator);
+    try testing.expectEqual(2, result.write_set.len);
+}
+
+test "shell: a run whose allocations fail in turn leaks nothing" {
+    var storage = try aikido.Storage.memory(.{});
+    defer storage.deinit();
+    var shell = try aikido.Shell.init(storage, null);
+    defer shell.deinit();
+    try testing.checkAllAllocationFailures(gpa, runWritingTwo, .{shell});
 }
