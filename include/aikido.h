@@ -755,6 +755,15 @@ aikido_status aikido_storage_stat(const struct aikido_storage *storage,
                                   char **error_out);
 
 /*
+ Fills `*stat_out` for `path` itself: a final symlink is reported as
+ `AIKIDO_FILE_KIND_SYMLINK`, not followed. `stat_out` is required.
+ */
+aikido_status aikido_storage_lstat(const struct aikido_storage *storage,
+                                   const char *path,
+                                   struct aikido_file_stat *stat_out,
+                                   char **error_out);
+
+/*
  Writes the entries of the directory at `path` to `json_out`, sorted by
  name: `[{"name":"src","kind":"directory"},{"name":"a.txt","kind":"file"}]`
  (kind is "file", "directory" or "symlink").

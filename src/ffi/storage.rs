@@ -15,8 +15,8 @@ use super::{boundary, invalid, reference, required_str, write_out};
 use crate::error::Error;
 use crate::registry::Registry;
 use crate::storage::{
-    register_file_tools, Access, DryRun, FileKind, HostDir, MemoryLimits, MemoryStorage, Mounts, Overlay, PathPolicy,
-    Policy, ReadOnly, Storage,
+    register_file_tools, Access, DryRun, FileKind, HostDir, MemoryLimits, MemoryStorage, Metadata, Mounts, Overlay,
+    PathPolicy, Policy, ReadOnly, Storage,
 };
 
 /// A virtual file storage. Opaque and thread-safe; made by one of the
@@ -422,17 +422,46 @@ pub unsafe extern "C" fn aikido_storage_stat(
     error_out: *mut *mut c_char,
 ) -> aikido_status {
     boundary::status("aikido_storage_stat", error_out, || {
-        let stat_out = unsafe { stat_out.as_mut() }.ok_or_else(|| invalid("stat_out is NULL"))?;
-        // SAFETY: the caller passes a live handle and a path.
-        let metadata = unsafe { on_path(storage, path, |storage, path| storage.stat(path)) }?;
-        *stat_out = aikido_file_stat {
-            kind: kind_code(metadata.kind),
-            size: metadata.size,
-            mode: metadata.mode,
-            modified_unix_ms: metadata.modified.duration_since(UNIX_EPOCH).map_or(0, |since| since.as_millis() as i64),
-        };
-        Ok(())
+        // SAFETY: the caller passes a live handle, a path and `stat_out`.
+        unsafe { fill_stat(storage, path, stat_out, |storage, path| storage.stat(path)) }
     })
+}
+
+/// Fills `*stat_out` for `path` itself: a final symlink is reported as
+/// `AIKIDO_FILE_KIND_SYMLINK`, not followed. `stat_out` is required.
+#[no_mangle]
+pub unsafe extern "C" fn aikido_storage_lstat(
+    storage: *const aikido_storage,
+    path: *const c_char,
+    stat_out: *mut aikido_file_stat,
+    error_out: *mut *mut c_char,
+) -> aikido_status {
+    boundary::status("aikido_storage_lstat", error_out, || {
+        // SAFETY: the caller passes a live handle, a path and `stat_out`.
+        unsafe { fill_stat(storage, path, stat_out, |storage, path| storage.lstat(path)) }
+    })
+}
+
+/// `stat` or `lstat` into `*stat_out`.
+///
+/// # Safety
+/// As [`on_path`]; `stat_out` is NULL or points to writable memory.
+unsafe fn fill_stat(
+    storage: *const aikido_storage,
+    path: *const c_char,
+    stat_out: *mut aikido_file_stat,
+    look: impl FnOnce(&dyn Storage, &str) -> Result<Metadata, crate::storage::StorageError>,
+) -> Result<(), Error> {
+    let stat_out = unsafe { stat_out.as_mut() }.ok_or_else(|| invalid("stat_out is NULL"))?;
+    // SAFETY: forwarded from the caller.
+    let metadata = unsafe { on_path(storage, path, look) }?;
+    *stat_out = aikido_file_stat {
+        kind: kind_code(metadata.kind),
+        size: metadata.size,
+        mode: metadata.mode,
+        modified_unix_ms: metadata.modified.duration_since(UNIX_EPOCH).map_or(0, |since| since.as_millis() as i64),
+    };
+    Ok(())
 }
 
 fn kind_code(kind: FileKind) -> i32 {

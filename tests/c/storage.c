@@ -92,6 +92,14 @@ static void memory_storage(void) {
     CHECK_STATUS(aikido_storage_symlink(storage, "a/b", "/link", NULL), AIKIDO_OK);
     CHECK_STATUS(aikido_storage_stat(storage, "/link", &stat, NULL), AIKIDO_OK);
     CHECK(stat.kind == AIKIDO_FILE_KIND_DIRECTORY);
+    /* lstat reports the link itself, and follows links before the last name. */
+    CHECK_STATUS(aikido_storage_lstat(storage, "/link", &stat, NULL), AIKIDO_OK);
+    CHECK(stat.kind == AIKIDO_FILE_KIND_SYMLINK);
+    CHECK_STATUS(aikido_storage_lstat(storage, "/link/one.txt", &stat, NULL), AIKIDO_OK);
+    CHECK(stat.kind == AIKIDO_FILE_KIND_FILE && stat.size == 7);
+    CHECK_STATUS(aikido_storage_lstat(storage, "/nothing", &stat, NULL), AIKIDO_ERR_STORAGE);
+    CHECK_ERROR(aikido_storage_lstat(storage, "/link", NULL, &error), AIKIDO_ERR_INVALID_INPUT,
+                "aikido/tools: invalid input: stat_out is NULL");
     CHECK_STATUS(aikido_storage_readlink(storage, "/link", &json, NULL), AIKIDO_OK);
     CHECK_STR(json, "a/b");
     aikido_string_free(json);
