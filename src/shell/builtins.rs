@@ -1085,10 +1085,16 @@ fn printf(interp: &mut Interp<'_>, argv: &[String]) -> Res {
         interp.err(b"printf: usage: printf [-v var] format [arguments]\n")?;
         return Ok(2);
     };
-    if !is_name(name) {
-        interp.error(format_args!("printf: `{name}': not a valid identifier"))?;
-        return Ok(2);
-    }
+    // `-v name` or `-v 'name[index]'` (an element of an indexed or
+    // associative array, as bash allows).
+    let target = match name.strip_suffix(']').and_then(|head| head.split_once('[')) {
+        Some((base, index)) if is_name(base) && !index.is_empty() => (base, Some(index.to_string())),
+        _ if is_name(name) => (name.as_str(), None),
+        _ => {
+            interp.error(format_args!("printf: `{name}': not a valid identifier"))?;
+            return Ok(2);
+        }
+    };
     let rest = match argv.get(3).map(String::as_str) {
         Some("--") => &argv[4..],
         _ => &argv[3..],
@@ -1101,7 +1107,9 @@ fn printf(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     for message in &formatted.errors {
         interp.error(format_args!("printf: {message}"))?;
     }
-    if let Err(message) = interp.set_var(name, String::from_utf8_lossy(&formatted.output).into_owned()) {
+    let value = AssignValue::Scalar(String::from_utf8_lossy(&formatted.output).into_owned());
+    let assign = Assign { name: target.0.to_string(), index: target.1, value, append: false };
+    if let Err(message) = interp.assign(&assign, false) {
         interp.error(message)?;
         return Ok(1);
     }
