@@ -53,7 +53,8 @@ fn awk(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
         if !arg.starts_with('-') || arg == "-" {
             break;
         }
-        let (flag, attached) = arg.split_at(2.min(arg.len()));
+        // The flag is `-` and one character, which may take several bytes.
+        let (flag, attached) = arg.split_at(arg.char_indices().nth(2).map_or(arg.len(), |(at, _)| at));
         let value = |i: &mut usize| -> Option<String> {
             if !attached.is_empty() {
                 return Some(attached.to_string());
@@ -190,6 +191,17 @@ mod tests {
         let (status, stdout, stderr) = awk(args, stdin);
         assert_eq!(status, 0, "stderr: {stderr}");
         stdout
+    }
+
+    /// Found by the shell fuzz target: a multi-byte character right after
+    /// `-` was cut in half (a panic, caught by the shell, but a panic).
+    #[test]
+    fn an_option_with_a_multibyte_letter_is_refused() {
+        let (status, _, stderr) = awk(&["-\u{2e2}F,", "{print}"], "");
+        assert_eq!(status, 2, "{stderr}");
+        assert!(stderr.contains("unknown option -\u{2e2}F,"), "{stderr}");
+        let (status, stdout, _) = awk(&["-F\u{2e2}", "{print $2}"], "a\u{2e2}b\n");
+        assert_eq!((status, stdout.as_str()), (0, "b\n"));
     }
 
     #[test]

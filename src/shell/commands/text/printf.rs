@@ -23,7 +23,8 @@ pub(super) fn printf(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Limi
         if format == "-v" {
             ctx.error("-v: not supported here; use var=$(printf ...)")?;
         } else {
-            ctx.error(format!("{}: invalid option", &format[..2]))?;
+            let option: String = format.chars().take(2).collect();
+            ctx.error(format!("{option}: invalid option"))?;
             ctx.stderr.write_str("printf: usage: printf [-v var] format [arguments]\n")?;
         }
         return Ok(2);
