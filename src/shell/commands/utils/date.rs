@@ -168,24 +168,96 @@ fn days_in_month(year: i64, month: u32) -> u32 {
     }
 }
 
-/// `-d`: `@SECONDS`, `now`, or `YYYY-MM-DD[( |T)HH:MM[:SS]]` (UTC).
+/// `-d`: `@SECONDS`, or an optional ISO date `YYYY-MM-DD[( |T)HH:MM[:SS]]`
+/// (else now) followed by relative items: `now`, `today`, `yesterday`,
+/// `tomorrow`, `[+-]N UNIT [ago]` with UNIT seconds to years (UTC).
 fn parse_date(text: &str) -> Option<Moment> {
     let text = text.trim();
-    if text.is_empty() || text.eq_ignore_ascii_case("today") {
+    if text.is_empty() {
         // GNU reads an empty date as today's midnight.
-        let today = now().seconds.div_euclid(86_400) * 86_400;
-        return Some(Moment { seconds: if text.is_empty() { today } else { now().seconds }, nanos: 0 });
-    }
-    if text.eq_ignore_ascii_case("now") {
-        return Some(now());
+        return Some(Moment { seconds: now().seconds.div_euclid(86_400) * 86_400, nanos: 0 });
     }
     if let Some(seconds) = text.strip_prefix('@') {
         return Some(Moment { seconds: seconds.trim().parse().ok()?, nanos: 0 });
     }
-    let (day, time) = match text.split_once([' ', 'T']) {
-        Some((day, time)) => (day, Some(time.trim())),
-        None => (text, None),
+    let words: Vec<String> = text.split_whitespace().map(str::to_ascii_lowercase).collect();
+    let mut at = 0;
+    let mut moment = now();
+    let (day, glued_time) = match words[0].split_once('t') {
+        Some((day, time)) if day.contains('-') => (day, Some(time)),
+        _ => (words[0].as_str(), None),
     };
+    if let Some(days) = iso_day(day) {
+        at = 1;
+        let mut time = glued_time;
+        if time.is_none() && words.get(1).is_some_and(|w| w.contains(':')) {
+            time = Some(words[1].as_str());
+            at = 2;
+        }
+        let seconds = match time {
+            Some(time) => clock(time)?,
+            None => 0,
+        };
+        moment = Moment { seconds: days * 86_400 + seconds, nanos: 0 };
+    }
+    // Relative items: (amount, seconds per unit, or 0 for months).
+    let mut items: Vec<(i64, i64)> = Vec::new();
+    let mut amount: Option<i64> = None;
+    for word in &words[at..] {
+        let (count, unit) = match word.find(|c: char| c.is_ascii_alphabetic()) {
+            Some(0) => ("", word.as_str()),
+            Some(pos) => word.split_at(pos),
+            None => (word.as_str(), ""),
+        };
+        if !count.is_empty() {
+            if amount.is_some() {
+                return None;
+            }
+            let digits = count.strip_prefix(['+', '-']).unwrap_or(count);
+            let value: i64 = number(digits)?;
+            amount = Some(if count.starts_with('-') { -value } else { value });
+        }
+        if unit.is_empty() {
+            continue;
+        }
+        let n = amount.take().unwrap_or(1);
+        let unit = unit.strip_suffix('s').filter(|u| u.len() > 2).unwrap_or(unit);
+        match unit {
+            "now" | "today" if count.is_empty() => {}
+            "yesterday" if count.is_empty() => items.push((-1, 86_400)),
+            "tomorrow" if count.is_empty() => items.push((1, 86_400)),
+            "ago" if count.is_empty() => items.last_mut()?.0 *= -1,
+            "sec" | "second" => items.push((n, 1)),
+            "min" | "minute" => items.push((n, 60)),
+            "hour" => items.push((n, 3600)),
+            "day" => items.push((n, 86_400)),
+            "week" => items.push((n, 7 * 86_400)),
+            "fortnight" => items.push((n, 14 * 86_400)),
+            "month" => items.push((n, 0)),
+            "year" => items.push((12 * n, 0)),
+            _ => return None,
+        }
+    }
+    if amount.is_some() {
+        return None;
+    }
+    for (n, unit) in items {
+        if unit > 0 {
+            moment.seconds = moment.seconds.checked_add(n.checked_mul(unit)?)?;
+            continue;
+        }
+        // Calendar months; a day past the month's end runs into the next.
+        let (year, month, day, ..) = civil(moment.seconds);
+        let months = year * 12 + i64::from(month) - 1 + n;
+        let (year, month) = (months.div_euclid(12), months.rem_euclid(12) as u32 + 1);
+        let time = moment.seconds.rem_euclid(86_400);
+        moment.seconds = (days_from_civil(year, month, 1) + i64::from(day) - 1) * 86_400 + time;
+    }
+    Some(moment)
+}
+
+/// Days since the epoch of `YYYY-MM-DD`, if it is a valid date.
+fn iso_day(day: &str) -> Option<i64> {
     let mut parts = day.splitn(3, '-');
     let year: i64 = number(parts.next()?)?;
     let month: u32 = number(parts.next()?)?;
@@ -193,22 +265,23 @@ fn parse_date(text: &str) -> Option<Moment> {
     if !(1..=12).contains(&month) || mday == 0 || mday > days_in_month(year, month) {
         return None;
     }
-    let (mut hour, mut minute, mut second) = (0, 0, 0);
-    if let Some(time) = time {
-        let time = time.strip_suffix('Z').unwrap_or(time);
-        let fields: Vec<&str> = time.split(':').collect();
-        if !(2..=3).contains(&fields.len()) {
-            return None;
-        }
-        hour = number(fields[0])?;
-        minute = number(fields[1])?;
-        second = fields.get(2).map_or(Some(0), |s| number(s))?;
-        if hour > 23 || minute > 59 || second > 59 {
-            return None;
-        }
+    Some(days_from_civil(year, month, mday))
+}
+
+/// Seconds into the day of `HH:MM[:SS][Z]`.
+fn clock(time: &str) -> Option<i64> {
+    let time = time.strip_suffix('z').unwrap_or(time);
+    let fields: Vec<&str> = time.split(':').collect();
+    if !(2..=3).contains(&fields.len()) {
+        return None;
     }
-    let seconds = days_from_civil(year, month, mday) * 86_400 + i64::from(hour * 3600 + minute * 60 + second);
-    Some(Moment { seconds, nanos: 0 })
+    let hour: i64 = number(fields[0])?;
+    let minute: i64 = number(fields[1])?;
+    let second: i64 = fields.get(2).map_or(Some(0), |s| number(s))?;
+    if hour > 23 || minute > 59 || second > 59 {
+        return None;
+    }
+    Some(hour * 3600 + minute * 60 + second)
 }
 
 fn number<T: std::str::FromStr>(text: &str) -> Option<T> {
@@ -334,5 +407,14 @@ mod tests {
         assert_eq!(parse_date("@-86400").map(|m| m.seconds), Some(-86_400));
         assert!(parse_date("2023-02-29").is_none());
         assert!(parse_date("bad").is_none());
+        // GNU: `date -u -d '2024-01-31 1 month' +%F` is 2024-03-02.
+        let day = |text: &str| parse_date(text).map(|m| strftime("%F %T", m));
+        assert_eq!(day("2024-01-31 1 month").as_deref(), Some("2024-03-02 00:00:00"));
+        assert_eq!(day("2024-03-01 yesterday").as_deref(), Some("2024-02-29 00:00:00"));
+        assert_eq!(day("2024-03-01 12:00 2 days ago").as_deref(), Some("2024-02-28 12:00:00"));
+        assert_eq!(day("2024-03-01 -1 week +3 hours").as_deref(), Some("2024-02-23 03:00:00"));
+        assert_eq!(day("2024-03-01 1 year ago").as_deref(), Some("2023-03-01 00:00:00"));
+        assert!(parse_date("2 parsecs ago").is_none());
+        assert!(parse_date("3").is_none());
     }
 }

@@ -177,6 +177,11 @@ fn env(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     if null {
         return usage(ctx, "cannot specify --null (-0) with command", 125);
     }
+    // env runs programs, never the shell's functions or its other builtins.
+    if !is_program(&command[0]) && !command[0].contains('/') {
+        ctx.error(format!("{}: No such file or directory", quote(&command[0])))?;
+        return Ok(127);
+    }
     ctx.runner.run_with_env(&change, command, ctx.stdin, ctx.stdout, ctx.stderr)
 }
 
@@ -391,6 +396,12 @@ fn base64_decode(data: &[u8], garbage: bool) -> (Vec<u8>, bool) {
 /// Builtins that are also programs in `/usr/bin` on a real system.
 const PROGRAM_BUILTINS: &[&str] = &["[", "bash", "echo", "false", "printf", "pwd", "sh", "test", "true"];
 
+/// Whether `/usr/bin/NAME` would exist: a command of the table, or a
+/// builtin that is also a program.
+fn is_program(name: &str) -> bool {
+    super::lookup(name).is_some() || PROGRAM_BUILTINS.contains(&name)
+}
+
 /// `which [-a] NAME...`: `/usr/bin/NAME` for each command the shell has
 /// (as `command -v` prints a command of the table); status 1 when one is
 /// missing.
@@ -417,7 +428,7 @@ fn which(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     let mut status = 0;
     let mut out = String::new();
     for name in names {
-        if !name.contains('/') && (super::lookup(name).is_some() || PROGRAM_BUILTINS.contains(&name.as_str())) {
+        if !name.contains('/') && is_program(name) {
             out.push_str(&format!("/usr/bin/{name}\n"));
         } else {
             status = 1;

@@ -91,6 +91,15 @@ fn env_prints_and_runs_with_changes() {
     assert_eq!(shell(Limits::default(), "env -0 -i A=1").0, "A=1\0");
     assert_eq!(shell(Limits::default(), "env -- echo hi there").0, "hi there\n");
     assert_eq!(
+        shell(Limits::default(), "f() { echo f; }; env f; env nope; echo $?"),
+        (
+            "127\n".into(),
+            "env: 'f': No such file or directory\nenv: 'nope': No such file or directory\n".into(),
+            0,
+            None
+        )
+    );
+    assert_eq!(
         run("env", &["-x"], ""),
         err(125, "env: invalid option -- 'x'\nTry 'env --help' for more information.\n")
     );
