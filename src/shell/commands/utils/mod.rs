@@ -241,8 +241,8 @@ fn tac(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
         }
     }
     if separator.is_empty() {
-        ctx.error("separator cannot be empty")?;
-        return Ok(1);
+        // GNU reads an empty separator as the NUL byte.
+        separator.push(0);
     }
     if files.is_empty() {
         files.push("-".to_string());

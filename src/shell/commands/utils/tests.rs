@@ -133,6 +133,7 @@ fn tac_reverses_records() {
     assert_eq!(run("tac", &["-s", ","], "a,b,c,"), out(0, "c,b,a,"));
     assert_eq!(run("tac", &["-s", ","], "a,b,c"), out(0, "cb,a,"));
     assert_eq!(run("tac", &[], ""), out(0, ""));
+    assert_eq!(run("tac", &["-s", ""], "a\0b\0"), out(0, "b\0a\0"));
     assert_eq!(
         run("tac", &["nofile"], ""),
         err(1, "tac: failed to open 'nofile' for reading: No such file or directory\n")
