@@ -101,6 +101,42 @@ pub trait Runner {
     /// Runs `argv` with `stdin`, writing into `stdout` and `stderr`.
     fn run(&mut self, argv: &[String], stdin: &[u8], stdout: &mut Output, stderr: &mut Output)
         -> Result<i32, LimitHit>;
+
+    /// The exported variables with a scalar value, sorted by name (`env`,
+    /// `printenv`). A runner without a shell has none.
+    fn exported(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
+    /// Runs `argv` as [`run`](Runner::run) does, in an environment changed
+    /// first as `env` asks; only exported variables reach the command, as
+    /// through `exec`. A runner without a shell refuses a change (status 125).
+    fn run_with_env(
+        &mut self,
+        env: &EnvChange,
+        argv: &[String],
+        stdin: &[u8],
+        stdout: &mut Output,
+        stderr: &mut Output,
+    ) -> Result<i32, LimitHit> {
+        if env.clear || !env.unset.is_empty() || !env.set.is_empty() {
+            stderr.write_str("env: cannot change the environment here\n")?;
+            return Ok(125);
+        }
+        self.run(argv, stdin, stdout, stderr)
+    }
+}
+
+/// How `env` changes the environment of the command it runs: `-i`, then
+/// `-u NAME`s, then `NAME=value`s.
+#[derive(Debug, Default)]
+pub struct EnvChange {
+    /// `-i`: start from an empty environment.
+    pub clear: bool,
+    /// `-u NAME`: variables removed.
+    pub unset: Vec<String>,
+    /// `NAME=value`: variables set and exported.
+    pub set: Vec<(String, String)>,
 }
 
 /// A command's view of the shell for one invocation.

@@ -46,10 +46,10 @@ use brush_parser::ParserOptions;
 use rustc_hash::FxHashMap;
 
 use super::builtins;
-use super::command::{CommandFn, Context, Output, Runner};
+use super::command::{CommandFn, Context, EnvChange, Output, Runner};
 use super::commands;
 use super::io::{Fds, Input};
-use super::state::{State, Value};
+use super::state::{State, Value, Var};
 use super::{LimitHit, Limits};
 use crate::storage::Storage;
 use crate::CancelToken;
@@ -1157,6 +1157,44 @@ impl Runner for Interp<'_> {
         stdout: &mut Output,
         stderr: &mut Output,
     ) -> Result<i32, LimitHit> {
+        self.run_argv(None, argv, stdin, stdout, stderr)
+    }
+
+    fn exported(&self) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = self
+            .st
+            .vars
+            .iter()
+            .filter(|(_, var)| var.exported)
+            .filter_map(|(name, var)| Some((name.clone(), var.value.scalar()?.to_string())))
+            .collect();
+        out.sort_unstable();
+        out
+    }
+
+    fn run_with_env(
+        &mut self,
+        env: &EnvChange,
+        argv: &[String],
+        stdin: &[u8],
+        stdout: &mut Output,
+        stderr: &mut Output,
+    ) -> Result<i32, LimitHit> {
+        self.run_argv(Some(env), argv, stdin, stdout, stderr)
+    }
+}
+
+impl Interp<'_> {
+    /// [`Runner::run`], in a subshell whose variables are first changed as
+    /// `env` says (only the exported ones are kept then, as through `exec`).
+    fn run_argv(
+        &mut self,
+        env: Option<&EnvChange>,
+        argv: &[String],
+        stdin: &[u8],
+        stdout: &mut Output,
+        stderr: &mut Output,
+    ) -> Result<i32, LimitHit> {
         if argv.is_empty() {
             return Ok(0);
         }
@@ -1170,7 +1208,19 @@ impl Runner for Interp<'_> {
         self.fd = Fds { input: base_ins, out: base_outs, err: base_outs + 1 };
         // Like a process xargs would start: the shell's state is a copy.
         self.scopes += 1;
-        let result = self.subshell(|s| s.dispatch(argv, None));
+        let result = self.subshell(|s| {
+            if let Some(env) = env {
+                let vars = s.st.vars_mut();
+                vars.retain(|_, var| var.exported && !env.clear);
+                for name in &env.unset {
+                    vars.remove(name);
+                }
+                for (name, value) in &env.set {
+                    vars.insert(name.clone(), Var { exported: true, ..Var::string(value.clone()) });
+                }
+            }
+            s.dispatch(argv, None)
+        });
         self.scopes -= 1;
         self.fd = saved;
         *stderr = self.outs.pop().unwrap_or_else(|| Output::new(0));
