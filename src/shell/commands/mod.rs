@@ -6,6 +6,7 @@
 use super::command::CommandFn;
 
 mod awk;
+mod diff;
 mod files;
 mod grep;
 mod jq;
@@ -19,7 +20,7 @@ pub(crate) use text::printf_format;
 
 /// The command called `name`, if the shell has it.
 pub fn lookup(name: &str) -> Option<CommandFn> {
-    [files::COMMANDS, text::COMMANDS, grep::COMMANDS, sed::COMMANDS, awk::COMMANDS, jq::COMMANDS]
+    [files::COMMANDS, text::COMMANDS, grep::COMMANDS, sed::COMMANDS, awk::COMMANDS, jq::COMMANDS, diff::COMMANDS]
         .into_iter()
         .flatten()
         .find(|(command, _)| *command == name)
@@ -29,7 +30,7 @@ pub fn lookup(name: &str) -> Option<CommandFn> {
 /// Every command name, sorted (for `type`, `command -v` and the docs).
 pub fn names() -> Vec<&'static str> {
     let mut all: Vec<&'static str> =
-        [files::COMMANDS, text::COMMANDS, grep::COMMANDS, sed::COMMANDS, awk::COMMANDS, jq::COMMANDS]
+        [files::COMMANDS, text::COMMANDS, grep::COMMANDS, sed::COMMANDS, awk::COMMANDS, jq::COMMANDS, diff::COMMANDS]
             .into_iter()
             .flatten()
             .map(|(command, _)| *command)

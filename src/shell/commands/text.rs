@@ -4,7 +4,7 @@
 
 use crate::shell::command::CommandFn;
 
-mod common;
+pub(super) mod common;
 mod cut;
 mod head_tail;
 mod misc;

@@ -10,7 +10,7 @@ use crate::storage::StorageError;
 
 /// Whether an option takes an argument.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum HasArg {
+pub(in crate::shell::commands) enum HasArg {
     No,
     Yes,
     /// Long options only: `--opt` or `--opt=value`.
@@ -18,7 +18,7 @@ pub(super) enum HasArg {
 }
 
 /// One parsed command-line element.
-pub(super) enum Arg {
+pub(in crate::shell::commands) enum Arg {
     /// An option by its key (the short letter, or the long name for long-only
     /// options) and its argument.
     Opt(&'static str, Option<String>),
@@ -28,7 +28,7 @@ pub(super) enum Arg {
 
 /// The options a command accepts: short letters (`"n:c:qv"`, a colon
 /// after a letter that takes an argument) and long names mapped to keys.
-pub(super) struct Spec {
+pub(in crate::shell::commands) struct Spec {
     pub short: &'static str,
     pub long: &'static [(&'static str, &'static str, HasArg)],
 }
@@ -36,7 +36,7 @@ pub(super) struct Spec {
 /// Parses `args` like GNU getopt_long with permutation: options may follow
 /// operands, `--` ends options, `-` is an operand, long names may be
 /// abbreviated to a unique prefix. Errors are getopt's messages.
-pub(super) fn parse(spec: &Spec, args: &[String]) -> Result<Vec<Arg>, String> {
+pub(in crate::shell::commands) fn parse(spec: &Spec, args: &[String]) -> Result<Vec<Arg>, String> {
     let mut out = Vec::new();
     let mut index = 0;
     while index < args.len() {
@@ -108,7 +108,7 @@ pub(super) fn parse(spec: &Spec, args: &[String]) -> Result<Vec<Arg>, String> {
 
 /// Prints a usage error the GNU way (`name: message` and the `Try` line)
 /// and returns `status`.
-pub(super) fn usage(ctx: &mut Context<'_>, message: &str, status: i32) -> Result<i32, LimitHit> {
+pub(in crate::shell::commands) fn usage(ctx: &mut Context<'_>, message: &str, status: i32) -> Result<i32, LimitHit> {
     ctx.error(message)?;
     let line = format!("Try '{} --help' for more information.\n", ctx.name);
     ctx.stderr.write_str(&line)?;
@@ -232,7 +232,7 @@ pub(super) fn lines(data: &[u8], delim: u8) -> impl Iterator<Item = &[u8]> {
 }
 
 /// Calls `ctx.check()` every 4096 iterations of a loop.
-pub(super) fn tick(ctx: &Context<'_>, counter: &mut usize) -> Result<(), LimitHit> {
+pub(in crate::shell::commands) fn tick(ctx: &Context<'_>, counter: &mut usize) -> Result<(), LimitHit> {
     *counter += 1;
     if counter.is_multiple_of(4096) {
         (ctx.check)()?;
@@ -242,7 +242,7 @@ pub(super) fn tick(ctx: &Context<'_>, counter: &mut usize) -> Result<(), LimitHi
 
 /// Parses a count with GNU's size suffixes (`b` 512, `K`/`KiB` 1024, `kB`
 /// 1000, `M`, `G`…); `None` when invalid. Values past u64 saturate.
-pub(super) fn parse_size(text: &str) -> Option<u64> {
+pub(in crate::shell::commands) fn parse_size(text: &str) -> Option<u64> {
     let digits_end = text.bytes().position(|b| !b.is_ascii_digit()).unwrap_or(text.len());
     if digits_end == 0 {
         return None;
