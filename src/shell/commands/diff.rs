@@ -115,9 +115,29 @@ fn diff(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     let mut b = operands[1].clone();
     let kind_a = operand_kind(ctx, &a);
     let kind_b = operand_kind(ctx, &b);
+    let mut trouble = false;
+    for (path, kind) in [(&a, &kind_a), (&b, &kind_b)] {
+        match kind {
+            Err(StorageError::NotFound(_)) if options.new_file => {}
+            Err(error) => {
+                ctx.storage_error(path, error)?;
+                trouble = true;
+            }
+            Ok(_) => {}
+        }
+    }
+    if trouble {
+        return Ok(2);
+    }
     // A file against a directory compares it with the same name inside.
     match (kind_a, kind_b) {
-        (Ok(FileKind::Directory), Ok(FileKind::Directory)) => return diff_dirs(ctx, &options, &a, &b, true),
+        (Ok(FileKind::Directory), Ok(FileKind::Directory)) => {
+            // The same directory twice: nothing to compare (GNU checks the inode).
+            if ctx.path(&a) == ctx.path(&b) {
+                return Ok(0);
+            }
+            return diff_dirs(ctx, &options, &a, &b, true);
+        }
         (Ok(FileKind::Directory), Ok(_)) => {
             if b == "-" {
                 ctx.error("cannot compare '-' to a directory")?;
