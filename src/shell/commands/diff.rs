@@ -81,7 +81,8 @@ fn diff(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
                 "b" => options.ignore_space_change = true,
                 "B" => options.ignore_blank_lines = true,
                 "a" => options.text = true,
-                "u" => options.unified = Some(options.unified.unwrap_or(3).max(3)),
+                // GNU keeps the largest context asked for (`-u -U1` is 3).
+                "u" => options.unified = Some(options.unified.unwrap_or(0).max(3)),
                 "U" | "unified" => {
                     let lines = match value {
                         None => 3,
@@ -90,7 +91,7 @@ fn diff(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
                             Err(_) => return diffutils_usage(ctx, &format!("invalid context length '{text}'")),
                         },
                     };
-                    options.unified = Some(lines);
+                    options.unified = Some(options.unified.unwrap_or(0).max(lines));
                 }
                 "label" => options.labels.extend(value),
                 _ => {}
@@ -797,7 +798,16 @@ fn unified_format(out: &mut Vec<u8>, changes: &[Change], shown: &[bool], a: &[&[
         // A hunk: changes whose context touches or overlaps.
         let first = k;
         let mut last = k;
-        while last + 1 < changes.len() && changes[last + 1].a0 - changes[last].a1 <= 2 * context {
+        // An ignorable (-B) change joins only when within one context of
+        // the hunk; another within two contexts.
+        while last + 1 < changes.len() && {
+            let gap = changes[last + 1].a0 - changes[last].a1;
+            if shown[last + 1] {
+                gap <= 2 * context
+            } else {
+                gap < context
+            }
+        } {
             last += 1;
         }
         k = last + 1;
