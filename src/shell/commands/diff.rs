@@ -258,7 +258,14 @@ fn header(ctx: &Context<'_>, label: Option<&String>, path: &str, missing: bool) 
     if let Some(label) = label {
         return label.clone();
     }
-    let modified = if missing || path == "-" { None } else { ctx.stat(path).ok().map(|meta| meta.modified) };
+    let modified = if missing {
+        None
+    } else if path == "-" {
+        // Standard input has no file: GNU shows the current time.
+        Some(std::time::SystemTime::now())
+    } else {
+        ctx.stat(path).ok().map(|meta| meta.modified)
+    };
     let (seconds, nanos) = match modified {
         Some(time) => {
             let nanos = match time.duration_since(std::time::UNIX_EPOCH) {
@@ -1272,6 +1279,26 @@ mod tests {
         assert_eq!(
             run("diff", &["-U", "x", "a", "b"], ""),
             (2, "".into(), "diff: invalid context length 'x'\ndiff: Try 'diff --help' for more information.\n".into())
+        );
+    }
+
+    #[test]
+    fn diff_unified_ignores_blank_changes_and_keeps_the_widest_context() {
+        let storage = MemoryStorage::new(Default::default());
+        storage.write("/bb1", b"a\n\nb\nc\nd\ne\nf\ng\nh\n").unwrap();
+        storage.write("/bb2", b"a\nb\nc\nX\nd\ne\nf\ng\nh\n\n").unwrap();
+        storage.write("/a", b"a\nb\nc\n").unwrap();
+        storage.write("/b", b"a\nB\nc\nd").unwrap();
+        let labels = ["--label", "A", "--label", "B"];
+        let args: Vec<&str> = ["-uB"].iter().chain(&labels).chain(&["bb1", "bb2"]).copied().collect();
+        assert_eq!(
+            run_for_test(&storage, "diff", &args, "").1,
+            "--- A\n+++ B\n@@ -1,7 +1,7 @@\n a\n-\n b\n c\n+X\n d\n e\n f\n"
+        );
+        let args: Vec<&str> = ["-u", "-U1"].iter().chain(&labels).chain(&["a", "b"]).copied().collect();
+        assert_eq!(
+            run_for_test(&storage, "diff", &args, "").1,
+            "--- A\n+++ B\n@@ -1,3 +1,4 @@\n a\n-b\n+B\n c\n+d\n\\ No newline at end of file\n"
         );
     }
 
