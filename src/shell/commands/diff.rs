@@ -40,6 +40,8 @@ const DIFF_SPEC: Spec = Spec {
         ("unified", "unified", HasArg::Optional),
         ("label", "label", HasArg::Yes),
         ("text", "a", HasArg::No),
+        ("color", "color", HasArg::Optional),
+        ("strip-trailing-cr", "strip-trailing-cr", HasArg::No),
     ],
 };
 
@@ -56,6 +58,9 @@ struct DiffOptions {
     ignore_space_change: bool,
     ignore_blank_lines: bool,
     text: bool,
+    /// `--color=always`: SGR colours on headers, hunk lines, - and +.
+    color: bool,
+    strip_trailing_cr: bool,
     labels: Vec<String>,
     /// The options as written, for the `diff -r a/f b/f` lines.
     switches: String,
@@ -94,6 +99,13 @@ fn diff(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
                     options.unified = Some(options.unified.unwrap_or(0).max(lines));
                 }
                 "label" => options.labels.extend(value),
+                "strip-trailing-cr" => options.strip_trailing_cr = true,
+                // Standard output is never a terminal here, so `auto` is `never`.
+                "color" => match value.as_deref() {
+                    None | Some("auto") | Some("never") => options.color = false,
+                    Some("always") => options.color = true,
+                    Some(other) => return diffutils_usage(ctx, &format!("invalid color '{other}'")),
+                },
                 _ => {}
             },
         }
@@ -105,7 +117,7 @@ fn diff(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
             rest.remove(at);
         }
     }
-    options.switches = rest.iter().filter(|arg| arg.as_str() != "--").map(|arg| format!(" {arg}")).collect();
+    options.switches = rest.iter().map(|arg| format!(" {}", shell_quote(arg))).collect();
     match operands.len() {
         0 => return diffutils_usage(ctx, &format!("missing operand after '{}'", ctx.name)),
         1 => return diffutils_usage(ctx, &format!("missing operand after '{}'", operands[0])),
@@ -164,6 +176,17 @@ fn operand_kind(ctx: &Context<'_>, path: &str) -> Result<FileKind, StorageError>
         return Ok(FileKind::File);
     }
     ctx.stat(path).map(|meta| meta.kind)
+}
+
+/// An argument as GNU's shell quoting writes it in `diff -r` lines: bare
+/// when every byte is safe (`=` is not), else in single quotes.
+fn shell_quote(arg: &str) -> String {
+    let safe = |b: u8| b.is_ascii_alphanumeric() || b"%+,-./:@_^".contains(&b);
+    if !arg.is_empty() && arg.bytes().all(safe) {
+        arg.to_string()
+    } else {
+        format!("'{}'", arg.replace('\'', "'\\''"))
+    }
 }
 
 fn child(dir: &str, name: &str) -> String {
@@ -241,12 +264,13 @@ fn diff_files(ctx: &mut Context<'_>, options: &DiffOptions, a: &str, b: &str, in
         out.extend_from_slice(format!("diff{} {a} {b}\n", options.switches).as_bytes());
     }
     match options.unified {
-        None => normal_format(&mut out, &changes, &shown, &lines_a, &lines_b),
+        None => normal_format(&mut out, &changes, &shown, &lines_a, &lines_b, options.color),
         Some(context) => {
             let label_a = header(ctx, options.labels.first(), a, missing.0);
             let label_b = header(ctx, options.labels.get(1), b, missing.1);
-            out.extend_from_slice(format!("--- {label_a}\n+++ {label_b}\n").as_bytes());
-            unified_format(&mut out, &changes, &shown, &lines_a, &lines_b, context);
+            push_line(&mut out, b"--- ", format!("{label_a}\n").as_bytes(), paint(options.color, "1"));
+            push_line(&mut out, b"+++ ", format!("{label_b}\n").as_bytes(), paint(options.color, "1"));
+            unified_format(&mut out, &changes, &shown, (&lines_a, &lines_b), context, options.color);
         }
     }
     ctx.stdout.write(&out)?;
@@ -372,10 +396,13 @@ fn split_lines(data: &[u8]) -> Vec<&[u8]> {
 
 /// What two lines are compared by, after `-i`, `-w` and `-b`.
 fn line_key(options: &DiffOptions, line: &[u8]) -> Vec<u8> {
-    let (body, newline) = match line.strip_suffix(b"\n") {
+    let (mut body, newline) = match line.strip_suffix(b"\n") {
         Some(body) => (body, true),
         None => (line, false),
     };
+    if options.strip_trailing_cr && newline {
+        body = body.strip_suffix(b"\r").unwrap_or(body);
+    }
     let mut key: Vec<u8> = if options.ignore_all_space {
         body.iter().copied().filter(|b| !is_space(*b)).collect()
     } else if options.ignore_space_change {
@@ -750,12 +777,26 @@ fn collect_changes(changed_a: &[bool], changed_b: &[bool]) -> Vec<Change> {
     changes
 }
 
-fn push_line(out: &mut Vec<u8>, prefix: &[u8], line: &[u8]) {
-    out.extend_from_slice(prefix);
-    out.extend_from_slice(line);
-    if !line.ends_with(b"\n") {
-        out.extend_from_slice(b"\n\\ No newline at end of file\n");
+/// Writes one line after its prefix; `color` is the SGR code around it.
+fn push_line(out: &mut Vec<u8>, prefix: &[u8], line: &[u8], color: Option<&str>) {
+    let body = line.strip_suffix(b"\n").unwrap_or(line);
+    if let Some(code) = color {
+        out.extend_from_slice(format!("\x1b[{code}m").as_bytes());
     }
+    out.extend_from_slice(prefix);
+    out.extend_from_slice(body);
+    if color.is_some() {
+        out.extend_from_slice(b"\x1b[0m");
+    }
+    out.push(b'\n');
+    if !line.ends_with(b"\n") {
+        out.extend_from_slice(b"\\ No newline at end of file\n");
+    }
+}
+
+/// The SGR code for a kind of line when colours are on.
+fn paint(color: bool, code: &'static str) -> Option<&'static str> {
+    color.then_some(code)
 }
 
 /// `3`, `3,5`: a 1-based inclusive range in the normal format.
@@ -767,7 +808,7 @@ fn normal_range(start: usize, end: usize) -> String {
     }
 }
 
-fn normal_format(out: &mut Vec<u8>, changes: &[Change], shown: &[bool], a: &[&[u8]], b: &[&[u8]]) {
+fn normal_format(out: &mut Vec<u8>, changes: &[Change], shown: &[bool], a: &[&[u8]], b: &[&[u8]], color: bool) {
     for (change, _) in changes.iter().zip(shown).filter(|(_, shown)| **shown) {
         let kind = if change.a0 == change.a1 {
             'a'
@@ -777,15 +818,15 @@ fn normal_format(out: &mut Vec<u8>, changes: &[Change], shown: &[bool], a: &[&[u
             'c'
         };
         let line = format!("{}{kind}{}\n", normal_range(change.a0, change.a1), normal_range(change.b0, change.b1));
-        out.extend_from_slice(line.as_bytes());
+        push_line(out, b"", line.as_bytes(), paint(color, "36"));
         for line in &a[change.a0..change.a1] {
-            push_line(out, b"< ", line);
+            push_line(out, b"< ", line, paint(color, "31"));
         }
         if kind == 'c' {
             out.extend_from_slice(b"---\n");
         }
         for line in &b[change.b0..change.b1] {
-            push_line(out, b"> ", line);
+            push_line(out, b"> ", line, paint(color, "32"));
         }
     }
 }
@@ -799,7 +840,14 @@ fn unified_range(start: usize, end: usize) -> String {
     }
 }
 
-fn unified_format(out: &mut Vec<u8>, changes: &[Change], shown: &[bool], a: &[&[u8]], b: &[&[u8]], context: usize) {
+fn unified_format(
+    out: &mut Vec<u8>,
+    changes: &[Change],
+    shown: &[bool],
+    (a, b): (&[&[u8]], &[&[u8]]),
+    context: usize,
+    color: bool,
+) {
     let mut k = 0;
     while k < changes.len() {
         // A hunk: changes whose context touches or overlaps.
@@ -827,22 +875,22 @@ fn unified_format(out: &mut Vec<u8>, changes: &[Change], shown: &[bool], a: &[&[
         let (a_lo, a_hi) = (head.a0 - before, tail.a1 + after);
         let (b_lo, b_hi) = (head.b0 - before, tail.b1 + after);
         let line = format!("@@ -{} +{} @@\n", unified_range(a_lo, a_hi), unified_range(b_lo, b_hi));
-        out.extend_from_slice(line.as_bytes());
+        push_line(out, b"", line.as_bytes(), paint(color, "36"));
         let mut i = a_lo;
         for change in &changes[first..=last] {
             for line in &a[i..change.a0] {
-                push_line(out, b" ", line);
+                push_line(out, b" ", line, None);
             }
             for line in &a[change.a0..change.a1] {
-                push_line(out, b"-", line);
+                push_line(out, b"-", line, paint(color, "31"));
             }
             for line in &b[change.b0..change.b1] {
-                push_line(out, b"+", line);
+                push_line(out, b"+", line, paint(color, "32"));
             }
             i = change.a1;
         }
         for line in &a[i..a_hi] {
-            push_line(out, b" ", line);
+            push_line(out, b" ", line, None);
         }
     }
 }
@@ -1300,6 +1348,31 @@ mod tests {
             run_for_test(&storage, "diff", &args, "").1,
             "--- A\n+++ B\n@@ -1,3 +1,4 @@\n a\n-b\n+B\n c\n+d\n\\ No newline at end of file\n"
         );
+    }
+
+    #[test]
+    fn diff_colors_crs_and_switch_lines() {
+        assert_eq!(
+            run("diff", &["--color=always", "a", "b"], "").1,
+            "\x1b[36m2c2\x1b[0m\n\x1b[31m< b\x1b[0m\n---\n\x1b[32m> B\x1b[0m\n\
+             \x1b[36m3a4\x1b[0m\n\x1b[32m> d\x1b[0m\n\\ No newline at end of file\n"
+        );
+        assert_eq!(
+            run("diff", &["--color=always", "-u", "--label", "A", "--label", "B", "c", "a"], "").1,
+            "\x1b[1m--- A\x1b[0m\n\x1b[1m+++ B\x1b[0m\n\x1b[36m@@ -1,2 +1,3 @@\x1b[0m\n a\n b\n\x1b[32m+c\x1b[0m\n"
+        );
+        assert_eq!(run("diff", &["--color", "c", "a"], "").1, "2a3\n> c\n");
+        assert_eq!(
+            run("diff", &["--color=bad", "a", "b"], "").2,
+            "diff: invalid color 'bad'\ndiff: Try 'diff --help' for more information.\n"
+        );
+        let storage = MemoryStorage::new(Default::default());
+        storage.write("/cr1", b"a\r\nb\n").unwrap();
+        storage.write("/cr2", b"a\nb\n").unwrap();
+        assert_eq!(run_for_test(&storage, "diff", &["--strip-trailing-cr", "cr1", "cr2"], "").0, 0);
+        assert_eq!(run_for_test(&storage, "diff", &["cr1", "cr2"], "").1, "1c1\n< a\r\n---\n> a\n");
+        assert!(run("diff", &["-r", "--unified=5", "d1", "d2"], "").1.starts_with("diff -r '--unified=5' d1/f d2/f\n"));
+        assert!(run("diff", &["-r", "--", "d1", "d2"], "").1.starts_with("diff -r -- d1/f d2/f\n"));
     }
 
     #[test]
