@@ -565,10 +565,9 @@ fn diff_sequences(ctx: &Context<'_>, a: &[u32], b: &[u32]) -> Result<(Vec<bool>,
     }
     let xs: Vec<u32> = kept_a.iter().map(|&i| a[i]).collect();
     let ys: Vec<u32> = kept_b.iter().map(|&j| b[j]).collect();
-    let mut sub_a = vec![false; xs.len()];
-    let mut sub_b = vec![false; ys.len()];
     let mut search = Myers::new(ctx.check, &xs, &ys);
-    search.compare(0, xs.len(), 0, ys.len(), &mut sub_a, &mut sub_b)?;
+    search.compare(0, xs.len(), 0, ys.len(), false)?;
+    let (sub_a, sub_b) = (search.changed_x, search.changed_y);
     for (k, &i) in kept_a.iter().enumerate() {
         changed_a[i] = sub_a[k];
     }
@@ -590,12 +589,39 @@ struct Myers<'c, 'x> {
     backward: Vec<i64>,
     offset: i64,
     steps: usize,
+    /// Which elements of `xs` and `ys` are not in the common subsequence.
+    changed_x: Vec<bool>,
+    changed_y: Vec<bool>,
+    /// Past this many rounds the search settles for the furthest point
+    /// reached instead of the optimal midpoint, as GNU does (about the
+    /// square root of the input, at least 4096), so that very different
+    /// inputs stay fast.
+    too_expensive: i64,
 }
 
 impl<'c, 'x> Myers<'c, 'x> {
     fn new(check: &'c dyn Fn() -> Result<(), LimitHit>, xs: &'x [u32], ys: &'x [u32]) -> Self {
         let size = xs.len() + ys.len() + 3;
-        Myers { check, xs, ys, forward: vec![0; size], backward: vec![0; size], offset: ys.len() as i64 + 1, steps: 0 }
+        Myers {
+            check,
+            xs,
+            ys,
+            forward: vec![0; size],
+            backward: vec![0; size],
+            offset: ys.len() as i64 + 1,
+            steps: 0,
+            changed_x: vec![false; xs.len()],
+            changed_y: vec![false; ys.len()],
+            too_expensive: {
+                let mut diagonals = xs.len() + ys.len() + 3;
+                let mut limit: i64 = 1;
+                while diagonals != 0 {
+                    diagonals >>= 2;
+                    limit <<= 1;
+                }
+                limit.max(4096)
+            },
+        }
     }
 
     fn compare(
@@ -604,8 +630,7 @@ impl<'c, 'x> Myers<'c, 'x> {
         mut xlim: usize,
         mut yoff: usize,
         mut ylim: usize,
-        changed_x: &mut [bool],
-        changed_y: &mut [bool],
+        minimal: bool,
     ) -> Result<(), LimitHit> {
         while xoff < xlim && yoff < ylim && self.xs[xoff] == self.ys[yoff] {
             xoff += 1;
@@ -616,20 +641,28 @@ impl<'c, 'x> Myers<'c, 'x> {
             ylim -= 1;
         }
         if xoff == xlim {
-            changed_y[yoff..ylim].iter_mut().for_each(|flag| *flag = true);
+            self.changed_y[yoff..ylim].iter_mut().for_each(|flag| *flag = true);
         } else if yoff == ylim {
-            changed_x[xoff..xlim].iter_mut().for_each(|flag| *flag = true);
+            self.changed_x[xoff..xlim].iter_mut().for_each(|flag| *flag = true);
         } else {
-            let (xmid, ymid) = self.midpoint(xoff, xlim, yoff, ylim)?;
-            self.compare(xoff, xmid, yoff, ymid, changed_x, changed_y)?;
-            self.compare(xmid, xlim, ymid, ylim, changed_x, changed_y)?;
+            let (xmid, ymid, low_minimal, high_minimal) = self.midpoint(xoff, xlim, yoff, ylim, minimal)?;
+            self.compare(xoff, xmid, yoff, ymid, low_minimal)?;
+            self.compare(xmid, xlim, ymid, ylim, high_minimal)?;
         }
         Ok(())
     }
 
     /// A point on an optimal path from (xoff, yoff) to (xlim, ylim), found
     /// by running the search from both ends until they meet.
-    fn midpoint(&mut self, xoff: usize, xlim: usize, yoff: usize, ylim: usize) -> Result<(usize, usize), LimitHit> {
+    /// Also says, for each half, whether it must be searched minimally.
+    fn midpoint(
+        &mut self,
+        xoff: usize,
+        xlim: usize,
+        yoff: usize,
+        ylim: usize,
+        minimal: bool,
+    ) -> Result<(usize, usize, bool, bool), LimitHit> {
         let (xoff, xlim, yoff, ylim) = (xoff as i64, xlim as i64, yoff as i64, ylim as i64);
         let dmin = xoff - ylim;
         let dmax = xlim - yoff;
@@ -641,6 +674,7 @@ impl<'c, 'x> Myers<'c, 'x> {
         self.forward[at(fmid)] = xoff;
         self.backward[at(bmid)] = xlim;
         let (mut fmin, mut fmax, mut bmin, mut bmax) = (fmid, fmid, bmid, bmid);
+        let mut rounds: i64 = 0;
         loop {
             self.steps += 1;
             if self.steps.is_multiple_of(64) {
@@ -670,7 +704,7 @@ impl<'c, 'x> Myers<'c, 'x> {
                 }
                 self.forward[at(d)] = x;
                 if odd && bmin <= d && d <= bmax && self.backward[at(d)] <= x {
-                    return Ok((x as usize, y as usize));
+                    return Ok((x as usize, y as usize, true, true));
                 }
                 d -= 2;
             }
@@ -698,9 +732,50 @@ impl<'c, 'x> Myers<'c, 'x> {
                 }
                 self.backward[at(d)] = x;
                 if !odd && fmin <= d && d <= fmax && x <= self.forward[at(d)] {
-                    return Ok((x as usize, y as usize));
+                    return Ok((x as usize, y as usize, true, true));
                 }
                 d -= 2;
+            }
+            rounds += 1;
+            if !minimal && rounds >= self.too_expensive {
+                // The furthest forward point (largest x + y) and the
+                // furthest backward one (smallest x + y); take the one
+                // that got further from its end.
+                let (mut forward_best, mut forward_x) = (-1, 0);
+                let mut d = fmax;
+                while d >= fmin {
+                    let mut x = self.forward[at(d)].min(xlim);
+                    let mut y = x - d;
+                    if ylim < y {
+                        x = ylim + d;
+                        y = ylim;
+                    }
+                    if forward_best < x + y {
+                        forward_best = x + y;
+                        forward_x = x;
+                    }
+                    d -= 2;
+                }
+                let (mut backward_best, mut backward_x) = (i64::MAX, 0);
+                let mut d = bmax;
+                while d >= bmin {
+                    let mut x = self.backward[at(d)].max(xoff);
+                    let mut y = x - d;
+                    if y < yoff {
+                        x = yoff + d;
+                        y = yoff;
+                    }
+                    if x + y < backward_best {
+                        backward_best = x + y;
+                        backward_x = x;
+                    }
+                    d -= 2;
+                }
+                return Ok(if (xlim + ylim) - backward_best < forward_best - (xoff + yoff) {
+                    (forward_x as usize, (forward_best - forward_x) as usize, true, false)
+                } else {
+                    (backward_x as usize, (backward_best - backward_x) as usize, false, true)
+                });
             }
         }
     }
