@@ -6,6 +6,7 @@
 use super::command::CommandFn;
 
 mod awk;
+mod diff;
 mod files;
 mod grep;
 mod jq;
@@ -18,23 +19,26 @@ mod utils;
 
 pub(crate) use text::printf_format;
 
+/// Every group's commands, in lookup order.
+const GROUPS: [&[(&str, CommandFn)]; 8] = [
+    files::COMMANDS,
+    text::COMMANDS,
+    grep::COMMANDS,
+    sed::COMMANDS,
+    awk::COMMANDS,
+    jq::COMMANDS,
+    utils::COMMANDS,
+    diff::COMMANDS,
+];
+
 /// The command called `name`, if the shell has it.
 pub fn lookup(name: &str) -> Option<CommandFn> {
-    [files::COMMANDS, text::COMMANDS, grep::COMMANDS, sed::COMMANDS, awk::COMMANDS, jq::COMMANDS, utils::COMMANDS]
-        .into_iter()
-        .flatten()
-        .find(|(command, _)| *command == name)
-        .map(|(_, function)| *function)
+    GROUPS.into_iter().flatten().find(|(command, _)| *command == name).map(|(_, function)| *function)
 }
 
 /// Every command name, sorted (for `type`, `command -v` and the docs).
 pub fn names() -> Vec<&'static str> {
-    let mut all: Vec<&'static str> =
-        [files::COMMANDS, text::COMMANDS, grep::COMMANDS, sed::COMMANDS, awk::COMMANDS, jq::COMMANDS, utils::COMMANDS]
-            .into_iter()
-            .flatten()
-            .map(|(command, _)| *command)
-            .collect();
+    let mut all: Vec<&'static str> = GROUPS.into_iter().flatten().map(|(command, _)| *command).collect();
     all.sort_unstable();
     all
 }

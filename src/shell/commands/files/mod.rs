@@ -270,7 +270,7 @@ pub(super) fn human(bytes: u64) -> String {
 }
 
 /// Seconds since the epoch (negative before it).
-pub(super) fn epoch_seconds(time: SystemTime) -> i64 {
+pub(in crate::shell::commands) fn epoch_seconds(time: SystemTime) -> i64 {
     match time.duration_since(UNIX_EPOCH) {
         Ok(after) => i64::try_from(after.as_secs()).unwrap_or(i64::MAX),
         Err(before) => -i64::try_from(before.duration().as_secs()).unwrap_or(i64::MAX),
