@@ -10,7 +10,7 @@ use crate::shell::command::{error_reason, CommandFn, Context};
 use crate::shell::LimitHit;
 use crate::storage::{FileKind, StorageError};
 
-use super::files::{civil, epoch_seconds};
+use super::files::{base_name, child, civil, epoch_seconds};
 use super::text::common::{parse, tick, usage, Arg, HasArg, Spec};
 
 pub(super) const COMMANDS: &[(&str, CommandFn)] = &[("diff", diff), ("cmp", cmp), ("comm", comm)];
@@ -195,19 +195,6 @@ fn shell_quote(arg: &str) -> String {
     } else {
         format!("'{}'", arg.replace('\'', "'\\''"))
     }
-}
-
-fn child(dir: &str, name: &str) -> String {
-    if dir.ends_with('/') {
-        format!("{dir}{name}")
-    } else {
-        format!("{dir}/{name}")
-    }
-}
-
-fn base_name(path: &str) -> &str {
-    let trimmed = path.trim_end_matches('/');
-    trimmed.rsplit('/').next().unwrap_or(trimmed)
 }
 
 /// Reads one side: `Ok(None)` when it is missing and `-N` makes it empty.
@@ -951,9 +938,19 @@ fn unified_range(start: usize, end: usize) -> String {
     }
 }
 
+/// One hunk of a context or unified diff: `changes[first..=last]`, and on
+/// each side the lines it shows (the changes and up to `context` around).
+struct Hunk {
+    first: usize,
+    last: usize,
+    a: (usize, usize),
+    b: (usize, usize),
+}
+
 /// The hunks of a context or unified diff: ranges of changes whose
 /// context touches or overlaps, without those that are all ignorable.
-fn hunks(changes: &[Change], shown: &[bool], context: usize) -> Vec<(usize, usize)> {
+/// `a_len` is the old side's line count (the last hunk's context ends there).
+fn hunks(changes: &[Change], shown: &[bool], context: usize, a_len: usize) -> Vec<Hunk> {
     let mut hunks = Vec::new();
     let mut k = 0;
     while k < changes.len() {
@@ -973,7 +970,12 @@ fn hunks(changes: &[Change], shown: &[bool], context: usize) -> Vec<(usize, usiz
         }
         k = last + 1;
         if shown[first..=last].iter().any(|&shown| shown) {
-            hunks.push((first, last));
+            let (head, tail) = (changes[first], changes[last]);
+            let before = context.min(head.a0);
+            let after = context.min(a_len - tail.a1);
+            let a = (head.a0 - before, tail.a1 + after);
+            let b = (head.b0 - before, tail.b1 + after);
+            hunks.push(Hunk { first, last, a, b });
         }
     }
     hunks
@@ -989,55 +991,44 @@ fn context_range(start: usize, end: usize) -> String {
 }
 
 fn context_format(out: &mut Vec<u8>, changes: &[Change], shown: &[bool], (a, b): (&[&[u8]], &[&[u8]]), context: usize) {
-    for (first, last) in hunks(changes, shown, context) {
-        let (head, tail) = (changes[first], changes[last]);
-        let before = context.min(head.a0);
-        let after = context.min(a.len() - tail.a1);
-        let (a_lo, a_hi) = (head.a0 - before, tail.a1 + after);
-        let (b_lo, b_hi) = (head.b0 - before, tail.b1 + after);
-        let group = &changes[first..=last];
-        out.extend_from_slice(format!("***************\n*** {} ****\n", context_range(a_lo, a_hi)).as_bytes());
-        // Each side is printed only when it has changed lines.
-        let marker = |change: &Change, deleting: bool| -> &'static [u8] {
-            if change.a0 < change.a1 && change.b0 < change.b1 {
-                b"! "
-            } else if deleting {
-                b"- "
-            } else {
-                b"+ "
-            }
+    for hunk in hunks(changes, shown, context, a.len()) {
+        let group = &changes[hunk.first..=hunk.last];
+        out.extend_from_slice(format!("***************\n*** {} ****\n", context_range(hunk.a.0, hunk.a.1)).as_bytes());
+        context_side(out, a, hunk.a, group, true);
+        out.extend_from_slice(format!("--- {} ----\n", context_range(hunk.b.0, hunk.b.1)).as_bytes());
+        context_side(out, b, hunk.b, group, false);
+    }
+}
+
+/// One side of a context hunk, printed only when it has changed lines:
+/// `! ` marks a line of a change that replaces, else `- ` on the old side
+/// and `+ ` on the new; the rest are context (`  `).
+fn context_side(out: &mut Vec<u8>, lines: &[&[u8]], (lo, hi): (usize, usize), group: &[Change], old: bool) {
+    let range = |change: &Change| if old { (change.a0, change.a1) } else { (change.b0, change.b1) };
+    if !group.iter().any(|change| range(change).0 < range(change).1) {
+        return;
+    }
+    let mut at = lo;
+    for change in group {
+        let (start, end) = range(change);
+        for line in &lines[at..start] {
+            push_line(out, b"  ", line, None);
+        }
+        let replaces = change.a0 < change.a1 && change.b0 < change.b1;
+        let marker: &[u8] = if replaces {
+            b"! "
+        } else if old {
+            b"- "
+        } else {
+            b"+ "
         };
-        if group.iter().any(|change| change.a0 < change.a1) {
-            let mut i = a_lo;
-            for change in group {
-                for line in &a[i..change.a0] {
-                    push_line(out, b"  ", line, None);
-                }
-                for line in &a[change.a0..change.a1] {
-                    push_line(out, marker(change, true), line, None);
-                }
-                i = change.a1;
-            }
-            for line in &a[i..a_hi] {
-                push_line(out, b"  ", line, None);
-            }
+        for line in &lines[start..end] {
+            push_line(out, marker, line, None);
         }
-        out.extend_from_slice(format!("--- {} ----\n", context_range(b_lo, b_hi)).as_bytes());
-        if group.iter().any(|change| change.b0 < change.b1) {
-            let mut j = b_lo;
-            for change in group {
-                for line in &b[j..change.b0] {
-                    push_line(out, b"  ", line, None);
-                }
-                for line in &b[change.b0..change.b1] {
-                    push_line(out, marker(change, false), line, None);
-                }
-                j = change.b1;
-            }
-            for line in &b[j..b_hi] {
-                push_line(out, b"  ", line, None);
-            }
-        }
+        at = end;
+    }
+    for line in &lines[at..hi] {
+        push_line(out, b"  ", line, None);
     }
 }
 
@@ -1049,16 +1040,11 @@ fn unified_format(
     context: usize,
     color: bool,
 ) {
-    for (first, last) in hunks(changes, shown, context) {
-        let (head, tail) = (changes[first], changes[last]);
-        let before = context.min(head.a0);
-        let after = context.min(a.len() - tail.a1);
-        let (a_lo, a_hi) = (head.a0 - before, tail.a1 + after);
-        let (b_lo, b_hi) = (head.b0 - before, tail.b1 + after);
-        let line = format!("@@ -{} +{} @@\n", unified_range(a_lo, a_hi), unified_range(b_lo, b_hi));
+    for hunk in hunks(changes, shown, context, a.len()) {
+        let line = format!("@@ -{} +{} @@\n", unified_range(hunk.a.0, hunk.a.1), unified_range(hunk.b.0, hunk.b.1));
         push_line(out, b"", line.as_bytes(), paint(color, "36"));
-        let mut i = a_lo;
-        for change in &changes[first..=last] {
+        let mut i = hunk.a.0;
+        for change in &changes[hunk.first..=hunk.last] {
             for line in &a[i..change.a0] {
                 push_line(out, b" ", line, None);
             }
@@ -1070,7 +1056,7 @@ fn unified_format(
             }
             i = change.a1;
         }
-        for line in &a[i..a_hi] {
+        for line in &a[i..hunk.a.1] {
             push_line(out, b" ", line, None);
         }
     }

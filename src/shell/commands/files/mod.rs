@@ -206,7 +206,7 @@ pub(super) fn is_dir(ctx: &Context<'_>, absolute: &str) -> bool {
 
 /// Joins a path as the user wrote it with an entry name: `d` + `x` →
 /// `d/x`, `d/` + `x` → `d/x`.
-pub(super) fn child(user_path: &str, name: &str) -> String {
+pub(in crate::shell::commands) fn child(user_path: &str, name: &str) -> String {
     if user_path.ends_with('/') {
         format!("{user_path}{name}")
     } else {
@@ -215,7 +215,7 @@ pub(super) fn child(user_path: &str, name: &str) -> String {
 }
 
 /// The last component of a path as `basename` sees it: `a/b/` → `b`, `/` → `/`.
-pub(super) fn base_name(path: &str) -> &str {
+pub(in crate::shell::commands) fn base_name(path: &str) -> &str {
     let trimmed = path.trim_end_matches('/');
     if trimmed.is_empty() {
         return if path.is_empty() { "" } else { "/" };
