@@ -10,7 +10,7 @@ use crate::shell::command::{error_reason, CommandFn, Context};
 use crate::shell::LimitHit;
 use crate::storage::{FileKind, StorageError};
 
-use super::files::{base_name, child, civil, epoch_seconds};
+use super::files::{base_name, child, civil, epoch_seconds, DAY_NAMES, MONTH_NAMES};
 use super::text::common::{parse, tick, usage, Arg, HasArg, Spec};
 
 pub(super) const COMMANDS: &[(&str, CommandFn)] = &[("diff", diff), ("cmp", cmp), ("comm", comm)];
@@ -320,10 +320,9 @@ fn context_header(ctx: &Context<'_>, label: Option<&String>, path: &str, missing
     };
     let seconds = modified.map_or(0, epoch_seconds);
     let (year, month, day, hour, minute, second) = civil(seconds);
-    const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
-    const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-    let weekday = DAYS[seconds.div_euclid(86_400).rem_euclid(7) as usize];
-    let month = MONTHS[(month as usize).saturating_sub(1).min(11)];
+    // 1970-01-01 was a Thursday.
+    let weekday = &DAY_NAMES[(seconds.div_euclid(86_400) + 4).rem_euclid(7) as usize][..3];
+    let month = &MONTH_NAMES[(month as usize).saturating_sub(1).min(11)][..3];
     format!("{path}\t{weekday} {month} {day:>2} {hour:02}:{minute:02}:{second:02} {year}")
 }
 

@@ -2704,6 +2704,7 @@ mod formats {
 // Dates, in UTC
 
 mod time {
+    use super::super::files::{DAY_NAMES as DAYS, MONTH_NAMES as MONTHS};
     use super::{Rc, Val};
     use jaq_std::ValT as _;
 
@@ -2788,22 +2789,6 @@ mod time {
         let days = days_from_civil(f[0] as i64, f[1] as i64 + 1, 1) + f[2] as i64 - 1;
         Ok(days * 86_400 + f[3] as i64 * 3600 + f[4] as i64 * 60 + f[5].floor() as i64)
     }
-
-    const DAYS: [&str; 7] = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-    const MONTHS: [&str; 12] = [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ];
 
     pub(super) fn strftime(value: &Val, format: &str) -> Result<String, String> {
         let f = fields(value)?;

@@ -7,12 +7,10 @@
 
 use std::time::SystemTime;
 
-use super::{blocks_kib, child, civil, epoch_seconds, fail, human, parse, shown_size, tick, Spec};
+use super::{blocks_kib, child, civil, epoch_seconds, fail, human, parse, shown_size, tick, Spec, MONTH_NAMES};
 use crate::shell::command::Context;
 use crate::shell::LimitHit;
 use crate::storage::{FileKind, Metadata, StorageError};
-
-const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Sort {
@@ -306,7 +304,7 @@ pub(super) fn mode_string(meta: &Metadata) -> String {
 fn date(time: SystemTime, now: i64) -> String {
     let seconds = epoch_seconds(time);
     let (year, month, day, hour, minute, _) = civil(seconds);
-    let month = MONTHS[(month as usize).saturating_sub(1) % 12];
+    let month = &MONTH_NAMES[(month as usize).saturating_sub(1) % 12][..3];
     const SIX_MONTHS: i64 = 31_556_952 / 2;
     if seconds > now - SIX_MONTHS && seconds <= now + 60 {
         format!("{month} {day:>2} {hour:02}:{minute:02}")

@@ -277,6 +277,26 @@ pub(in crate::shell::commands) fn epoch_seconds(time: SystemTime) -> i64 {
     }
 }
 
+/// Day names from Sunday, as `%A` prints them (`%a`: the first three letters).
+pub(in crate::shell::commands) const DAY_NAMES: [&str; 7] =
+    ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+
+/// Month names from January, as `%B` prints them (`%b`: the first three letters).
+pub(in crate::shell::commands) const MONTH_NAMES: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
 /// A UTC civil time: (year, month 1–12, day, hour, minute, second).
 pub(in crate::shell::commands) fn civil(seconds: i64) -> (i64, u32, u32, u32, u32, u32) {
     let days = seconds.div_euclid(86_400);

@@ -7,7 +7,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use crate::shell::command::Context;
 use crate::shell::LimitHit;
 
-use super::super::files::civil;
+use super::super::files::{civil, DAY_NAMES as DAYS, MONTH_NAMES as MONTHS};
 use super::{options, quote, usage, Arg, HasArg, Spec};
 
 const SPEC: Spec = Spec {
@@ -21,22 +21,6 @@ const SPEC: Spec = Spec {
         ("rfc-3339", "rfc-3339", HasArg::Yes),
     ],
 };
-
-const DAYS: [&str; 7] = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-const MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
 
 /// A moment: seconds since the epoch and nanoseconds.
 #[derive(Clone, Copy)]
