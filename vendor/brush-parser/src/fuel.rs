@@ -1,28 +1,55 @@
-//! Ours: text input for the word and arithmetic grammars with a read
-//! budget. A PEG parser backtracks, and some unfinished nestings (`"${a[`,
-//! `$((`, `a[a[` …) made upstream's grammars take time exponential in their
-//! depth. The worst cases are fixed by `#[cache]` on the rules involved;
-//! this budget bounds whatever is left: once it is spent, every read fails
-//! and the parse ends with an error.
+//! Ours: a read budget for the PEG parsers. A PEG parser backtracks, and
+//! some unfinished nestings (`"${a[`, `$((`, `a[a[`, nested `case` …) made
+//! upstream's grammars take time exponential in their depth. The worst
+//! cases are fixed in the grammars; this budget bounds whatever is left:
+//! once it is spent, every read fails and the parse ends with an error.
+//! [`Fuel`] is the budget, spent by the token input (`Tokens`) and by
+//! [`FueledStr`], the text input of the word and arithmetic grammars.
 
 use std::cell::Cell;
 
 use peg::str::LineCol;
 use peg::{Parse, ParseElem, ParseLiteral, ParseSlice, RuleResult};
 
+/// Reads a parse may still make.
+#[derive(Debug)]
+pub(crate) struct Fuel(Cell<usize>);
+
+impl Fuel {
+    /// `floor` reads plus 2000 per unit of input (token or byte): far above
+    /// what input that parses needs (a few dozen per unit), small enough to
+    /// end in milliseconds.
+    pub(crate) fn for_input(floor: usize, units: usize) -> Self {
+        Fuel(Cell::new(floor.saturating_add(units.saturating_mul(2_000))))
+    }
+
+    /// Spends one read; false when none is left.
+    #[inline]
+    pub(crate) fn spend(&self) -> bool {
+        let left = self.0.get();
+        if left == 0 {
+            return false;
+        }
+        self.0.set(left - 1);
+        true
+    }
+
+    /// Whether the parse ran out of its budget.
+    pub(crate) fn exhausted(&self) -> bool {
+        self.0.get() == 0
+    }
+}
+
 /// A `str` for peg, with a budget of reads.
 pub(crate) struct FueledStr<'a> {
     text: &'a str,
-    fuel: Cell<usize>,
+    fuel: Fuel,
 }
 
 impl<'a> FueledStr<'a> {
-    /// The text with the budget for its length: far above what any word
-    /// that parses needs (a few dozen reads per byte), small enough to end
-    /// in milliseconds.
+    /// The text with the budget for its length.
     pub(crate) fn new(text: &'a str) -> Self {
-        let fuel = 100_000usize.saturating_add(text.len().saturating_mul(2_000));
-        Self { text, fuel: Cell::new(fuel) }
+        Self { text, fuel: Fuel::for_input(100_000, text.len()) }
     }
 
     /// The text itself.
@@ -32,18 +59,7 @@ impl<'a> FueledStr<'a> {
 
     /// Whether the parse ran out of its budget.
     pub(crate) fn exhausted(&self) -> bool {
-        self.fuel.get() == 0
-    }
-
-    /// Spends one read; false when none is left.
-    #[inline]
-    fn spend(&self) -> bool {
-        let fuel = self.fuel.get();
-        if fuel == 0 {
-            return false;
-        }
-        self.fuel.set(fuel - 1);
-        true
+        self.fuel.exhausted()
     }
 }
 
@@ -70,7 +86,7 @@ impl<'input> ParseElem<'input> for FueledStr<'_> {
 
     #[inline]
     fn parse_elem(&'input self, pos: usize) -> RuleResult<char> {
-        if !self.spend() {
+        if !self.fuel.spend() {
             return RuleResult::Failed;
         }
         self.text.parse_elem(pos)
@@ -80,7 +96,7 @@ impl<'input> ParseElem<'input> for FueledStr<'_> {
 impl ParseLiteral for FueledStr<'_> {
     #[inline]
     fn parse_string_literal(&self, pos: usize, literal: &str) -> RuleResult<()> {
-        if !self.spend() {
+        if !self.fuel.spend() {
             return RuleResult::Failed;
         }
         self.text.parse_string_literal(pos, literal)

@@ -159,22 +159,19 @@ impl TokenizerError {
 pub(crate) struct Tokens<'a> {
     /// Sequence of tokens.
     pub tokens: &'a [Token],
-    /// Token reads left before the parse gives up (ours: a PEG parser can
-    /// backtrack exponentially on some inputs; this bounds its work).
-    pub fuel: std::cell::Cell<usize>,
+    /// Token reads left before the parse gives up (ours: see `fuel.rs`).
+    pub fuel: crate::fuel::Fuel,
 }
 
 impl<'a> Tokens<'a> {
-    /// Tokens with the read budget for their length: far above what any
-    /// script that parses needs, small enough to end in milliseconds.
+    /// Tokens with the read budget for their length.
     pub fn new(tokens: &'a [Token]) -> Self {
-        let fuel = 200_000usize.saturating_add(tokens.len().saturating_mul(2_000));
-        Self { tokens, fuel: std::cell::Cell::new(fuel) }
+        Self { tokens, fuel: crate::fuel::Fuel::for_input(200_000, tokens.len()) }
     }
 
     /// Whether the parse ran out of its read budget.
     pub fn exhausted(&self) -> bool {
-        self.fuel.get() == 0
+        self.fuel.exhausted()
     }
 }
 

@@ -764,11 +764,9 @@ impl<'a> peg::ParseElem<'a> for Tokens<'a> {
     fn parse_elem(&'a self, pos: usize) -> peg::RuleResult<Self::Element> {
         // Ours: every read spends fuel; once it is gone every read fails, so
         // the parse ends (as an error) however much it would backtrack.
-        let fuel = self.fuel.get();
-        if fuel == 0 {
+        if !self.fuel.spend() {
             return peg::RuleResult::Failed;
         }
-        self.fuel.set(fuel - 1);
         match self.tokens.get(pos) {
             Some(c) => peg::RuleResult::Matched(pos + 1, c),
             None => peg::RuleResult::Failed,
