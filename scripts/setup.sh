@@ -2,7 +2,8 @@
 # Installs what the demo and the tests need on a fresh machine of this kind.
 # Idempotent: each part checks before it installs. Parts: c (compilers,
 # valgrind, pkg-config, and jq/mawk for the shell corpus's recorder), go,
-# zig, nightly (miri, rust-src), fuzz (cargo-fuzz).
+# zig, nightly (miri, rust-src), fuzz (cargo-fuzz), python (a venv in
+# .tools/venv with the providers' SDKs and mcp, pinned in tests/python/requirements.txt).
 # With no argument, installs everything.
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
@@ -54,6 +55,17 @@ setup_fuzz() {
     command -v cargo-fuzz >/dev/null 2>&1 || cargo install --locked -q cargo-fuzz@0.13.2
 }
 
+setup_python() {
+    local requirements="$AIKIDO_ROOT/tests/python/requirements.txt"
+    local stamp="$AIKIDO_TOOLS/venv/.requirements"
+    if ! cmp -s "$requirements" "$stamp" 2>/dev/null; then
+        echo "setup: installing the Python packages of tests/python/requirements.txt from PyPI into .tools/venv"
+        python3 -m venv "$AIKIDO_TOOLS/venv"
+        "$AIKIDO_TOOLS/venv/bin/python" -m pip install -q --disable-pip-version-check -r "$requirements"
+        cp "$requirements" "$stamp"
+    fi
+}
+
 parts=("$@")
-((${#parts[@]})) || parts=(c go zig nightly fuzz)
+((${#parts[@]})) || parts=(c python go zig nightly fuzz)
 for part in "${parts[@]}"; do "setup_$part"; done
