@@ -214,25 +214,15 @@ impl Registry {
             Ok(Ok(result)) => Ok(result),
             Ok(Err(ToolError::Failed(message))) if message.is_empty() => Err(Error::ToolFailed {
                 tool: tool_name(),
-                message: format!("aikido/tools: tool failed: tool \"{}\" reported an error without a message", call.name),
+                message: format!(
+                    "aikido/tools: tool failed: tool \"{}\" reported an error without a message",
+                    call.name
+                ),
             }),
             Ok(Err(ToolError::Failed(message))) => Err(Error::ToolFailed { tool: tool_name(), message }),
-            Ok(Err(ToolError::Panicked(message))) => Err(Error::ToolPanicked { origin: PanicOrigin::Tool(tool_name()), message }),
-            Ok(Err(ToolError::InvalidStatus(code))) => Err(Error::ToolFailed {
-                tool: tool_name(),
-                message: format!(
-                    "aikido/tools: tool failed: tool \"{}\" returned status {code}, which a handler may not return \
-                     (only AIKIDO_OK, AIKIDO_ERR_TOOL_FAILED or AIKIDO_ERR_TOOL_PANICKED)",
-                    call.name
-                ),
-            }),
-            Ok(Err(ToolError::RefusedText)) => Err(Error::ToolFailed {
-                tool: tool_name(),
-                message: format!(
-                    "aikido/tools: tool failed: tool \"{}\" replied with text that is not valid UTF-8 or holds a NUL byte",
-                    call.name
-                ),
-            }),
+            Ok(Err(ToolError::Panicked(message))) => {
+                Err(Error::ToolPanicked { origin: PanicOrigin::Tool(tool_name()), message })
+            }
             Err(payload) => {
                 Err(Error::ToolPanicked { origin: PanicOrigin::Tool(tool_name()), message: panic_message(payload) })
             }

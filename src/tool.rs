@@ -79,11 +79,6 @@ pub enum ToolError {
     /// The handler panicked or threw in a language whose panics cannot travel
     /// as Rust unwinds (C, C++, Go, Zig); the text is the panic value.
     Panicked(String),
-    /// A handler across the C ABI returned a status it may not return.
-    InvalidStatus(i32),
-    /// A handler across the C ABI tried to reply with text the library
-    /// refused (not UTF-8, or holding a NUL byte) and set nothing usable.
-    RefusedText,
 }
 
 impl ToolError {

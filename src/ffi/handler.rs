@@ -51,16 +51,28 @@ struct Reply {
 }
 
 impl Reply {
-    fn outcome(self, status: aikido_status) -> HandlerResult {
+    /// The handler's outcome as the core sees it. The two ways a C handler
+    /// can break its contract (a status it may not return, text the reply
+    /// refused) are worded here, where the C names mean something, and reach
+    /// the core as ordinary failures.
+    fn outcome(self, status: aikido_status, tool: &str) -> HandlerResult {
+        let refused_text = || {
+            ToolError::Failed(format!(
+                "aikido/tools: tool failed: tool \"{tool}\" replied with text that is not valid UTF-8 or holds a NUL byte"
+            ))
+        };
         match (status, self.error) {
             (AIKIDO_OK, _) => Ok(ToolResult { content: self.content.unwrap_or_default() }),
-            (AIKIDO_ERR_TOOL_FAILED | AIKIDO_ERR_TOOL_PANICKED, None) if self.refused => Err(ToolError::RefusedText),
+            (AIKIDO_ERR_TOOL_FAILED | AIKIDO_ERR_TOOL_PANICKED, None) if self.refused => Err(refused_text()),
             (AIKIDO_ERR_TOOL_FAILED, error) => Err(ToolError::Failed(error.unwrap_or_default())),
             (AIKIDO_ERR_TOOL_PANICKED, error) => Err(ToolError::Panicked(
                 error.unwrap_or_else(|| "the handler reported a panic without a message".to_owned()),
             )),
-            (AIKIDO_ERR_INVALID_INPUT, _) if self.refused => Err(ToolError::RefusedText),
-            (other, _) => Err(ToolError::InvalidStatus(other)),
+            (AIKIDO_ERR_INVALID_INPUT, _) if self.refused => Err(refused_text()),
+            (other, _) => Err(ToolError::Failed(format!(
+                "aikido/tools: tool failed: tool \"{tool}\" returned status {other}, which a handler may not return \
+                 (only AIKIDO_OK, AIKIDO_ERR_TOOL_FAILED or AIKIDO_ERR_TOOL_PANICKED)"
+            ))),
         }
     }
 }
@@ -78,6 +90,8 @@ pub(crate) struct CHandler {
     ) -> aikido_status,
     userdata: *mut c_void,
     userdata_free: aikido_userdata_free,
+    /// The tool's name, for the messages about a handler that broke its contract.
+    tool: Box<str>,
 }
 
 // SAFETY: the C contract requires handlers and their userdata to be usable
@@ -87,11 +101,12 @@ unsafe impl Sync for CHandler {}
 
 impl CHandler {
     pub(crate) fn new(
+        tool: &str,
         handler: aikido_handler,
         userdata: *mut c_void,
         userdata_free: aikido_userdata_free,
     ) -> Option<CHandler> {
-        handler.map(|function| CHandler { function, userdata, userdata_free })
+        handler.map(|function| CHandler { function, userdata, userdata_free, tool: tool.into() })
     }
 
     /// Gives the userdata back to the caller without freeing it: for a
@@ -131,7 +146,7 @@ impl Handler for CHandler {
                         (&mut reply as *mut Reply).cast(),
                     )
                 };
-                reply.outcome(status)
+                reply.outcome(status, &self.tool)
             })
         })
     }

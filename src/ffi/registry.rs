@@ -104,7 +104,8 @@ pub unsafe extern "C" fn aikido_registry_register(
         let name = unsafe { required_str(name, "name") }?;
         let description = unsafe { optional_str(description, "description") }?;
         let parameters = unsafe { optional_str(parameters_json, "parameters_json") }?;
-        let handler = CHandler::new(handler, userdata, userdata_free).ok_or_else(|| invalid("handler is NULL"))?;
+        let handler =
+            CHandler::new(name, handler, userdata, userdata_free).ok_or_else(|| invalid("handler is NULL"))?;
         let definition = ToolDefinition {
             name: name.to_owned(),
             description: description.to_owned(),
