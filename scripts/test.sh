@@ -28,6 +28,7 @@ step() { # name command...
 step "setup" scripts/setup.sh || true
 step "build" make --no-print-directory build
 step "rust: formatting (rustfmt.toml)" cargo fmt --check
+step "rust: clippy, every target, warnings are errors" cargo clippy --release --all-targets --quiet -- -D warnings
 step "rust: unit, integration and doc tests" cargo test --release --quiet
 step "rust: the registry-only build (no default features)" cargo test --release --quiet --no-default-features --lib
 step "header: committed copy matches cbindgen, compiles as C99 and C++17" tests/header.sh
