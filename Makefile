@@ -30,8 +30,12 @@ build:
 	ln -sf libaikido.so $(RELEASE)/libaikido.so.$(SONAME_VERSION)
 
 ## demo: one full agent turn with three tools and a recorded model reply
-demo: build
-	@scripts/setup.sh c >/dev/null
+# (sets up first: on a machine without a C compiler the build itself needs
+# setup's gcc; what setup installs is said on stderr, the transcript alone
+# goes to stdout)
+demo:
+	@scripts/setup.sh c >&2
+	@$(MAKE) --no-print-directory build
 	@mkdir -p build
 	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -pedantic -Iinclude examples/agent_turn/agent_turn.c \
 		$(RELEASE)/libaikido.a $(STATIC_LIBS) -o build/agent_turn
