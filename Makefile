@@ -14,6 +14,13 @@ MINOR := $(word 2,$(subst ., ,$(VERSION)))
 SONAME_VERSION := $(if $(filter 0,$(MAJOR)),$(MAJOR).$(MINOR),$(MAJOR))
 RELEASE := target/release
 STATIC_LIBS := -lpthread -ldl -lm
+# The dynamic linker searches its trusted directories without being told;
+# for any other LIBDIR (a home prefix, /opt, /usr/local too, whose cache
+# needs ldconfig) aikido.pc's Libs carry an rpath, so a program built with
+# `pkg-config --libs aikido` runs as built. PC_RPATH= turns it off.
+comma := ,
+SYSTEM_LIBDIRS := /lib /lib64 /usr/lib /usr/lib64 $(wildcard /lib/*-linux-gnu /usr/lib/*-linux-gnu)
+PC_RPATH ?= $(if $(filter $(SYSTEM_LIBDIRS),$(patsubst %/,%,$(LIBDIR))),,-Wl$(comma)-rpath$(comma)$${libdir})
 
 .PHONY: build demo test bench header install uninstall clean
 
@@ -23,8 +30,12 @@ build:
 	ln -sf libaikido.so $(RELEASE)/libaikido.so.$(SONAME_VERSION)
 
 ## demo: one full agent turn with three tools and a recorded model reply
-demo: build
-	@scripts/setup.sh c >/dev/null
+# (sets up first: on a machine without a C compiler the build itself needs
+# setup's gcc; what setup installs is said on stderr, the transcript alone
+# goes to stdout)
+demo:
+	@scripts/setup.sh c >&2
+	@$(MAKE) --no-print-directory build
 	@mkdir -p build
 	$(CC) -std=c99 -O2 -Wall -Wextra -Werror -pedantic -Iinclude examples/agent_turn/agent_turn.c \
 		$(RELEASE)/libaikido.a $(STATIC_LIBS) -o build/agent_turn
@@ -40,9 +51,9 @@ bench:
 
 ## header: rewrite the committed include/aikido.h from the Rust sources
 header:
-	AIKIDO_UPDATE_HEADER=1 $(CARGO) build --quiet
+	$(CARGO) run --quiet --locked --manifest-path scripts/gen-header/Cargo.toml --target-dir target/gen-header
 
-## install: headers (C and C++), both libraries with soname links, and aikido.pc under PREFIX
+## install: headers (C and C++), both libraries with soname links, aikido.pc and aikido-static.pc under PREFIX
 install: build
 	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR)/pkgconfig
 	install -m 644 include/aikido.h $(DESTDIR)$(INCLUDEDIR)/aikido.h
@@ -53,12 +64,21 @@ install: build
 	ln -sf libaikido.so.$(SONAME_VERSION) $(DESTDIR)$(LIBDIR)/libaikido.so
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 		-e 's|@VERSION@|$(VERSION)|' -e 's|@STATIC_LIBS@|$(STATIC_LIBS)|' \
-		aikido.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/aikido.pc
+		-e 's|@RPATH@|$(PC_RPATH)|' aikido.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/aikido.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@VERSION@|$(VERSION)|' -e 's|@STATIC_LIBS@|$(STATIC_LIBS)|' \
+		aikido-static.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/aikido-static.pc
+	@if [ -z "$(DESTDIR)" ] && [ -z "$(PC_RPATH)" ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then \
+			ldconfig && echo "install: ran ldconfig, so programs find libaikido.so.$(SONAME_VERSION) in $(LIBDIR)"; \
+		else echo "install: $(LIBDIR) is a system directory: run ldconfig as root so programs find libaikido.so.$(SONAME_VERSION)"; fi; \
+	fi
 
 uninstall:
 	rm -f $(DESTDIR)$(INCLUDEDIR)/aikido.h $(DESTDIR)$(INCLUDEDIR)/aikido.hpp $(DESTDIR)$(LIBDIR)/libaikido.a \
 		$(DESTDIR)$(LIBDIR)/libaikido.so $(DESTDIR)$(LIBDIR)/libaikido.so.$(SONAME_VERSION) \
-		$(DESTDIR)$(LIBDIR)/libaikido.so.$(VERSION) $(DESTDIR)$(LIBDIR)/pkgconfig/aikido.pc
+		$(DESTDIR)$(LIBDIR)/libaikido.so.$(VERSION) $(DESTDIR)$(LIBDIR)/pkgconfig/aikido.pc \
+		$(DESTDIR)$(LIBDIR)/pkgconfig/aikido-static.pc
 
 clean:
 	$(CARGO) clean

@@ -32,6 +32,7 @@ step "rust: clippy, every target, warnings are errors" cargo clippy --release --
 step "rust: unit, integration and doc tests" cargo test --release --quiet
 step "rust: the registry-only build (no default features)" cargo test --release --quiet --no-default-features --lib
 step "header: committed copy matches cbindgen, compiles as C99 and C++17" tests/header.sh
+step "features: cargo build and cargo test build the library alike (no rebuild between them)" tests/features.sh
 step "demo: one agent turn" tests/demo.sh
 step "readme: the C quick start as written" tests/readme.sh
 step "shell: the corpus's recordings still match /bin/bash here (record mode --check)" \
