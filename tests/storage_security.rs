@@ -220,3 +220,145 @@ fn a_host_directory_holds_against_two_sessions_swapping_with_mv() {
     eprintln!("two sessions over a host directory: {probes} probe scripts against {swaps} swap scripts");
     assert_eq!(snapshot(&outside), before, "something outside changed");
 }
+
+const DENIED: &[u8] = b"DENIED-KEY-hunter2";
+
+/// A memory storage with a denied `/secret` and a readable `/pub`, and a
+/// symlink `/pubL` to `/secret` that the model may swap in for `/pub`.
+fn denied_secret() -> (Arc<MemoryStorage>, Arc<dyn Storage>) {
+    let memory = Arc::new(MemoryStorage::default());
+    memory.mkdir("/secret", true).unwrap();
+    memory.mkdir("/pub", true).unwrap();
+    memory.write("/secret/key", DENIED).unwrap();
+    memory.write("/secret/secret-only", DENIED).unwrap();
+    memory.write("/pub/key", b"public").unwrap();
+    memory.symlink("/secret", "/pubL").unwrap();
+    let policy = PathPolicy::new().deny(Access::Read, "/secret/**").deny(Access::List, "/secret/**");
+    let storage: Arc<dyn Storage> = Arc::new(Policy::new(memory.clone(), policy));
+    (memory, storage)
+}
+
+#[test]
+fn a_policy_decides_and_acts_on_the_same_object_while_a_thread_swaps_a_symlink_in() {
+    let (memory, storage) = denied_secret();
+    let swapper = storage.clone();
+    let (attacks, flips) = race(
+        move || {
+            let _ = swapper.rename("/pub", "/tmp");
+            let _ = swapper.rename("/pubL", "/pub");
+            let _ = swapper.rename("/pub", "/pubL");
+            let _ = swapper.rename("/tmp", "/pub");
+        },
+        || {
+            if let Ok(data) = storage.read("/pub/key") {
+                assert_ne!(data, DENIED, "the denied key was read");
+            }
+            if let Ok(entries) = storage.list("/pub") {
+                assert!(!entries.iter().any(|entry| entry.name == "secret-only"), "the denied folder was listed");
+            }
+            if let Ok(metadata) = storage.stat("/pub/secret-only") {
+                panic!("the denied folder was stat'ed: {metadata:?}");
+            }
+        },
+    );
+    eprintln!("policy, thread swapping /pub and a symlink to /secret: {attacks} reads against {flips} swap rounds");
+    assert_eq!(memory.read("/secret/key").unwrap(), DENIED);
+}
+
+#[test]
+fn a_policy_holds_against_two_sessions_swapping_a_symlink_in() {
+    let (_, storage) = denied_secret();
+    let registry = Arc::new(bash(storage));
+    let swap = "for i in 1 2 3 4 5 6 7 8; do mv /pub /tmp; mv /pubL /pub; mv /pub /pubL; mv /tmp /pub; done";
+    let (probes, swaps) = two_sessions(registry, swap, "cat /pub/key; ls /pub; cat /pub/*", |output| {
+        assert!(!output.contains("DENIED-KEY"), "a session read the denied key:\n{output}");
+        assert!(!output.contains("secret-only"), "a session listed the denied folder:\n{output}");
+    });
+    eprintln!("policy, two sessions: {probes} probe scripts against {swaps} swap scripts");
+}
+
+/// `/w` is a host folder; `/w/.git` a read-only mount of that folder's own
+/// `.git`, `/w/secrets` an empty mount hiding the folder's `secrets`.
+fn shadowing_mounts(scratch: &Scratch) -> Arc<dyn Storage> {
+    let folder = scratch.root();
+    fs::create_dir_all(folder.join(".git")).unwrap();
+    fs::create_dir_all(folder.join("secrets")).unwrap();
+    fs::write(folder.join(".git/config"), b"[core]\n").unwrap();
+    fs::write(folder.join("secrets/key"), DENIED).unwrap();
+    let mounts = Mounts::new(Arc::new(MemoryStorage::default()))
+        .mount("/w", Arc::new(HostDir::new(&folder).unwrap()))
+        .mount("/w/.git", Arc::new(ReadOnly(HostDir::new(folder.join(".git")).unwrap())))
+        .mount("/w/secrets", Arc::new(MemoryStorage::default()));
+    Arc::new(mounts)
+}
+
+#[test]
+fn symlinks_resolve_at_the_mount_level_so_mount_rules_hold() {
+    let scratch = Scratch::new("mounts");
+    let storage = shadowing_mounts(&scratch);
+    let registry = bash(storage.clone());
+    let output = run(&registry, "model", "cd /w && ln -s .git g && echo PWNED > g/config; echo \"write: $?\"");
+    assert!(output.contains("write: 1") && output.contains("Read-only file system"), "{output}");
+    let output = run(&registry, "model", "cd /w && ln -s secrets s && cat s/key; echo \"read: $?\"");
+    assert!(output.contains("read: 1") && !output.contains("DENIED-KEY"), "{output}");
+    // The same through the storage itself, and through a mount point's folder.
+    assert!(matches!(storage.write("/w/g/config", b"PWNED"), Err(StorageError::ReadOnly(_))));
+    assert!(matches!(storage.read("/w/s/key"), Err(StorageError::NotFound(_))));
+    assert!(storage.remove("/w", true).is_err(), "a folder holding mounts was removed");
+    assert_eq!(fs::read(scratch.root().join(".git/config")).unwrap(), b"[core]\n");
+    assert_eq!(fs::read(scratch.root().join("secrets/key")).unwrap(), DENIED);
+}
+
+#[test]
+fn mounts_hold_against_two_sessions_swapping_links_to_shadowed_folders() {
+    let scratch = Scratch::new("mount-race");
+    let storage = shadowing_mounts(&scratch);
+    storage.symlink(".git", "/w/g").unwrap();
+    storage.symlink("secrets", "/w/s").unwrap();
+    storage.mkdir("/w/dd", false).unwrap();
+    storage.mkdir("/w/ee", false).unwrap();
+    let registry = Arc::new(bash(storage));
+    let swap =
+        "cd /w; for i in 1 2 3 4 5 6; do mv dd t; mv g dd; mv dd g; mv t dd; mv ee u; mv s ee; mv ee s; mv u ee; done";
+    let (probes, swaps) = two_sessions(registry, swap, "cd /w; echo PWNED > dd/config; cat ee/key", |output| {
+        assert!(!output.contains("DENIED-KEY"), "a session read through a shadowed folder:\n{output}");
+    });
+    eprintln!("mounts, two sessions: {probes} probe scripts against {swaps} swap scripts");
+    assert_eq!(fs::read(scratch.root().join(".git/config")).unwrap(), b"[core]\n", "the read-only mount was written");
+    assert_eq!(fs::read(scratch.root().join("secrets/key")).unwrap(), DENIED);
+}
+
+#[test]
+fn a_policy_cannot_be_escaped_by_renaming_or_deleting_an_ancestor() {
+    let scratch = Scratch::new("ancestor");
+    let folder = scratch.root();
+    fs::create_dir_all(folder.join("work/a/secrets")).unwrap();
+    fs::write(folder.join("work/a/secrets/key"), DENIED).unwrap();
+    fs::write(folder.join("work/a/notes"), b"notes").unwrap();
+    let policy = PathPolicy::new().deny(Access::Read, "/work/a/secrets/**").deny(Access::Write, "/work/a/secrets/**");
+    let registry = bash(Arc::new(Policy::new(HostDir::new(&folder).unwrap(), policy)));
+    let output = run(&registry, "model", "mv /work/a /work/b && cat /work/b/secrets/key; echo \"mv: $?\"");
+    assert!(output.contains("mv: 1") && !output.contains("DENIED-KEY"), "{output}");
+    let output = run(&registry, "model", "mv /work /elsewhere; rm -rf /work/a; rm -rf /work; echo \"rm: $?\"");
+    assert!(output.contains("rm: 1"), "{output}");
+    assert_eq!(fs::read(folder.join("work/a/secrets/key")).unwrap(), DENIED, "a protected file moved or went");
+    // What holds nothing protected still moves and goes.
+    let output = run(&registry, "model", "mv /work/a/notes /work/notes && rm /work/notes; echo \"ok: $?\"");
+    assert!(output.contains("ok: 0"), "{output}");
+}
+
+#[test]
+fn a_deny_rule_without_a_slash_matches_at_any_depth() {
+    let memory = Arc::new(MemoryStorage::default());
+    for path in ["/.env", "/app/prod.env", "/a/b/c/d/.env", "/app/secrets/token"] {
+        memory.mkdir(&path[..path.rfind('/').unwrap().max(1)], true).unwrap();
+        memory.write(path, DENIED).unwrap();
+    }
+    memory.write("/app/env.txt", b"fine").unwrap();
+    let policy = PathPolicy::new().deny(Access::Read, "*.env").deny(Access::Read, "secrets/");
+    let registry = bash(Arc::new(Policy::new(memory, policy)));
+    let output = run(&registry, "model", "cat /.env /app/prod.env /a/b/c/d/.env /app/secrets/token app/env.txt");
+    assert!(!output.contains("DENIED-KEY"), "{output}");
+    assert_eq!(output.matches("Permission denied").count(), 4, "{output}");
+    assert!(output.contains("fine"), "{output}");
+}

@@ -148,6 +148,13 @@ impl StorageError {
     }
 }
 
+/// `result` with every error naming `path`, the path asked for (normalised),
+/// as a shell names it: `/no/such/file: No such file or directory`, not the
+/// first missing folder nor where a symlink led.
+pub(crate) fn asked<T>(path: &str, result: Result<T, StorageError>) -> Result<T, StorageError> {
+    result.map_err(|error| error.with_path(|_| normalize(path)))
+}
+
 /// A file system over virtual paths. Implementations are safe to share
 /// between threads; each operation is atomic with respect to the others on
 /// the same storage.

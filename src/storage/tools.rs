@@ -271,7 +271,7 @@ mod tests {
         assert_eq!(call(&registry, "delete_path", r#"{"path":"/docs","recursive":true}"#).unwrap(), "deleted /docs");
         assert_eq!(
             call(&registry, "read_file", r#"{"path":"/docs/new/readme.md"}"#).unwrap_err(),
-            "read_file: /docs: No such file or directory; list_directory shows what exists"
+            "read_file: /docs/new/readme.md: No such file or directory; list_directory shows what exists"
         );
         assert_eq!(
             call(&registry, "read_file", r#"{"path":"/src/lib.rs","limit":"ten"}"#).unwrap_err(),
