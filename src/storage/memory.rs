@@ -381,6 +381,10 @@ impl Storage for MemoryStorage {
     fn readlink(&self, path: &str) -> Result<String, StorageError> {
         asked(path, self.raw_readlink(path))
     }
+    fn file_size_limit(&self, _path: &str) -> Option<u64> {
+        let limit = self.limits.max_file_bytes.min(self.limits.max_total_bytes);
+        (limit != u64::MAX).then_some(limit)
+    }
 }
 
 #[cfg(test)]

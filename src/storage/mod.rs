@@ -183,6 +183,13 @@ pub trait Storage: Send + Sync {
     fn symlink(&self, target: &str, link: &str) -> Result<(), StorageError>;
     /// The target of a symlink, as written.
     fn readlink(&self, path: &str) -> Result<String, StorageError>;
+    /// The most bytes the file at `path` could hold after a write, when the
+    /// storage has a limit (`None`: no limit). Tools that build a file's
+    /// new content check it first, so they never build what cannot be kept.
+    fn file_size_limit(&self, path: &str) -> Option<u64> {
+        let _ = path;
+        None
+    }
 }
 
 /// Implements every [`Storage`] method by calling it on `$inner`, an
@@ -232,6 +239,10 @@ macro_rules! forward_storage {
         fn readlink(&self, path: &str) -> Result<String, $crate::storage::StorageError> {
             let $this = self;
             $inner.readlink(path)
+        }
+        fn file_size_limit(&self, path: &str) -> Option<u64> {
+            let $this = self;
+            $inner.file_size_limit(path)
         }
     };
 }

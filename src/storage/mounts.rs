@@ -287,6 +287,11 @@ impl Storage for Mounts {
             storage.readlink(inner)
         })
     }
+
+    fn file_size_limit(&self, path: &str) -> Option<u64> {
+        let (_, storage, inner) = self.route(&normalize(path));
+        storage.file_size_limit(&inner)
+    }
 }
 
 #[cfg(test)]

@@ -423,6 +423,9 @@ impl<S: Storage> Storage for Policy<S> {
         let _held = self.reading();
         asked(path, self.real(path, false, Access::Read).and_then(|real| self.inner.readlink(&real)))
     }
+    fn file_size_limit(&self, path: &str) -> Option<u64> {
+        self.inner.file_size_limit(path)
+    }
 }
 
 #[cfg(test)]
