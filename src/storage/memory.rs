@@ -6,7 +6,7 @@ use std::sync::Mutex;
 use std::time::SystemTime;
 
 use super::path::{normalize, resolve, Lookup};
-use super::{DirEntry, FileKind, Metadata, Storage, StorageError};
+use super::{asked, DirEntry, FileKind, Metadata, Storage, StorageError};
 
 /// How big a [`MemoryStorage`] may grow. The default is unlimited.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -177,8 +177,8 @@ impl MemoryStorage {
     }
 }
 
-impl Storage for MemoryStorage {
-    fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
+impl MemoryStorage {
+    fn raw_read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
         let tree = self.lock();
         let real = tree.resolve(path, true)?;
         match tree.node(&real)? {
@@ -187,27 +187,27 @@ impl Storage for MemoryStorage {
         }
     }
 
-    fn write(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
+    fn raw_write(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
         self.put(path, data, false)
     }
 
-    fn append(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
+    fn raw_append(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
         self.put(path, data, true)
     }
 
-    fn stat(&self, path: &str) -> Result<Metadata, StorageError> {
+    fn raw_stat(&self, path: &str) -> Result<Metadata, StorageError> {
         let tree = self.lock();
         let real = tree.resolve(path, true)?;
         Ok(tree.node(&real)?.metadata())
     }
 
-    fn lstat(&self, path: &str) -> Result<Metadata, StorageError> {
+    fn raw_lstat(&self, path: &str) -> Result<Metadata, StorageError> {
         let tree = self.lock();
         let real = tree.resolve(path, false)?;
         Ok(tree.node(&real)?.metadata())
     }
 
-    fn list(&self, path: &str) -> Result<Vec<DirEntry>, StorageError> {
+    fn raw_list(&self, path: &str) -> Result<Vec<DirEntry>, StorageError> {
         let tree = self.lock();
         let real = tree.resolve(path, true)?;
         if !matches!(tree.node(&real)?, Node::Directory { .. }) {
@@ -225,7 +225,7 @@ impl Storage for MemoryStorage {
         Ok(entries)
     }
 
-    fn mkdir(&self, path: &str, parents: bool) -> Result<(), StorageError> {
+    fn raw_mkdir(&self, path: &str, parents: bool) -> Result<(), StorageError> {
         let mut tree = self.lock();
         let target = normalize(path);
         if !parents {
@@ -254,7 +254,7 @@ impl Storage for MemoryStorage {
         Ok(())
     }
 
-    fn remove(&self, path: &str, recursive: bool) -> Result<(), StorageError> {
+    fn raw_remove(&self, path: &str, recursive: bool) -> Result<(), StorageError> {
         let mut tree = self.lock();
         let real = tree.resolve(path, false)?;
         if real == "/" {
@@ -272,10 +272,20 @@ impl Storage for MemoryStorage {
         Ok(())
     }
 
-    fn rename(&self, from: &str, to: &str) -> Result<(), StorageError> {
+    /// A rename; an error comes with whether it is about the destination.
+    fn raw_rename(&self, from: &str, to: &str) -> Result<(), (StorageError, bool)> {
         let mut tree = self.lock();
-        let source = tree.resolve(from, false)?;
-        let destination = tree.resolve(to, false)?;
+        let source = tree.resolve(from, false).map_err(|error| (error, false))?;
+        let destination = tree.resolve(to, false).map_err(|error| (error, true))?;
+        let result = Self::rename_real(&mut tree, &source, &destination);
+        result.map_err(|error| {
+            let about_destination = error.path() == destination && source != destination;
+            (error, about_destination)
+        })
+    }
+
+    fn rename_real(tree: &mut Tree, source: &str, destination: &str) -> Result<(), StorageError> {
+        let (source, destination) = (source.to_owned(), destination.to_owned());
         if source == "/" {
             return Err(StorageError::InvalidArgument(source));
         }
@@ -313,7 +323,7 @@ impl Storage for MemoryStorage {
         Ok(())
     }
 
-    fn symlink(&self, target: &str, link: &str) -> Result<(), StorageError> {
+    fn raw_symlink(&self, target: &str, link: &str) -> Result<(), StorageError> {
         let mut tree = self.lock();
         let real = tree.resolve(link, false)?;
         if tree.nodes.contains_key(&real) {
@@ -323,13 +333,57 @@ impl Storage for MemoryStorage {
         Ok(())
     }
 
-    fn readlink(&self, path: &str) -> Result<String, StorageError> {
+    fn raw_readlink(&self, path: &str) -> Result<String, StorageError> {
         let tree = self.lock();
         let real = tree.resolve(path, false)?;
         match tree.node(&real)? {
             Node::Symlink { target, .. } => Ok(target.clone()),
             _ => Err(StorageError::InvalidArgument(real)),
         }
+    }
+}
+
+/// The operations above, with errors naming the path asked for.
+impl Storage for MemoryStorage {
+    fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
+        asked(path, self.raw_read(path))
+    }
+    fn write(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
+        asked(path, self.raw_write(path, data))
+    }
+    fn append(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
+        asked(path, self.raw_append(path, data))
+    }
+    fn stat(&self, path: &str) -> Result<Metadata, StorageError> {
+        asked(path, self.raw_stat(path))
+    }
+    fn lstat(&self, path: &str) -> Result<Metadata, StorageError> {
+        asked(path, self.raw_lstat(path))
+    }
+    fn list(&self, path: &str) -> Result<Vec<DirEntry>, StorageError> {
+        asked(path, self.raw_list(path))
+    }
+    fn mkdir(&self, path: &str, parents: bool) -> Result<(), StorageError> {
+        asked(path, self.raw_mkdir(path, parents))
+    }
+    fn remove(&self, path: &str, recursive: bool) -> Result<(), StorageError> {
+        asked(path, self.raw_remove(path, recursive))
+    }
+    fn rename(&self, from: &str, to: &str) -> Result<(), StorageError> {
+        self.raw_rename(from, to).map_err(|(error, about_destination)| {
+            let at = if about_destination { to } else { from };
+            error.with_path(|_| super::normalize(at))
+        })
+    }
+    fn symlink(&self, target: &str, link: &str) -> Result<(), StorageError> {
+        asked(link, self.raw_symlink(target, link))
+    }
+    fn readlink(&self, path: &str) -> Result<String, StorageError> {
+        asked(path, self.raw_readlink(path))
+    }
+    fn file_size_limit(&self, _path: &str) -> Option<u64> {
+        let limit = self.limits.max_file_bytes.min(self.limits.max_total_bytes);
+        (limit != u64::MAX).then_some(limit)
     }
 }
 
@@ -372,8 +426,8 @@ mod tests {
         let cases: Vec<(Result<(), StorageError>, &str)> = vec![
             (storage.read("/nope").map(drop), "/nope: No such file or directory"),
             (storage.read("/project").map(drop), "/project: Is a directory"),
-            (storage.read("/project/README/x").map(drop), "/project/README: Not a directory"),
-            (storage.write("/missing/file", b"").map(drop), "/missing: No such file or directory"),
+            (storage.read("/project/README/x").map(drop), "/project/README/x: Not a directory"),
+            (storage.write("/missing/file", b"").map(drop), "/missing/file: No such file or directory"),
             (storage.list("/project/README").map(drop), "/project/README: Not a directory"),
             (storage.mkdir("/project", false), "/project: File exists"),
             (storage.remove("/project", false), "/project: Directory not empty"),

@@ -148,6 +148,13 @@ impl StorageError {
     }
 }
 
+/// `result` with every error naming `path`, the path asked for (normalised),
+/// as a shell names it: `/no/such/file: No such file or directory`, not the
+/// first missing folder nor where a symlink led.
+pub(crate) fn asked<T>(path: &str, result: Result<T, StorageError>) -> Result<T, StorageError> {
+    result.map_err(|error| error.with_path(|_| normalize(path)))
+}
+
 /// A file system over virtual paths. Implementations are safe to share
 /// between threads; each operation is atomic with respect to the others on
 /// the same storage.
@@ -176,6 +183,13 @@ pub trait Storage: Send + Sync {
     fn symlink(&self, target: &str, link: &str) -> Result<(), StorageError>;
     /// The target of a symlink, as written.
     fn readlink(&self, path: &str) -> Result<String, StorageError>;
+    /// The most bytes the file at `path` could hold after a write, when the
+    /// storage has a limit (`None`: no limit). Tools that build a file's
+    /// new content check it first, so they never build what cannot be kept.
+    fn file_size_limit(&self, path: &str) -> Option<u64> {
+        let _ = path;
+        None
+    }
 }
 
 /// Implements every [`Storage`] method by calling it on `$inner`, an
@@ -225,6 +239,10 @@ macro_rules! forward_storage {
         fn readlink(&self, path: &str) -> Result<String, $crate::storage::StorageError> {
             let $this = self;
             $inner.readlink(path)
+        }
+        fn file_size_limit(&self, path: &str) -> Option<u64> {
+            let $this = self;
+            $inner.file_size_limit(path)
         }
     };
 }

@@ -13,7 +13,7 @@ use std::sync::Mutex;
 use std::time::SystemTime;
 
 use super::path::{parent, resolve, Lookup};
-use super::{DirEntry, FileKind, Metadata, Storage, StorageError};
+use super::{asked, DirEntry, FileKind, Metadata, Storage, StorageError};
 
 #[derive(Debug, Clone)]
 enum Upper {
@@ -310,14 +310,14 @@ impl<L: Storage> Overlay<L> {
     }
 }
 
-impl<L: Storage> Storage for Overlay<L> {
-    fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
+impl<L: Storage> Overlay<L> {
+    fn raw_read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
         let upper = self.lock();
         let real = self.resolve(&upper, path, true)?;
         self.read_real(&upper, &real)
     }
 
-    fn write(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
+    fn raw_write(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
         let mut upper = self.lock();
         let real = self.resolve(&upper, path, true)?;
         let mode = match self.lookup(&upper, &real)? {
@@ -329,7 +329,7 @@ impl<L: Storage> Storage for Overlay<L> {
         Ok(())
     }
 
-    fn append(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
+    fn raw_append(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
         let mut upper = self.lock();
         let real = self.resolve(&upper, path, true)?;
         let (mut content, mode) = match self.lookup(&upper, &real)? {
@@ -342,25 +342,25 @@ impl<L: Storage> Storage for Overlay<L> {
         Ok(())
     }
 
-    fn stat(&self, path: &str) -> Result<Metadata, StorageError> {
+    fn raw_stat(&self, path: &str) -> Result<Metadata, StorageError> {
         let upper = self.lock();
         let real = self.resolve(&upper, path, true)?;
         self.metadata_real(&upper, &real)
     }
 
-    fn lstat(&self, path: &str) -> Result<Metadata, StorageError> {
+    fn raw_lstat(&self, path: &str) -> Result<Metadata, StorageError> {
         let upper = self.lock();
         let real = self.resolve(&upper, path, false)?;
         self.metadata_real(&upper, &real)
     }
 
-    fn list(&self, path: &str) -> Result<Vec<DirEntry>, StorageError> {
+    fn raw_list(&self, path: &str) -> Result<Vec<DirEntry>, StorageError> {
         let upper = self.lock();
         let real = self.resolve(&upper, path, true)?;
         self.list_real(&upper, &real)
     }
 
-    fn mkdir(&self, path: &str, parents: bool) -> Result<(), StorageError> {
+    fn raw_mkdir(&self, path: &str, parents: bool) -> Result<(), StorageError> {
         let mut upper = self.lock();
         let target = super::path::normalize(path);
         let mut prefixes = Vec::new();
@@ -388,7 +388,7 @@ impl<L: Storage> Storage for Overlay<L> {
         Ok(())
     }
 
-    fn remove(&self, path: &str, recursive: bool) -> Result<(), StorageError> {
+    fn raw_remove(&self, path: &str, recursive: bool) -> Result<(), StorageError> {
         let mut upper = self.lock();
         let real = self.resolve(&upper, path, false)?;
         if real == "/" {
@@ -404,14 +404,29 @@ impl<L: Storage> Storage for Overlay<L> {
         self.delete(&mut upper, &real)
     }
 
-    fn rename(&self, from: &str, to: &str) -> Result<(), StorageError> {
+    /// A rename; an error comes with whether it is about the destination.
+    fn raw_rename(&self, from: &str, to: &str) -> Result<(), (StorageError, bool)> {
         let mut upper = self.lock();
-        let source = self.resolve(&upper, from, false)?;
-        let destination = self.resolve(&upper, to, false)?;
+        let source = self.resolve(&upper, from, false).map_err(|error| (error, false))?;
+        let destination = self.resolve(&upper, to, false).map_err(|error| (error, true))?;
+        let result = self.rename_real(&mut upper, &source, &destination);
+        result.map_err(|error| {
+            let about_destination = error.path() == destination && source != destination;
+            (error, about_destination)
+        })
+    }
+
+    fn rename_real(
+        &self,
+        upper: &mut BTreeMap<String, Upper>,
+        source: &str,
+        destination: &str,
+    ) -> Result<(), StorageError> {
+        let (source, destination) = (source.to_owned(), destination.to_owned());
         if source == "/" || destination.starts_with(&format!("{source}/")) {
             return Err(StorageError::InvalidArgument(destination));
         }
-        let source_kind = self.lookup(&upper, &source)?;
+        let source_kind = self.lookup(upper, &source)?;
         if source_kind == Lookup::Missing {
             return Err(StorageError::NotFound(source));
         }
@@ -422,20 +437,20 @@ impl<L: Storage> Storage for Overlay<L> {
         if source.starts_with(&format!("{destination}/")) {
             return Err(StorageError::NotEmpty(destination));
         }
-        match (self.lookup(&upper, &destination)?, source_kind == Lookup::Directory) {
+        match (self.lookup(upper, &destination)?, source_kind == Lookup::Directory) {
             (Lookup::Directory, false) => return Err(StorageError::IsADirectory(destination)),
-            (Lookup::Directory, true) if !self.list_real(&upper, &destination)?.is_empty() => {
+            (Lookup::Directory, true) if !self.list_real(upper, &destination)?.is_empty() => {
                 return Err(StorageError::NotEmpty(destination))
             }
             (Lookup::File | Lookup::Symlink(_), true) => return Err(StorageError::NotADirectory(destination)),
             (Lookup::Missing, _) => {}
-            _ => self.delete(&mut upper, &destination)?,
+            _ => self.delete(upper, &destination)?,
         }
-        self.copy(&mut upper, &source, &destination)?;
-        self.delete(&mut upper, &source)
+        self.copy(upper, &source, &destination)?;
+        self.delete(upper, &source)
     }
 
-    fn symlink(&self, target: &str, link: &str) -> Result<(), StorageError> {
+    fn raw_symlink(&self, target: &str, link: &str) -> Result<(), StorageError> {
         let mut upper = self.lock();
         let real = self.resolve(&upper, link, false)?;
         if self.lookup(&upper, &real)? != Lookup::Missing {
@@ -445,7 +460,7 @@ impl<L: Storage> Storage for Overlay<L> {
         Ok(())
     }
 
-    fn readlink(&self, path: &str) -> Result<String, StorageError> {
+    fn raw_readlink(&self, path: &str) -> Result<String, StorageError> {
         let upper = self.lock();
         let real = self.resolve(&upper, path, false)?;
         match self.lookup(&upper, &real)? {
@@ -453,6 +468,46 @@ impl<L: Storage> Storage for Overlay<L> {
             Lookup::Missing => Err(StorageError::NotFound(real)),
             _ => Err(StorageError::InvalidArgument(real)),
         }
+    }
+}
+
+/// The operations above, with errors naming the path asked for.
+impl<L: Storage> Storage for Overlay<L> {
+    fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
+        asked(path, self.raw_read(path))
+    }
+    fn write(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
+        asked(path, self.raw_write(path, data))
+    }
+    fn append(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
+        asked(path, self.raw_append(path, data))
+    }
+    fn stat(&self, path: &str) -> Result<Metadata, StorageError> {
+        asked(path, self.raw_stat(path))
+    }
+    fn lstat(&self, path: &str) -> Result<Metadata, StorageError> {
+        asked(path, self.raw_lstat(path))
+    }
+    fn list(&self, path: &str) -> Result<Vec<DirEntry>, StorageError> {
+        asked(path, self.raw_list(path))
+    }
+    fn mkdir(&self, path: &str, parents: bool) -> Result<(), StorageError> {
+        asked(path, self.raw_mkdir(path, parents))
+    }
+    fn remove(&self, path: &str, recursive: bool) -> Result<(), StorageError> {
+        asked(path, self.raw_remove(path, recursive))
+    }
+    fn rename(&self, from: &str, to: &str) -> Result<(), StorageError> {
+        self.raw_rename(from, to).map_err(|(error, about_destination)| {
+            let at = if about_destination { to } else { from };
+            error.with_path(|_| super::normalize(at))
+        })
+    }
+    fn symlink(&self, target: &str, link: &str) -> Result<(), StorageError> {
+        asked(link, self.raw_symlink(target, link))
+    }
+    fn readlink(&self, path: &str) -> Result<String, StorageError> {
+        asked(path, self.raw_readlink(path))
     }
 }
 

@@ -46,6 +46,9 @@ impl<S: Storage> Storage for ReadOnly<S> {
     fn readlink(&self, path: &str) -> Result<String, StorageError> {
         self.0.readlink(path)
     }
+    fn file_size_limit(&self, path: &str) -> Option<u64> {
+        self.0.file_size_limit(path)
+    }
 }
 
 #[cfg(test)]

@@ -19,6 +19,11 @@ type FileTool = fn(&dyn Storage, &Value) -> HandlerResult;
 /// How many lines `read_file` returns when the call does not say.
 pub const DEFAULT_READ_LINES: usize = 2000;
 
+/// The most bytes `edit_file` builds, whatever the storage allows: a
+/// `replace_all` that would grow a file past this (or past the storage's
+/// own limit) is refused before the new content is built.
+const MAX_EDITED_BYTES: u64 = 256 << 20;
+
 /// Registers the five file tools on `registry`, acting on `storage`. Fails
 /// like [`Registry::register`], e.g. when one of the names is taken; the
 /// tools registered before the failure stay registered.
@@ -104,7 +109,7 @@ fn count(arguments: &Value, field: &str, default: usize) -> Result<usize, ToolEr
         value => value
             .as_u64()
             .filter(|&number| number > 0)
-            .map(|number| number as usize)
+            .map(|number| usize::try_from(number).unwrap_or(usize::MAX))
             .ok_or_else(|| ToolError::failed(format!("\"{field}\" must be a positive whole number"))),
     }
 }
@@ -144,7 +149,7 @@ fn read_file(storage: &dyn Storage, arguments: &Value) -> HandlerResult {
     if offset > lines.len().max(1) {
         return Err(ToolError::failed(format!("{path} has {} lines; offset {offset} is past its end", lines.len())));
     }
-    let end = (offset - 1 + limit).min(lines.len());
+    let end = (offset - 1).saturating_add(limit).min(lines.len());
     let mut out: String = lines[offset - 1..end].concat();
     if end < lines.len() {
         out.push_str(&format!("\n[{} more lines; read on with offset {}]", lines.len() - end, end + 1));
@@ -197,6 +202,14 @@ fn edit_file(storage: &dyn Storage, arguments: &Value) -> HandlerResult {
             "old_text occurs {many} times in {path}; include more surrounding text to make it unique, or set replace_all"
         ))),
         _ => {
+            // The size of the result, known before it is built.
+            let replaced = if replace_all { found as u128 } else { 1 };
+            let size = content.len() as u128 - replaced * old_text.len() as u128 + replaced * new_text.len() as u128;
+            let limit = storage.file_size_limit(path).map_or(MAX_EDITED_BYTES, |limit| limit.min(MAX_EDITED_BYTES));
+            if size > u128::from(limit) {
+                let error = StorageError::TooLarge { path: super::normalize(path), limit };
+                return Err(ToolError::failed(format!("{error}; the edit would make it {size} bytes, nothing was changed")));
+            }
             let edited = if replace_all { content.replace(old_text, new_text) } else { content.replacen(old_text, new_text, 1) };
             storage.write(path, edited.as_bytes()).map_err(storage_failure)?;
             let noun = if found == 1 { "occurrence" } else { "occurrences" };
@@ -271,11 +284,67 @@ mod tests {
         assert_eq!(call(&registry, "delete_path", r#"{"path":"/docs","recursive":true}"#).unwrap(), "deleted /docs");
         assert_eq!(
             call(&registry, "read_file", r#"{"path":"/docs/new/readme.md"}"#).unwrap_err(),
-            "read_file: /docs: No such file or directory; list_directory shows what exists"
+            "read_file: /docs/new/readme.md: No such file or directory; list_directory shows what exists"
         );
         assert_eq!(
             call(&registry, "read_file", r#"{"path":"/src/lib.rs","limit":"ten"}"#).unwrap_err(),
             "read_file: \"limit\" must be a positive whole number"
+        );
+    }
+
+    #[test]
+    fn huge_offsets_and_limits_do_not_overflow() {
+        let (registry, _) = setup();
+        let max = u64::MAX;
+        assert_eq!(
+            call(&registry, "read_file", &format!(r#"{{"path":"/src/lib.rs","offset":2,"limit":{max}}}"#)).unwrap(),
+            "fn b() {}\nfn a2() {}\n"
+        );
+        assert!(call(&registry, "read_file", &format!(r#"{{"path":"/src/lib.rs","offset":{max},"limit":{max}}}"#))
+            .unwrap_err()
+            .contains("past its end"));
+    }
+
+    #[test]
+    fn replace_all_is_refused_before_the_result_is_built() {
+        let storage = Arc::new(MemoryStorage::new(crate::storage::MemoryLimits {
+            max_total_bytes: 1 << 20,
+            max_file_bytes: 1 << 20,
+        }));
+        storage.write("/a.txt", &[b'a'; 1000]).unwrap();
+        let registry = Registry::new();
+        register_file_tools(&registry, storage.clone()).unwrap();
+        // 1,000 occurrences times 10,000 bytes: 10 MB, past the 1 MiB limit.
+        let arguments =
+            serde_json::json!({"path": "/a.txt", "old_text": "a", "new_text": "b".repeat(10_000), "replace_all": true});
+        assert_eq!(
+            call(&registry, "edit_file", &arguments.to_string()).unwrap_err(),
+            "edit_file: /a.txt: File too large (the limit is 1048576 bytes); the edit would make it 10000000 bytes, nothing was changed"
+        );
+        assert_eq!(storage.read("/a.txt").unwrap(), [b'a'; 1000]);
+        // Without a storage limit, the tools' own cap holds.
+        let unlimited = Arc::new(MemoryStorage::default());
+        unlimited.write("/a.txt", &vec![b'a'; 1 << 16]).unwrap();
+        let registry = Registry::new();
+        register_file_tools(&registry, unlimited).unwrap();
+        assert!(call(&registry, "edit_file", &arguments.to_string()).unwrap_err().contains("File too large"));
+        // Within the limit, the edit is made.
+        let arguments = serde_json::json!({"path": "/a.txt", "old_text": "a", "new_text": "bb", "replace_all": true});
+        let registry = Registry::new();
+        register_file_tools(&registry, storage.clone()).unwrap();
+        assert_eq!(
+            call(&registry, "edit_file", &arguments.to_string()).unwrap(),
+            "replaced 1000 occurrences in /a.txt"
+        );
+        assert_eq!(storage.read("/a.txt").unwrap().len(), 2000);
+    }
+
+    #[test]
+    fn errors_name_the_path_asked_for() {
+        let (registry, _) = setup();
+        assert_eq!(
+            call(&registry, "read_file", r#"{"path":"../../etc/passwd"}"#).unwrap_err(),
+            "read_file: /etc/passwd: No such file or directory; list_directory shows what exists"
         );
     }
 }
