@@ -92,6 +92,8 @@ pub mod schema;
 pub mod shell;
 #[cfg(feature = "storage")]
 pub mod storage;
+#[cfg(feature = "shell")]
+mod thread_stack;
 mod tool;
 
 pub use environment::{CancelToken, Environment};

@@ -118,7 +118,14 @@ impl Interp<'_> {
         let expr = match self.ariths.get(trimmed) {
             Some(expr) => expr.clone(),
             None => {
-                let expr = super::parse::parse_arith(trimmed).ok_or_else(|| bad_number_or_syntax(trimmed))?;
+                let expr = super::parse::parse_arith(trimmed).ok_or_else(|| {
+                    // The parser gives up on a nesting deeper than the stack.
+                    if super::parse::arith_too_deep(trimmed) {
+                        ArithError::Recursion
+                    } else {
+                        bad_number_or_syntax(trimmed)
+                    }
+                })?;
                 let expr = Rc::new(expr);
                 if self.ariths.len() < 4096 {
                     self.ariths.insert(trimmed.to_string(), expr.clone());
@@ -197,6 +204,9 @@ impl Interp<'_> {
     }
 
     fn arith_eval(&mut self, expr: &ArithmeticExpr, depth: u32) -> Result<i64, ArithError> {
+        if super::stack::too_deep() {
+            return Err(ArithError::Recursion);
+        }
         Ok(match expr {
             ArithmeticExpr::Literal(n) => *n,
             ArithmeticExpr::Reference(target) => self.arith_read(target, depth)?,

@@ -1103,7 +1103,12 @@ fn printf(interp: &mut Interp<'_>, argv: &[String]) -> Res {
         interp.err(b"printf: usage: printf [-v var] format [arguments]\n")?;
         return Ok(2);
     };
-    let formatted = commands::printf_format(format.as_bytes(), args, &|| interp.rt.check())?;
+    let formatted = commands::printf_format(
+        format.as_bytes(),
+        args,
+        &|| interp.rt.check(),
+        interp.rt.limits.max_output_bytes.saturating_mul(4),
+    )?;
     for message in &formatted.errors {
         interp.error(format_args!("printf: {message}"))?;
     }
@@ -1701,6 +1706,9 @@ fn test(interp: &mut Interp<'_>, argv: &[String]) -> Res {
 }
 
 fn eval_test(interp: &mut Interp<'_>, expr: &TestExpr) -> Result<bool, String> {
+    if super::stack::too_deep() {
+        return Err("expression nested too deeply".to_string());
+    }
     Ok(match expr {
         TestExpr::False => false,
         TestExpr::Literal(s) => !s.is_empty(),
@@ -1867,6 +1875,7 @@ impl Interp<'_> {
     }
 
     fn eval_extended(&mut self, expr: &ExtendedTestExpr) -> Result<Result<bool, String>, Flow> {
+        self.rt.check_stack()?;
         Ok(Ok(match expr {
             ExtendedTestExpr::And(a, b) => match self.eval_extended(a)? {
                 Ok(true) => return self.eval_extended(b),

@@ -125,7 +125,7 @@ impl<'r> Runtime<'r> {
 
     /// Refuses to nest deeper once the stack budget is used.
     pub(crate) fn check_stack(&self) -> Result<(), LimitHit> {
-        if self.stack_base.saturating_sub(stack_address()) > STACK_BUDGET {
+        if self.stack_base.saturating_sub(stack_address()) > STACK_BUDGET || super::stack::too_deep() {
             Err(LimitHit::FunctionDepth)
         } else {
             Ok(())

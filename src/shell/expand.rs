@@ -369,6 +369,7 @@ impl Interp<'_> {
 
     /// Tilde prefix, then the word's pieces.
     fn expand_raw(&mut self, raw: &str, fields: &mut Fields, tilde: bool) -> Result<(), Flow> {
+        self.rt.check_stack()?;
         let mut rest = raw;
         if tilde && raw.starts_with('~') {
             let end = raw.find('/').unwrap_or(raw.len());
@@ -1345,6 +1346,11 @@ fn brace_into(word: &str, out: &mut Vec<String>) {
     if out.len() > MAX_BRACE_WORDS {
         return;
     }
+    // One level per brace group: past the stack's room the rest stays literal.
+    if super::stack::too_deep() {
+        out.push(word.to_string());
+        return;
+    }
     let Some((open, close, items)) = find_brace(word) else {
         out.push(word.to_string());
         return;
@@ -1488,15 +1494,7 @@ fn sequence(inner: &str) -> Option<Vec<String>> {
         let mut items = Vec::with_capacity(count as usize);
         let mut v = a;
         for _ in 0..count {
-            items.push(if pad > 0 {
-                if v < 0 {
-                    format!("-{:0width$}", v.unsigned_abs(), width = pad - 1)
-                } else {
-                    format!("{v:0pad$}")
-                }
-            } else {
-                v.to_string()
-            });
+            items.push(if pad > 0 { super::commands::layout::zero_padded(i128::from(v), pad) } else { v.to_string() });
             v = if a <= b { v.saturating_add(step) } else { v.saturating_sub(step) };
         }
         return Some(items);

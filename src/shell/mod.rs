@@ -14,6 +14,7 @@ mod expand;
 mod io;
 mod parse;
 mod pattern;
+mod stack;
 mod state;
 pub mod tool;
 
@@ -159,7 +160,22 @@ impl Shell {
 
     /// Runs a script as `bash -c` would, in this session's state.
     /// `cancel`, when it fires, stops the script with [`LimitHit::Cancelled`].
+    ///
+    /// The script runs where the stack is known (see `docs/RELIABILITY.md`):
+    /// on this thread when it has 4 MiB of stack left, else on a thread of
+    /// the run's own, so a small-stack caller is as safe as any.
     pub fn run(&mut self, script: &str, cancel: Option<&CancelToken>) -> RunResult {
+        match stack::run(|| self.run_here(script, cancel)) {
+            Ok(result) => result,
+            Err(error) => RunResult {
+                stderr: format!("aikido-shell: cannot start the script's thread: {error}\n").into_bytes(),
+                exit_code: 126,
+                ..RunResult::default()
+            },
+        }
+    }
+
+    fn run_here(&mut self, script: &str, cancel: Option<&CancelToken>) -> RunResult {
         let recorder = Recorder { inner: &*self.storage, writes: Mutex::new(Vec::new()) };
         let limits = &self.options.limits;
         let runtime = exec::Runtime::new(&recorder, limits, cancel);

@@ -75,6 +75,15 @@ pub(crate) fn parse_arith(text: &str) -> Option<ast::ArithmeticExpr> {
     catch_unwind(AssertUnwindSafe(|| brush_parser::arithmetic::parse(text))).ok()?.ok()
 }
 
+/// Whether `text` failed to parse as arithmetic because it nests deeper
+/// than the parser's budget allows (not because of a syntax error).
+pub(crate) fn arith_too_deep(text: &str) -> bool {
+    matches!(
+        catch_unwind(AssertUnwindSafe(|| brush_parser::arithmetic::parse(text))),
+        Ok(Err(brush_parser::WordParseError::ArithmeticExpression(brush_parser::ParseErrorLocation::TooComplex)))
+    )
+}
+
 fn describe(script: &str, error: &ParseError) -> String {
     match error {
         ParseError::ParsingNear(position) => {

@@ -2,6 +2,7 @@
  * sessions, restart, limits) and the direct API for running scripts without
  * a model (results, limits, cancellation, reset), and bad input. */
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -251,8 +252,53 @@ static void misuse(void) {
     aikido_storage_free(storage);
 }
 
+/* Issue 11: inputs of a few KB nesting deeper than a small thread's stack
+ * killed the host with SIGSEGV. From a 256 KiB thread, through the tool,
+ * each ends with bash's answer or a named refusal, never a crash. */
+static char *repeated(const char *prefix, const char *piece, size_t n, const char *suffix) {
+    size_t len = strlen(prefix) + strlen(piece) * n + strlen(suffix) + 1;
+    char *text = malloc(len);
+    if (!text) return NULL;
+    char *end = text;
+    end += strlen(strcpy(end, prefix));
+    for (size_t i = 0; i < n; i++) end += strlen(strcpy(end, piece));
+    strcpy(end, suffix);
+    return text;
+}
+
+static void *deep_inputs(void *arg) {
+    const aikido_registry *registry = arg;
+    char *arith = repeated("{\"command\":\"echo $(( ", "!", 3125, "1 ))\"}");
+    char *jq = repeated("{\"command\":\"jq -n '", ".|", 1025, ".'\"}");
+    char *test = repeated("{\"command\":\"[[ ", "! ", 5000, "a ]]; echo $?\"}");
+    if (CHECK(arith && jq && test)) {
+        check_bash(registry, "deep", arith, "0\n[exit code: 0]");
+        check_bash(registry, "deep", jq, "null\n[exit code: 0]");
+        check_bash(registry, "deep", test, "0\n[exit code: 0]");
+    }
+    free(arith);
+    free(jq);
+    free(test);
+    return NULL;
+}
+
+static void deep_nesting_on_a_small_stack(void) {
+    aikido_storage *storage = aikido_storage_memory_new(0, 0);
+    aikido_registry *registry = aikido_registry_new();
+    CHECK_STATUS(aikido_registry_register_shell_tool(registry, storage, NULL, NULL), AIKIDO_OK);
+    pthread_attr_t attr;
+    pthread_t thread;
+    CHECK(pthread_attr_init(&attr) == 0);
+    CHECK(pthread_attr_setstacksize(&attr, 256 * 1024) == 0);
+    if (CHECK(pthread_create(&thread, &attr, deep_inputs, registry) == 0)) CHECK(pthread_join(thread, NULL) == 0);
+    pthread_attr_destroy(&attr);
+    aikido_registry_free(registry);
+    aikido_storage_free(storage);
+}
+
 int main(void) {
     the_tool();
+    deep_nesting_on_a_small_stack();
     tool_limits();
     direct_runs();
     direct_limits();

@@ -1749,7 +1749,7 @@ impl Global<'_> {
         }
         // jaq recurses on the native stack for every call of a jq function:
         // refuse to go deeper than a budget rather than overflow it.
-        if stack_position().abs_diff(self.stack_base) > STACK_BUDGET {
+        if stack_position().abs_diff(self.stack_base) > STACK_BUDGET || crate::shell::stack::too_deep() {
             return Err(Exn::from(jaq_core::Error::str("Exceeds the stack budget (recursion too deep)")));
         }
         let left = self.budget.get();
@@ -2993,6 +2993,85 @@ mod time {
 }
 
 // ---------------------------------------------------------------------------
+// Bounding the filter's nesting
+
+/// The most operators, brackets and keywords a filter may hold: each can
+/// add a level to jaq's recursion (`.|.|…`, `((…))`, `1+1+…`), so this
+/// bounds the depth of its parser, compiler and interpreter (about 1.5 KiB
+/// of stack a level in a release build, see docs/RELIABILITY.md).
+const MAX_FILTER_NESTING: usize = 2048;
+
+/// An upper bound on how deep the filter nests: every token that may open a
+/// level (an operator, a bracket, an interpolation, a keyword), counted
+/// outside strings and comments, without recursion.
+fn nesting_bound(code: &str) -> usize {
+    let bytes = code.as_bytes();
+    let mut count = 0usize;
+    // For each interpolation we are inside, the bracket depth it opened at.
+    let mut interpolations: Vec<usize> = Vec::new();
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if in_string {
+            match b {
+                b'\\' if bytes.get(i + 1) == Some(&b'(') => {
+                    count += 1;
+                    interpolations.push(depth);
+                    depth += 1;
+                    in_string = false;
+                    i += 2;
+                    continue;
+                }
+                b'\\' => i += 1,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'(' | b'[' | b'{' => {
+                count += 1;
+                depth += 1;
+            }
+            b')' | b']' | b'}' => {
+                depth = depth.saturating_sub(1);
+                if b == b')' && interpolations.last() == Some(&depth) {
+                    interpolations.pop();
+                    in_string = true;
+                }
+            }
+            b'|' | b',' | b'+' | b'-' | b'*' | b'/' | b'%' | b'<' | b'>' | b'=' | b'!' | b'?' | b':' => count += 1,
+            b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
+                let start = i;
+                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                    i += 1;
+                }
+                if matches!(
+                    &bytes[start..i],
+                    b"if" | b"elif" | b"reduce" | b"foreach" | b"try" | b"def" | b"as" | b"label" | b"and" | b"or"
+                ) {
+                    count += 1;
+                }
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    count
+}
+
+// ---------------------------------------------------------------------------
 // Rewriting the filter text
 
 /// Rewrites the filter for two things jaq does differently:
@@ -3164,6 +3243,15 @@ fn jq_main(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
         Parsed::Exit(status) => return Ok(status),
     };
     let shown = opts.filter.clone().unwrap_or_else(|| ".".into());
+    // jaq's parser, compiler and interpreter recurse once per level of the
+    // filter, and none of them bounds it: refuse what could nest deeper
+    // than the stack holds before handing it over.
+    if nesting_bound(&shown) > MAX_FILTER_NESTING {
+        ctx.stderr.write_str(&format!(
+            "jq: error: the filter nests too deeply (more than {MAX_FILTER_NESTING} operators and brackets)\n"
+        ))?;
+        return Ok(STATUS_COMPILE);
+    }
     let code = rewrite_filter(&shown);
 
     // Global variables: $ENV, $__prog_args-free $ARGS, and the named ones.

@@ -11,6 +11,34 @@ use std::cell::Cell;
 use peg::str::LineCol;
 use peg::{Parse, ParseElem, ParseLiteral, ParseSlice, RuleResult};
 
+thread_local! {
+    /// The lowest stack address this thread's parses may reach (0: unknown,
+    /// no check): the shell sets it where it knows the thread's stack.
+    static STACK_FLOOR: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Ours: tells this thread's parsers how low the stack may go. Past
+/// `floor` plus a margin every read fails and the parse ends with
+/// [`crate::ParseError::TooComplex`] (a deep nesting, not an overflow).
+/// 0 or 1 turn the check off.
+pub fn set_stack_floor(floor: usize) {
+    STACK_FLOOR.with(|cell| cell.set(if floor > 1 { floor } else { 0 }));
+}
+
+/// Stack kept free below a parse's deepest rule.
+const STACK_MARGIN: usize = 256 << 10;
+
+/// Whether the stack is too deep for one more rule.
+#[inline]
+pub(crate) fn stack_too_deep() -> bool {
+    let marker = 0u8;
+    let here = std::hint::black_box(&marker) as *const u8 as usize;
+    STACK_FLOOR.with(|floor| {
+        let floor = floor.get();
+        floor != 0 && here < floor.saturating_add(STACK_MARGIN)
+    })
+}
+
 /// Reads a parse may still make.
 #[derive(Debug)]
 pub(crate) struct Fuel(Cell<usize>);
@@ -28,6 +56,11 @@ impl Fuel {
     pub(crate) fn spend(&self) -> bool {
         let left = self.0.get();
         if left == 0 {
+            return false;
+        }
+        // A deep nesting spends the whole budget: the parse gives up.
+        if left % 8 == 0 && stack_too_deep() {
+            self.0.set(0);
             return false;
         }
         self.0.set(left - 1);

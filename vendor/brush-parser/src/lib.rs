@@ -18,6 +18,7 @@ mod parser;
 mod source;
 mod tokenizer;
 
+pub use fuel::set_stack_floor;
 pub use error::{ParseError, ParseErrorLocation, TestCommandParseError, WordParseError};
 
 pub use parser::{Parser, ParserImpl, ParserOptions, SourceInfo, parse_tokens};

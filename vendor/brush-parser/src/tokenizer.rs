@@ -708,6 +708,11 @@ impl<'a, R: ?Sized + std::io::BufRead> Tokenizer<'a, R> {
             if self.cross_state.turns > self.cross_state.cursor.index.saturating_mul(64).saturating_add(4096) {
                 return Err(TokenizerError::TooComplex);
             }
+            // Ours: nested constructs (`$(`, `$((`, `${`) recurse; a nesting
+            // deeper than the stack allows gives up rather than overflow.
+            if crate::fuel::stack_too_deep() {
+                return Err(TokenizerError::TooComplex);
+            }
             // First satisfy token results from our queue. Once we exhaust the queue then
             // we'll look at the input stream.
             if !self.cross_state.queued_tokens.is_empty() {

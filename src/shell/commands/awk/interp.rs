@@ -979,7 +979,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
 
     fn eval_bool(&mut self, e: &Expr) -> R<bool> {
         self.depth += 1;
-        if self.depth > MAX_EVAL_DEPTH {
+        if self.depth > MAX_EVAL_DEPTH || crate::shell::stack::too_deep() {
             self.depth -= 1;
             return fail("expressions or function calls nested too deeply");
         }
@@ -1009,7 +1009,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
 
     fn eval_num(&mut self, e: &Expr) -> R<f64> {
         self.depth += 1;
-        if self.depth > MAX_EVAL_DEPTH {
+        if self.depth > MAX_EVAL_DEPTH || crate::shell::stack::too_deep() {
             self.depth -= 1;
             return fail("expressions or function calls nested too deeply");
         }
@@ -1045,7 +1045,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
 
     fn eval(&mut self, e: &Expr) -> R<Value> {
         self.depth += 1;
-        if self.depth > MAX_EVAL_DEPTH {
+        if self.depth > MAX_EVAL_DEPTH || crate::shell::stack::too_deep() {
             self.depth -= 1;
             return fail("expressions or function calls nested too deeply");
         }
@@ -1168,7 +1168,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
     #[inline(never)]
     fn builtin_counted(&mut self, b: Builtin, args: &[Expr]) -> R<Value> {
         self.depth += BUILTIN_COST;
-        let result = if self.depth > MAX_EVAL_DEPTH {
+        let result = if self.depth > MAX_EVAL_DEPTH || crate::shell::stack::too_deep() {
             fail("expressions or function calls nested too deeply")
         } else {
             self.builtin(b, args)
@@ -1289,7 +1289,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
 
     fn exec(&mut self, s: &Stmt) -> R<Flow> {
         self.depth += 1;
-        if self.depth > MAX_EVAL_DEPTH {
+        if self.depth > MAX_EVAL_DEPTH || crate::shell::stack::too_deep() {
             self.depth -= 1;
             return fail("expressions or function calls nested too deeply");
         }

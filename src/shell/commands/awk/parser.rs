@@ -302,7 +302,7 @@ impl<'s> Parser<'s> {
     fn enter(&mut self) -> PResult<()> {
         self.depth += 1;
         self.height += 1;
-        if self.depth > MAX_DEPTH || self.height > MAX_HEIGHT {
+        if self.depth > MAX_DEPTH || self.height > MAX_HEIGHT || crate::shell::stack::too_deep() {
             return self.err("program nested too deeply");
         }
         Ok(())

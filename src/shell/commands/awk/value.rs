@@ -170,7 +170,7 @@ pub fn num_to_str(n: f64, fmt: &[u8]) -> Vec<u8> {
 
 /// `%e` with C's exponent (sign and at least two digits).
 fn format_e(v: f64, prec: usize, upper: bool) -> String {
-    let s = format!("{v:.prec$e}");
+    let s = super::super::layout::scientific(v, prec);
     let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
     let (sign, digits) = match exp.strip_prefix('-') {
         Some(d) => ('-', d),
@@ -195,13 +195,13 @@ fn format_g(v: f64, prec: usize, alt: bool, upper: bool) -> String {
         }
         return s;
     }
-    let probe = format!("{:.*e}", p - 1, v);
+    let probe = super::super::layout::scientific(v, p - 1);
     let exp: i64 = probe.split_once('e').and_then(|(_, e)| e.parse().ok()).unwrap_or(0);
     let mut s = if exp < -4 || exp >= p as i64 {
         format_e(v, p - 1, upper)
     } else {
         let fprec = (p as i64 - 1 - exp).max(0) as usize;
-        format!("{v:.fprec$}")
+        super::super::layout::fixed(v, fprec)
     };
     if !alt {
         // Strip zeros after the point (in the mantissa only).
@@ -442,7 +442,7 @@ pub fn sprintf(fmt: &[u8], args: &[Value], convfmt: &[u8]) -> Result<Vec<u8>, St
                 } else {
                     match conv {
                         b'e' | b'E' => format_e(v, prec, upper),
-                        b'f' | b'F' => format!("{v:.prec$}"),
+                        b'f' | b'F' => super::super::layout::fixed(v, prec),
                         _ => format_g(v, prec, spec.alt, upper),
                     }
                 };

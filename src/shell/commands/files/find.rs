@@ -79,7 +79,13 @@ struct Parser<'a> {
     globals: Globals,
     has_action: bool,
     batches: usize,
+    /// Terms parsed: the tree's depth is at most this.
+    terms: usize,
 }
+
+/// The most terms (tests, actions, operators) an expression may have: its
+/// tree, evaluated recursively, is never deeper.
+const MAX_TERMS: usize = 4096;
 
 type Parsed<T> = Result<T, String>;
 
@@ -125,6 +131,10 @@ impl Parser<'_> {
     }
 
     fn unary(&mut self) -> Parsed<Node> {
+        self.terms += 1;
+        if self.terms > MAX_TERMS || crate::shell::stack::too_deep() {
+            return Err(format!("expression too long or nested too deeply (more than {MAX_TERMS} terms)"));
+        }
         let Some(token) = self.peek().map(str::to_string) else {
             return Err("expected an expression".to_string());
         };
@@ -511,7 +521,8 @@ pub(super) fn find(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
     if roots.is_empty() {
         roots.push(".".to_string());
     }
-    let mut parser = Parser { args: &args[at..], at: 0, globals: Globals::default(), has_action: false, batches: 0 };
+    let mut parser =
+        Parser { args: &args[at..], at: 0, globals: Globals::default(), has_action: false, batches: 0, terms: 0 };
     let parsed = if parser.args.is_empty() {
         Ok(Node::Const(true))
     } else {

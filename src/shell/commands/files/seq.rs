@@ -291,7 +291,7 @@ fn printf_number(format: &str, value: f64) -> Result<String, String> {
         let conversion = chars.next().map(|(_, c)| c).ok_or_else(|| format!("format {} ends in %", quote(format)))?;
         let precision = precision.unwrap_or(6).min(60);
         let body = match conversion {
-            'f' | 'F' => format!("{:.*}", precision, value.abs()),
+            'f' | 'F' => super::super::layout::fixed(value.abs(), precision),
             'e' | 'E' => exp_form(value.abs(), precision),
             'g' | 'G' => general_form(value.abs(), precision, flags.contains('#')),
             _ => return Err(format!("format {} has unknown %{conversion} directive", quote(format))),
@@ -326,7 +326,7 @@ fn printf_number(format: &str, value: f64) -> Result<String, String> {
 
 /// C's `%e`: `1.500000e+02`.
 fn exp_form(value: f64, precision: usize) -> String {
-    let text = format!("{:.*e}", precision, value);
+    let text = super::super::layout::scientific(value, precision);
     match text.split_once('e') {
         Some((mantissa, exponent)) => {
             let exponent: i32 = exponent.parse().unwrap_or(0);
@@ -343,13 +343,13 @@ fn general_form(value: f64, precision: usize, keep_zeros: bool) -> String {
     let exponent = if value == 0.0 {
         0
     } else {
-        let rounded = format!("{:.*e}", precision - 1, value);
+        let rounded = super::super::layout::scientific(value, precision - 1);
         rounded.split_once('e').and_then(|(_, e)| e.parse::<i32>().ok()).unwrap_or(0)
     };
     let text = if exponent < -4 || exponent >= precision as i32 {
         exp_form(value, precision - 1)
     } else {
-        format!("{:.*}", (precision as i32 - 1 - exponent).max(0) as usize, value)
+        super::super::layout::fixed(value, (precision as i64 - 1 - i64::from(exponent)).max(0) as usize)
     };
     if keep_zeros {
         return text;

@@ -147,10 +147,9 @@ pub(super) fn nl(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit
             };
             if numbered {
                 let text = match format.as_str() {
-                    "ln" => format!("{number:<width$}"),
-                    "rz" if number < 0 => format!("-{:0>w$}", number.unsigned_abs(), w = width.saturating_sub(1)),
-                    "rz" => format!("{number:0>width$}"),
-                    _ => format!("{number:>width$}"),
+                    "ln" => super::super::layout::pad(&number.to_string(), width, ' ', false),
+                    "rz" => super::super::layout::zero_padded(i128::from(number), width),
+                    _ => super::super::layout::pad(&number.to_string(), width, ' ', true),
                 };
                 out.extend_from_slice(text.as_bytes());
                 out.extend_from_slice(separator.as_bytes());

@@ -29,7 +29,7 @@ pub(super) fn printf(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Limi
         }
         return Ok(2);
     }
-    let formatted = format_all(format.as_bytes(), rest, &|| (ctx.check)());
+    let formatted = format_all(format.as_bytes(), rest, &|| (ctx.check)(), ctx.stdout.cap());
     let formatted = formatted?;
     for message in &formatted.errors {
         ctx.error(message)?;
@@ -46,17 +46,26 @@ pub(crate) struct Formatted {
     pub status: i32,
 }
 
-/// Formats `args` with `format`, reusing it while arguments remain.
+/// Formats `args` with `format`, reusing it while arguments remain. The
+/// result may hold at most `cap` bytes (the stream or variable it goes to):
+/// past it formatting stops with [`LimitHit::Output`], so a width of
+/// millions (`%*s`) or many arguments never build more than that, and a
+/// result cut short is never written as if whole.
 pub(crate) fn format_all(
     format: &[u8],
     args: &[String],
     check: &dyn Fn() -> Result<(), LimitHit>,
+    cap: usize,
 ) -> Result<Formatted, LimitHit> {
-    let mut state = State { args, next: 0, out: Vec::new(), errors: Vec::new(), status: 0, stopped: false };
+    let mut state = State { args, next: 0, out: Vec::new(), errors: Vec::new(), status: 0, stopped: false, cap };
     loop {
         check()?;
         let before = state.next;
-        match state.pass(format) {
+        let pass = state.pass(format);
+        if state.out.len() > cap {
+            return Err(LimitHit::Output);
+        }
+        match pass {
             Pass::Done => {}
             Pass::Stop => break,
         }
@@ -81,6 +90,8 @@ struct State<'a> {
     status: i32,
     /// `\c` in a `%b` argument: no more output at all.
     stopped: bool,
+    /// The most bytes the result may hold.
+    cap: usize,
 }
 
 /// A parsed conversion's flags, width and precision.
@@ -96,6 +107,12 @@ struct Spec {
 }
 
 impl<'a> State<'a> {
+    /// The widest field worth building: one byte past the cap already
+    /// overflows the result (a wider one would only cost memory).
+    fn field_cap(&self) -> usize {
+        self.cap.saturating_add(1)
+    }
+
     fn take(&mut self) -> Option<&'a str> {
         let arg = self.args.get(self.next)?;
         self.next += 1;
@@ -105,6 +122,9 @@ impl<'a> State<'a> {
     fn pass(&mut self, format: &[u8]) -> Pass {
         let mut at = 0;
         while at < format.len() {
+            if self.out.len() > self.cap {
+                return Pass::Stop;
+            }
             let byte = format[at];
             if byte == b'\\' {
                 at = self.escape(format, at, false).1;
@@ -141,18 +161,18 @@ impl<'a> State<'a> {
                 if width < 0 {
                     spec.left = true;
                 }
-                spec.width = usize::try_from(width.unsigned_abs()).unwrap_or(usize::MAX).min(1 << 20);
+                spec.width = usize::try_from(width.unsigned_abs()).unwrap_or(usize::MAX).min(self.field_cap());
             } else {
-                spec.width = digits(format, &mut at).min(1 << 20);
+                spec.width = digits(format, &mut at).min(self.field_cap());
             }
             if format.get(at) == Some(&b'.') {
                 at += 1;
                 if format.get(at) == Some(&b'*') {
                     at += 1;
                     let precision = self.take().map_or(0, |arg| self.integer(arg));
-                    spec.precision = usize::try_from(precision).ok().map(|p| p.min(1 << 20));
+                    spec.precision = usize::try_from(precision).ok().map(|p| p.min(self.field_cap()));
                 } else {
-                    spec.precision = Some(digits(format, &mut at).min(1 << 20));
+                    spec.precision = Some(digits(format, &mut at).min(self.field_cap()));
                 }
             }
             while matches!(format.get(at), Some(b'h' | b'l' | b'L' | b'j' | b'z' | b't')) {
@@ -538,7 +558,7 @@ fn float_text(value: f64, conversion: u8, spec: &Spec) -> String {
         let precision = spec.precision.unwrap_or(6);
         match conversion.to_ascii_lowercase() {
             b'f' => {
-                let mut text = format!("{value:.precision$}");
+                let mut text = super::super::layout::fixed(value, precision);
                 if spec.alt && precision == 0 {
                     text.push('.');
                 }
@@ -547,13 +567,13 @@ fn float_text(value: f64, conversion: u8, spec: &Spec) -> String {
             b'e' => exponent_form(value, precision, spec.alt),
             _ => {
                 let precision = precision.max(1);
-                let probe = format!("{value:.prec$e}", prec = precision - 1);
+                let probe = super::super::layout::scientific(value, precision - 1);
                 let exponent: i64 = probe.rsplit('e').next().and_then(|e| e.parse().ok()).unwrap_or(0);
                 let mut text = if exponent < -4 || exponent >= precision as i64 {
                     exponent_form(value, precision - 1, spec.alt)
                 } else {
                     let decimals = usize::try_from(precision as i64 - 1 - exponent).unwrap_or(0);
-                    let mut text = format!("{value:.decimals$}");
+                    let mut text = super::super::layout::fixed(value, decimals);
                     if spec.alt && decimals == 0 {
                         text.push('.');
                     }
@@ -575,7 +595,7 @@ fn float_text(value: f64, conversion: u8, spec: &Spec) -> String {
 
 /// `1.5e3` → `1.500000e+03` style.
 fn exponent_form(value: f64, precision: usize, alt: bool) -> String {
-    let text = format!("{value:.precision$e}");
+    let text = super::super::layout::scientific(value, precision);
     let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
     let exponent: i64 = exponent.parse().unwrap_or(0);
     let sign = if exponent < 0 { '-' } else { '+' };

@@ -33,6 +33,11 @@ impl Compare {
     fn key<'l>(&self, line: &'l [u8]) -> &'l [u8] {
         let mut at = 0;
         for _ in 0..self.fields {
+            // Past the end every further field is empty: stop (`-f` may be
+            // 2^64-1, which would otherwise loop for ever).
+            if at >= line.len() {
+                break;
+            }
             while at < line.len() && matches!(line[at], b' ' | b'\t') {
                 at += 1;
             }

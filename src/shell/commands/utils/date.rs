@@ -301,8 +301,8 @@ fn strftime(format: &str, moment: Moment) -> String {
         let num = |value: i64, width: usize, zero: bool| -> String {
             match (flag, zero) {
                 (Some('-'), _) => value.to_string(),
-                (Some('_'), _) | (None, false) => format!("{value:>width$}"),
-                _ => format!("{value:0width$}"),
+                (Some('_'), _) | (None, false) => super::super::layout::pad(&value.to_string(), width, ' ', true),
+                _ => super::super::layout::zero_padded(i128::from(value), width),
             }
         };
         let text = match conv {

@@ -159,6 +159,11 @@ impl Parser<'_> {
     }
 
     fn unary(&mut self) -> Result<Value, Fail> {
+        // Each `(` and `length` is a level of recursion: refused where the
+        // stack has no more room for one.
+        if crate::shell::stack::too_deep() {
+            return Err(Fail("expression nested too deeply".to_string()));
+        }
         if self.next_is("+") {
             self.require_more()?;
             self.at += 1;

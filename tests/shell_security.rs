@@ -1,0 +1,203 @@
+//! The shell under attack (issue 11, the shell's part): inputs of a few KB
+//! that nested deeper than the stack, grew memory without bound, ran one
+//! command past the time limit, panicked, or lost a write silently. Each
+//! test attacks the way the report did and asserts a clean, named outcome;
+//! the time bounds are hang guards only (figures: docs/RELIABILITY.md,
+//! "Security: the shell").
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use aikido::shell::{RunResult, Shell, ShellOptions};
+use aikido::storage::MemoryStorage;
+
+/// A caller with a small stack: a C host's worker thread.
+const SMALL_STACK: usize = 256 << 10;
+
+/// A hang guard, far above what any of these takes.
+const HANG: Duration = Duration::from_secs(20);
+
+fn storage() -> Arc<MemoryStorage> {
+    Arc::new(MemoryStorage::new(Default::default()))
+}
+
+/// Runs `script` in a fresh shell from a thread with a 256 KiB stack.
+fn run_small(script: String) -> RunResult {
+    run_small_with(ShellOptions::default(), storage(), script)
+}
+
+fn run_small_with(options: ShellOptions, storage: Arc<MemoryStorage>, script: String) -> RunResult {
+    let started = Instant::now();
+    let result = std::thread::Builder::new()
+        .stack_size(SMALL_STACK)
+        .spawn(move || Shell::new(storage, options).run(&script, None))
+        .unwrap()
+        .join()
+        .expect("the run must not panic");
+    assert!(started.elapsed() < HANG, "took {:?}", started.elapsed());
+    result
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn repeat(piece: &str, n: usize) -> String {
+    piece.repeat(n)
+}
+
+/// Either bash's answer, or a refusal that names the nesting.
+fn answered_or_refused(result: &RunResult, answer: &str) {
+    let (stdout, stderr) = (text(&result.stdout), text(&result.stderr));
+    let tail = |s: &str| s.chars().rev().take(300).collect::<Vec<_>>().into_iter().rev().collect::<String>();
+    let (stdout, stderr) = (tail(&stdout), tail(&stderr));
+    if result.exit_code == 0 {
+        assert_eq!(stdout, answer, "stderr: {stderr}");
+    } else {
+        assert!(
+            stderr.contains("too deep")
+                || stderr.contains("recursion")
+                || stderr.contains("too complex")
+                || stderr.contains("nests too deeply")
+                || stderr.contains("depth limit")
+                || stderr.contains("too many arguments"),
+            "status {}, stdout {stdout:?}, stderr {stderr:?}",
+            result.exit_code
+        );
+    }
+}
+
+// ----- item 5: nesting deeper than the stack -----
+
+#[test]
+fn arithmetic_with_thousands_of_nots() {
+    answered_or_refused(&run_small(format!("echo $(( {}1 ))", repeat("!", 3125))), "0\n");
+    answered_or_refused(&run_small(format!("echo $(( {}1 ))", repeat("!", 100_000))), "1\n");
+    answered_or_refused(&run_small(format!("echo $(( {}1{} ))", repeat("(", 50_000), repeat(")", 50_000))), "1\n");
+    answered_or_refused(&run_small(format!("echo $(( {}1 ))", repeat("- ", 50_000))), "1\n");
+}
+
+#[test]
+fn arithmetic_conditional_and_assignment_chains() {
+    answered_or_refused(&run_small(format!("echo $(( {}1{} ))", repeat("1?", 3000), repeat(":1", 3000))), "1\n");
+    answered_or_refused(&run_small(format!("echo $(( {}1 ))", repeat("a=", 5000))), "1\n");
+    answered_or_refused(&run_small(format!("echo $(( {}1 ))", repeat("a=", 100_000))), "1\n");
+}
+
+#[test]
+fn nested_case_and_compound_commands() {
+    answered_or_refused(
+        &run_small(format!("{}echo x{}", repeat("case a in a) ", 391), repeat(";; esac ", 391))),
+        "x\n",
+    );
+    answered_or_refused(&run_small(format!("{}echo x{}", repeat("{ ", 20_000), repeat("; }", 20_000))), "x\n");
+    answered_or_refused(&run_small(format!("{}echo x{}", repeat("$(", 20_000), repeat(")", 20_000))), "\n");
+    answered_or_refused(&run_small(format!("echo {}x{}", repeat("${a:-", 20_000), repeat("}", 20_000))), "x\n");
+}
+
+#[test]
+fn conditional_expressions() {
+    answered_or_refused(&run_small(format!("[[ {}a ]]; echo $?", repeat("! ", 5000))), "0\n");
+    answered_or_refused(&run_small(format!("[[ {}a ]]; echo $?", repeat("! ", 100_000))), "0\n");
+    answered_or_refused(&run_small(format!("[[ a{} ]]; echo $?", repeat(" && a", 20_000))), "0\n");
+    answered_or_refused(&run_small(format!("[[ {}a{} ]]; echo $?", repeat("( ", 20_000), repeat(" )", 20_000))), "0\n");
+    answered_or_refused(&run_small(format!("test {}a", repeat("! ", 100_000))), "");
+    answered_or_refused(&run_small(format!("test {}a", repeat("! ", 1000))), "");
+    answered_or_refused(&run_small(format!("[ {}a {}]", repeat("\\( ", 20_000), repeat("\\) ", 20_000))), "");
+    answered_or_refused(&run_small(format!("expr {}1 {}", repeat("\\( ", 20_000), repeat("\\) ", 20_000))), "1\n");
+}
+
+#[test]
+fn jq_pipes_and_brackets() {
+    answered_or_refused(&run_small(format!("jq -n '{}.'", repeat(".|", 1025))), "null\n");
+    answered_or_refused(&run_small(format!("jq -n '{}.'", repeat(".|", 50_000))), "null\n");
+    answered_or_refused(&run_small(format!("jq -n '{}1{}'", repeat("[", 50_000), repeat("]", 50_000))), "");
+    answered_or_refused(&run_small(format!("jq -n '{}1{}'", repeat("(", 50_000), repeat(")", 50_000))), "1\n");
+    answered_or_refused(&run_small(format!("jq -n '1{}'", repeat("+1", 50_000))), "50001\n");
+    answered_or_refused(&run_small(format!("jq -n '0{}'", repeat(" - 1", 50_000))), "-50000\n");
+    answered_or_refused(&run_small("jq -n 'def f: 1 + f; f'".to_string()), "");
+    let deep_json = format!("{}{}", repeat("[", 100_000), repeat("]", 100_000));
+    answered_or_refused(&run_small(format!("echo '{deep_json}' | jq -c . | wc -c")), "");
+}
+
+#[test]
+fn awk_programs() {
+    answered_or_refused(
+        &run_small(format!("awk 'BEGIN {{ print {}1{} }}'", repeat("(", 50_000), repeat(")", 50_000))),
+        "1\n",
+    );
+    answered_or_refused(&run_small(format!("awk 'BEGIN {{ print {}1 }}'", repeat("!", 50_000))), "1\n");
+    answered_or_refused(&run_small(format!("awk 'BEGIN {{ print {}1 }}'", repeat("-", 50_000))), "1\n");
+    answered_or_refused(
+        &run_small(format!("awk 'BEGIN {{ {} print 1 {} }}'", repeat("{ ", 50_000), repeat("} ", 50_000))),
+        "1\n",
+    );
+    answered_or_refused(&run_small(format!("awk 'BEGIN {{ {} print 1 }}'", repeat("if (1) ", 50_000))), "1\n");
+    answered_or_refused(&run_small(format!("awk 'BEGIN {{ x = {}1; print x }}'", repeat("a = ", 50_000))), "1\n");
+    answered_or_refused(&run_small(format!("awk 'BEGIN {{ print 1{} }}'", repeat("?1:1", 50_000))), "1\n");
+    answered_or_refused(&run_small("awk 'function f(n) { return f(n + 1) } BEGIN { f(1) }'".to_string()), "");
+}
+
+#[test]
+fn find_expressions() {
+    answered_or_refused(&run_small(format!("find / {}-true {}", repeat("\\( ", 5000), repeat("\\) ", 5000))), "/\n");
+    answered_or_refused(&run_small(format!("find / {}-true", repeat("! ", 50_000))), "/\n");
+    answered_or_refused(&run_small(format!("find / -true{}", repeat(" -a -true", 50_000))), "/\n");
+}
+
+#[test]
+fn sed_blocks_and_regexes() {
+    answered_or_refused(
+        &run_small(format!("echo a | sed -n '{}p{}'", repeat("{", 50_000), repeat("}", 50_000))),
+        "a\n",
+    );
+    answered_or_refused(
+        &run_small(format!("echo a | grep -E '{}a{}'", repeat("(", 50_000), repeat(")", 50_000))),
+        "a\n",
+    );
+}
+
+// ----- item 8: panics and silent loss -----
+
+#[test]
+fn huge_precisions_and_widths_format_instead_of_panicking() {
+    let result = run_small("printf '%.70000f' 1 | wc -c; printf '%.70000e\\n' 1.5 | wc -c".to_string());
+    assert_eq!((text(&result.stdout).as_str(), result.exit_code), ("70002\n70007\n", 0), "{}", text(&result.stderr));
+    let result = run_small("awk 'BEGIN { printf \"%.70000f\\n\", 1; printf \"%.70000g\\n\", 2 }' | wc -c".to_string());
+    assert_eq!(text(&result.stdout), "70005\n", "{}", text(&result.stderr));
+    let result = run_small(format!("echo {{{}1..2}} | wc -c", "0".repeat(70_000)));
+    assert_eq!(text(&result.stdout), "140004\n", "{}", text(&result.stderr));
+}
+
+#[test]
+fn a_write_cut_short_fails_loudly() {
+    let storage = storage();
+    let result = run_small_with(ShellOptions::default(), storage.clone(), "printf '%*s' 2000000 '' > /f".to_string());
+    assert_eq!(result.limit, Some(aikido::shell::LimitHit::Output));
+    assert_eq!(result.exit_code, 125);
+    assert!(text(&result.stderr).contains("output limit reached"), "{}", text(&result.stderr));
+    // Formatting stops at the cap: it never builds the 2 MB field.
+    let result = run_small("printf '%*s' 2000000 '' | wc -c".to_string());
+    assert_eq!(result.exit_code, 125);
+    let result = run_small("printf -v v '%*s' 20000000 ''; echo ${#v}".to_string());
+    assert_eq!(result.exit_code, 125, "{}", text(&result.stdout));
+    // What fits is written whole.
+    let result = run_small("printf '%*s' 1000000 '' > /f; wc -c < /f".to_string());
+    assert_eq!(text(&result.stdout), "1000000\n");
+}
+
+#[test]
+fn seq_formats_with_huge_precisions() {
+    let result =
+        run_small("seq -f '%.70000f' 1 2 | wc -c; seq -f '%.70000e' 1 1 | wc -c; seq -f '%.70000g' 1 1".to_string());
+    // seq bounds its precision (GNU's prints them all): no panic either way.
+    assert_eq!((result.exit_code, text(&result.stdout).lines().count()), (0, 3), "{}", text(&result.stderr));
+}
+
+// ----- item 7: one command past the time limit -----
+
+#[test]
+fn uniq_skipping_two_to_the_64_fields_ends_at_once() {
+    let result = run_small("printf 'a b\\na c\\nb\\n' | uniq -f 18446744073709551615".to_string());
+    assert_eq!((text(&result.stdout).as_str(), result.exit_code), ("a b\n", 0), "{}", text(&result.stderr));
+}
