@@ -42,5 +42,26 @@ check "README: demo.sh prints what the README shows" \
     sh -c "cd '$work' && { '$AIKIDO_ROOT/$shell' --script demo.sh 2>&1; echo \"exit: \$?\"; } | diff -u output.txt -"
 check "the header's JSON examples are real output (tests/doc_examples.rs)" \
     cargo test --release --quiet --test doc_examples
+# The project stands on its own: no file points outside the repository
+# (a user's clone has no ../shared), nor at an issue tracker it lacks; and
+# every path the newcomer's docs name exists (relative to the repository or
+# to the document's own folder).
+check "no tracked file points at ../shared" sh -c "! git grep -n -I -F '../shared' -- ':!tests/docs.sh'"
+check "the README points at no \`issues\` file" sh -c "! grep -n '\`issues\`' README.md"
+missing_paths() {
+    local doc path dir
+    for doc in README.md docs/C-API.md docs/ARCHITECTURE.md bindings/*/README.md; do
+        dir=$(dirname "$doc")
+        grep -o '`\(src\|tests\|docs\|scripts\|bindings\|examples\|include\|benches\|bench\|vendor\)/[^` ]*`\|](\([^)#:]*\))' "$doc" |
+            sed 's/^`//; s/`$//; s/^](//; s/)$//; s/:[0-9]*$//' | sort -u | while read -r path; do
+            case $path in *'*'* | *'…'* | *'{'* | *'<'* | *NAME* | *'$'* | http*) continue ;; esac
+            [ -e "$path" ] || [ -e "$dir/$path" ] || echo "$doc: $path"
+        done
+    done
+}
+missing_paths > "$work/missing.txt"
+check "every path README.md, docs/C-API.md, docs/ARCHITECTURE.md and the bindings' READMEs name exists" \
+    sh -c "cat '$work/missing.txt'; ! test -s '$work/missing.txt'"
+
 echo "docs: $passed passed, $failed failed"
 ((failed == 0))
