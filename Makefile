@@ -22,11 +22,11 @@ comma := ,
 SYSTEM_LIBDIRS := /lib /lib64 /usr/lib /usr/lib64 $(wildcard /lib/*-linux-gnu /usr/lib/*-linux-gnu)
 PC_RPATH ?= $(if $(filter $(SYSTEM_LIBDIRS),$(patsubst %/,%,$(LIBDIR))),,-Wl$(comma)-rpath$(comma)$${libdir})
 
-.PHONY: build demo test bench header install uninstall clean
+.PHONY: build demo test check bench header install uninstall clean
 
 ## build: the static and shared libraries in target/release (with the soname link)
 build:
-	$(CARGO) build --release --quiet
+	$(CARGO) build --release
 	ln -sf libaikido.so $(RELEASE)/libaikido.so.$(SONAME_VERSION)
 
 ## demo: one full agent turn with three tools and a recorded model reply
@@ -44,6 +44,10 @@ demo:
 ## test: every test of every language; installs the toolchains first
 test:
 	scripts/test.sh
+
+## check: the quick check for day-to-day work (fmt, Rust tests, header, README, C suite; ~2 min warm)
+check:
+	scripts/check.sh
 
 ## bench: the benchmark table (figures, targets, hits)
 bench:

@@ -18,6 +18,31 @@ mod tree;
 
 const USAGE: &str = "usage: shell [--seed DIR] [--dump OUT] --script FILE";
 
+/// What `--help` prints: the usage line, then what the program does, each
+/// option, the exit status and an example. The README shows it as printed
+/// (tests/docs.sh compares the two).
+const HELP: &str = "\
+usage: shell [--seed DIR] [--dump OUT] --script FILE
+
+Runs FILE in libaikido's virtual bash, as `bash FILE` would, over an
+in-memory storage; nothing runs on the host and no host file is changed.
+The working directory is the storage's root, /.
+
+options:
+  --script FILE  the script to run (required); its text must be UTF-8
+  --seed DIR     copy DIR's tree into the storage first (default: empty)
+  --dump OUT     afterwards, write the storage's tree into OUT, a folder
+                 that must be absent or empty
+  -h, --help     print this help and exit
+
+The script's stdout and stderr go to this program's stdout and stderr. The
+exit status is the script's (124: the 10 s time limit, 125: another limit
+such as 1 MiB of output per stream), or 2 for a usage error.
+
+example:
+  cargo run --release --example shell -- --seed ./project --script check.sh
+";
+
 #[cfg(feature = "shell")]
 fn main() {
     use std::io::Write;
@@ -40,7 +65,7 @@ fn main() {
             Some("--dump") => &mut dump,
             Some("--script") => &mut script,
             Some("-h" | "--help") => {
-                println!("{USAGE}");
+                print!("{HELP}");
                 return;
             }
             _ => fail(format!("unexpected argument {arg:?}\n{USAGE}")),

@@ -765,8 +765,11 @@ aikido_status aikido_storage_lstat(const struct aikido_storage *storage,
 
 /*
  Writes the entries of the directory at `path` to `json_out`, sorted by
- name: `[{"name":"src","kind":"directory"},{"name":"a.txt","kind":"file"}]`
- (kind is "file", "directory" or "symlink").
+ name, each object's keys in alphabetical order. After `mkdir /src` and
+ writing `/a.txt` in an empty storage, listing `/` gives
+ `[{"kind":"file","name":"a.txt"},{"kind":"directory","name":"src"}]`
+ (kind is "file", "directory" or "symlink"; tests/doc_examples.rs checks
+ this example against a real run).
  */
 aikido_status aikido_storage_list(const struct aikido_storage *storage,
                                   const char *path,
@@ -775,9 +778,13 @@ aikido_status aikido_storage_list(const struct aikido_storage *storage,
 
 /*
  Writes what an overlay or a dry run changed, compared with its lower
- storage, to `json_out`, sorted by path:
- `[{"path":"/a","change":"added"}]` (change is "added", "modified" or
- "deleted"). `AIKIDO_ERR_INVALID_INPUT` for any other storage.
+ storage, to `json_out`, sorted by path, each object's keys in
+ alphabetical order. An overlay over a storage holding `/b.txt`, after
+ writing `/a.txt` and rewriting `/b.txt`, gives
+ `[{"change":"added","path":"/a.txt"},{"change":"modified","path":"/b.txt"}]`
+ (change is "added", "modified" or "deleted"; tests/doc_examples.rs checks
+ this example against a real run). `AIKIDO_ERR_INVALID_INPUT` for any
+ other storage.
  */
 aikido_status aikido_storage_diff(const struct aikido_storage *storage,
                                   char **json_out,

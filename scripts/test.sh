@@ -15,6 +15,14 @@ step() { # name command...
     local started=$SECONDS
     echo
     echo "=== $name"
+    # A heartbeat, so that no step is silent for long (a cold build of the
+    # tests, the fuzzers): every 2 minutes, how long it has been running.
+    local since
+    since=$(date +%s)
+    (while sleep 120 </dev/null >/dev/null 2>&1; do
+        echo "    ... $name: still running ($(($(date +%s) - since)) s)"
+    done) &
+    local heartbeat=$!
     if "$@"; then
         passed=$((passed + 1))
         echo "=== $name: ok ($((SECONDS - started)) s)"
@@ -23,18 +31,22 @@ step() { # name command...
         failures+=("$name")
         echo "=== $name: FAILED ($((SECONDS - started)) s)"
     fi
+    kill "$heartbeat" 2>/dev/null
+    wait "$heartbeat" 2>/dev/null
 }
 
 step "setup" scripts/setup.sh || true
 step "build" make --no-print-directory build
 step "rust: formatting (rustfmt.toml)" cargo fmt --check
 step "rust: clippy, every target, warnings are errors" cargo clippy --release --all-targets --quiet -- -D warnings
+step "rust: build the tests (cargo's progress shown)" cargo test --release --no-run
 step "rust: unit, integration and doc tests" cargo test --release --quiet
 step "rust: the registry-only build (no default features)" cargo test --release --quiet --no-default-features --lib
 step "header: committed copy matches cbindgen, compiles as C99 and C++17" tests/header.sh
 step "features: cargo build and cargo test build the library alike (no rebuild between them)" tests/features.sh
 step "demo: one agent turn" tests/demo.sh
 step "readme: the C quick start as written" tests/readme.sh
+step "docs: examples in the README and the header are real output" tests/docs.sh
 step "shell: the corpus's recordings still match /bin/bash here (record mode --check)" \
     scripts/shell-corpus-record.sh --check
 for suite in tests/c/run.sh tests/install/run.sh bindings/cpp/test.sh bindings/go/test.sh \

@@ -6,8 +6,25 @@
 //! handlers. Dispatch checks the arguments first and turns every failure, a
 //! handler's panic included, into a message the model can act on.
 //!
-//! The crate is the pure-Rust core plus [`ffi`], the C ABI every other
-//! language links against (`include/aikido.h`).
+//! The crate has four parts (`docs/ARCHITECTURE.md` says what each may
+//! use):
+//!
+//! - the core: [`Registry`], [`ToolDefinition`], [`ToolCall`], [`Environment`]
+//!   with its [`CancelToken`], the [`Error`] every failure is, and the
+//!   [`schema`] helpers. It knows nothing of C, files or the shell.
+//! - `storage` (feature `storage`, on by default): the virtual file storage
+//!   (memory, host folder, overlay, dry run, mounts, read-only, policy) and
+//!   the file tools (`read_file`, `write_file`, `list_directory`,
+//!   `edit_file`, `delete_path`) that act on it.
+//! - `shell` (feature `shell`, on by default): a bash interpreter that runs
+//!   in-process over a storage, and the `bash` tool.
+//! - [`ffi`]: the C ABI every other language links against
+//!   (`include/aikido.h`, generated from it by `make header`). It checks
+//!   pointers, converts and catches unwinds; the rules live in the parts
+//!   above. `docs/C-API.md` is its contract.
+//!
+//! Feature `exact-numbers` (on by default) keeps every JSON number exact in
+//! schema text; `default-features = false` gives the registry alone.
 //!
 //! # The seed's examples
 //!

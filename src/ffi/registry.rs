@@ -87,7 +87,7 @@ pub unsafe extern "C" fn aikido_registry_free(registry: *mut aikido_registry) {
 /// `AIKIDO_ERR_INVALID_INPUT` for a NULL registry, name or handler, an empty
 /// name, text that is not UTF-8, or parameters that are not valid JSON.
 #[no_mangle]
-#[allow(clippy::too_many_arguments)] // The shape SPEC fixes.
+#[allow(clippy::too_many_arguments)] // The shape docs/C-API.md fixes.
 pub unsafe extern "C" fn aikido_registry_register(
     registry: *mut aikido_registry,
     name: *const c_char,

@@ -481,8 +481,11 @@ fn kind_name(kind: FileKind) -> &'static str {
 }
 
 /// Writes the entries of the directory at `path` to `json_out`, sorted by
-/// name: `[{"name":"src","kind":"directory"},{"name":"a.txt","kind":"file"}]`
-/// (kind is "file", "directory" or "symlink").
+/// name, each object's keys in alphabetical order. After `mkdir /src` and
+/// writing `/a.txt` in an empty storage, listing `/` gives
+/// `[{"kind":"file","name":"a.txt"},{"kind":"directory","name":"src"}]`
+/// (kind is "file", "directory" or "symlink"; tests/doc_examples.rs checks
+/// this example against a real run).
 #[no_mangle]
 pub unsafe extern "C" fn aikido_storage_list(
     storage: *const aikido_storage,
@@ -504,9 +507,13 @@ pub unsafe extern "C" fn aikido_storage_list(
 }
 
 /// Writes what an overlay or a dry run changed, compared with its lower
-/// storage, to `json_out`, sorted by path:
-/// `[{"path":"/a","change":"added"}]` (change is "added", "modified" or
-/// "deleted"). `AIKIDO_ERR_INVALID_INPUT` for any other storage.
+/// storage, to `json_out`, sorted by path, each object's keys in
+/// alphabetical order. An overlay over a storage holding `/b.txt`, after
+/// writing `/a.txt` and rewriting `/b.txt`, gives
+/// `[{"change":"added","path":"/a.txt"},{"change":"modified","path":"/b.txt"}]`
+/// (change is "added", "modified" or "deleted"; tests/doc_examples.rs checks
+/// this example against a real run). `AIKIDO_ERR_INVALID_INPUT` for any
+/// other storage.
 #[no_mangle]
 pub unsafe extern "C" fn aikido_storage_diff(
     storage: *const aikido_storage,

@@ -1,10 +1,19 @@
-//! Virtual file storage: the place an agent's file tools (and later its
-//! shell) act on, so that overlays, dry runs, mounts and path policy apply to
-//! every access.
+//! Virtual file storage: the place an agent's file tools and its shell
+//! (`crate::shell`, which runs every command over a [`Storage`]) act on, so
+//! that overlays, dry runs, mounts and path policy apply to every access.
 //!
 //! Every path is a virtual path: absolute, `/`-separated, normalised by
 //! [`normalize`], and `..` never climbs above `/`. Errors are typed and
 //! print as a shell would (`/a/b: No such file or directory`).
+//!
+//! One trait, [`Storage`], and its implementations, which compose: a
+//! [`MemoryStorage`] or a [`HostDir`] at the bottom; an [`Overlay`] (with
+//! `diff`, `commit`, `discard`) or a [`DryRun`] (its `write_set`) over any
+//! storage; [`Mounts`] joining storages at path prefixes; [`ReadOnly`] and
+//! [`Policy`] (glob allow/deny rules per [`Access`]) in front of any.
+//! [`register_file_tools`] gives a registry the five file tools over one.
+//! The C functions are `aikido_storage_*` in `crate::ffi`. This module uses
+//! the core (for the file tools) and never the shell nor the C layer.
 
 mod host;
 mod memory;

@@ -368,10 +368,14 @@ struct DirEntry {
     FileKind kind = FileKind::file;
 };
 
-/// One path an overlay or a dry run changed (Storage::diff); change is
-/// "added", "modified" or "deleted".
+/// One path an overlay or a dry run changed (Storage::diff), as the C
+/// function aikido_storage_diff reports it.
 struct Change {
+    /// The virtual path that changed, e.g. "/notes/a.txt".
     std::string path;
+    /// What happened to it: exactly one of the strings "added", "modified"
+    /// or "deleted" (a deleted directory is one entry). Kept as the C API's
+    /// text, so compare with those literals.
     std::string change;
 };
 

@@ -1,0 +1,254 @@
+//! The layering of docs/ARCHITECTURE.md, checked on the sources: the core
+//! uses neither the storage, the shell nor the C layer (nor C types, nor the
+//! host); the storage uses neither the shell nor the C layer; the shell uses
+//! no C layer and no host; nothing but `src/ffi` uses `src/ffi`.
+//!
+//! Today's known exceptions are listed in `KNOWN` by file and rule, so any
+//! new violation fails; when a known one is gone, the test says so (and
+//! still passes), so the list can shrink.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// The core's files.
+const CORE: &[&str] = &["registry.rs", "tool.rs", "error.rs", "environment.rs", "json.rs", "schema.rs"];
+
+/// What a file may not use: parts of the crate (a `crate::PART` path, also
+/// inside `use crate::{…}`), and text that may not appear in its code.
+struct Rule {
+    parts: &'static [&'static str],
+    tokens: &'static [&'static str],
+}
+
+/// C types and exports.
+const C_TOKENS: [&str; 5] = ["std::ffi", "c_char", "extern \"C\"", "no_mangle", "libc::"];
+/// The host: processes, files, network, environment.
+const HOST_TOKENS: [&str; 4] = ["std::process", "std::fs", "std::net", "std::env::"];
+
+const CORE_RULE: Rule = Rule {
+    parts: &["storage", "shell", "ffi"],
+    tokens: &[
+        // What only a C handler can do wrong.
+        "InvalidStatus",
+        "RefusedText",
+        "std::ffi",
+        "c_char",
+        "extern \"C\"",
+        "no_mangle",
+        "libc::",
+        "AIKIDO_OK",
+        "AIKIDO_ERR_",
+        "std::process",
+        "std::fs",
+        "std::net",
+        "std::env::",
+    ],
+};
+/// `host.rs` is the storage over a real folder: it alone may use the host's
+/// files and libc.
+const STORAGE_HOST_RULE: Rule =
+    Rule { parts: &["shell", "ffi"], tokens: &["extern \"C\"", "no_mangle", "AIKIDO_OK", "AIKIDO_ERR_"] };
+const STORAGE_RULE: Rule = Rule {
+    parts: &["shell", "ffi"],
+    tokens: &[
+        "std::ffi",
+        "c_char",
+        "extern \"C\"",
+        "no_mangle",
+        "libc::",
+        "AIKIDO_OK",
+        "AIKIDO_ERR_",
+        "std::process",
+        "std::fs",
+        "std::net",
+        "std::env::",
+    ],
+};
+const SHELL_RULE: Rule = Rule {
+    parts: &["ffi"],
+    tokens: &[
+        "std::ffi",
+        "c_char",
+        "extern \"C\"",
+        "no_mangle",
+        "libc::",
+        "AIKIDO_OK",
+        "AIKIDO_ERR_",
+        "std::process",
+        "std::fs",
+        "std::net",
+        "std::env::",
+    ],
+};
+/// Any module docs/ARCHITECTURE.md does not place yet.
+const OTHER_RULE: Rule = Rule { parts: &["ffi"], tokens: &[] };
+
+/// Today's exceptions, (file, the part or token it uses), each described in
+/// docs/ARCHITECTURE.md's "Known exceptions". Do not add to this list: fix
+/// the layering instead.
+const KNOWN: &[(&str, &str)] = &[
+    // Error::Storage wraps the storage's error.
+    ("src/error.rs", "crate::storage"),
+    // The message for a handler status that is not allowed names C statuses.
+    ("src/registry.rs", "AIKIDO_OK"),
+    ("src/registry.rs", "AIKIDO_ERR_"),
+    // ToolError's variants for what only a C handler can do wrong.
+    ("src/tool.rs", "InvalidStatus"),
+    ("src/tool.rs", "RefusedText"),
+    ("src/registry.rs", "InvalidStatus"),
+    ("src/registry.rs", "RefusedText"),
+];
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|ext| ext == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The rule for a file, from its place in `src`.
+fn rule_for(relative: &Path) -> Option<&'static Rule> {
+    let parts: Vec<&str> = relative.iter().map(|part| part.to_str().unwrap()).collect();
+    match parts.as_slice() {
+        ["lib.rs"] => None,
+        [file] if CORE.contains(file) => Some(&CORE_RULE),
+        ["ffi", ..] => None,
+        ["storage", "host.rs"] => Some(&STORAGE_HOST_RULE),
+        ["storage", ..] => Some(&STORAGE_RULE),
+        ["shell", ..] => Some(&SHELL_RULE),
+        _ => Some(&OTHER_RULE),
+    }
+}
+
+/// The file's code: comments removed, and its unit tests (a `#[cfg(test)]`
+/// module at the left margin, by convention the end of the file) left out.
+fn code_lines(text: &str) -> Vec<(usize, String)> {
+    let mut lines = Vec::new();
+    let mut in_tests = false;
+    for (index, line) in text.lines().enumerate() {
+        if line == "#[cfg(test)]" {
+            in_tests = true;
+        }
+        if in_tests {
+            if line.starts_with('}') {
+                in_tests = false;
+            }
+            continue;
+        }
+        let code = line.split("//").next().unwrap_or("");
+        if !code.trim().is_empty() {
+            lines.push((index + 1, code.to_owned()));
+        }
+    }
+    lines
+}
+
+/// The parts of the crate a line names: `crate::storage::…`, and each of
+/// `use crate::{storage::X, shell, Error}`.
+fn crate_parts(line: &str) -> BTreeSet<String> {
+    let mut parts = BTreeSet::new();
+    let mut rest = line;
+    while let Some(at) = rest.find("crate::") {
+        let before = rest[..at].chars().last();
+        rest = &rest[at + "crate::".len()..];
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        if let Some(group) = rest.strip_prefix('{') {
+            // The first name of each item at the group's top level.
+            let mut depth = 0;
+            let mut item_start = true;
+            for (index, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => break,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => item_start = true,
+                    c if item_start && depth == 0 && (c.is_alphanumeric() || c == '_') => {
+                        item_start = false;
+                        let item: String =
+                            group[index..].chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                        parts.insert(item);
+                    }
+                    _ => {}
+                }
+            }
+        } else {
+            let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            parts.insert(name);
+        }
+    }
+    parts
+}
+
+#[test]
+fn each_part_uses_only_what_it_may() {
+    let root = src();
+    let mut files = Vec::new();
+    rust_files(&root, &mut files);
+    files.sort();
+    assert!(files.len() > 20, "found only {} Rust files under src", files.len());
+
+    let mut found: BTreeSet<(String, String)> = BTreeSet::new();
+    let mut new_violations = Vec::new();
+    for path in &files {
+        let relative = path.strip_prefix(&root).unwrap();
+        let Some(rule) = rule_for(relative) else { continue };
+        let name = format!("src/{}", relative.display());
+        let text = std::fs::read_to_string(path).unwrap();
+        for (number, line) in code_lines(&text) {
+            let mut hits: Vec<String> = crate_parts(&line)
+                .into_iter()
+                .filter(|part| rule.parts.contains(&part.as_str()))
+                .map(|part| format!("crate::{part}"))
+                .collect();
+            hits.extend(rule.tokens.iter().filter(|token| line.contains(*token)).map(|token| token.to_string()));
+            for hit in hits {
+                if KNOWN.contains(&(name.as_str(), hit.as_str())) {
+                    found.insert((name.clone(), hit));
+                } else {
+                    new_violations.push(format!("{name}:{number}: uses {hit}: {}", line.trim()));
+                }
+            }
+        }
+    }
+    for (file, what) in KNOWN {
+        if !found.contains(&(file.to_string(), what.to_string())) {
+            println!("note: the known exception ({file}, {what}) no longer occurs: remove it from KNOWN and docs/ARCHITECTURE.md");
+        }
+    }
+    assert!(
+        new_violations.is_empty(),
+        "a part uses what docs/ARCHITECTURE.md forbids it:\n{}",
+        new_violations.join("\n")
+    );
+}
+
+#[test]
+fn the_checker_sees_what_it_must() {
+    // Each form a forbidden use can take is caught.
+    assert!(crate_parts("use crate::storage::StorageError;").contains("storage"));
+    assert!(crate_parts("    Storage(#[from] crate::storage::StorageError),").contains("storage"));
+    let grouped = crate_parts("use crate::{shell::Shell, storage::{self, Storage}, Error};");
+    assert!(grouped.contains("shell") && grouped.contains("storage") && grouped.contains("Error"), "{grouped:?}");
+    assert!(crate_parts("use aikido_crate::ffi;").is_empty());
+    // Comments and unit tests are not code.
+    let lines = code_lines(
+        "//! see crate::ffi\nfn a() {} // crate::shell\n#[cfg(test)]\nmod tests {\n    use crate::ffi;\n}\nfn b() {}\n",
+    );
+    let code: Vec<&str> = lines.iter().map(|(_, line)| line.as_str()).collect();
+    assert_eq!(code, ["fn a() {} ", "fn b() {}"]);
+    // Every file falls under a rule, or is the C layer or lib.rs.
+    assert!(std::ptr::eq(rule_for(Path::new("json.rs")).unwrap(), &CORE_RULE));
+    assert!(std::ptr::eq(rule_for(Path::new("shell/commands/jq.rs")).unwrap(), &SHELL_RULE));
+    assert!(rule_for(Path::new("ffi/storage.rs")).is_none());
+    assert!(C_TOKENS.iter().chain(HOST_TOKENS.iter()).all(|token| CORE_RULE.tokens.contains(token)));
+}
