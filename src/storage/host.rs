@@ -319,7 +319,7 @@ impl HostDir {
     }
 
     fn openat2(&self, path: &str, open: Open) -> io::Result<OwnedFd> {
-        let relative = if path == "/" { c".".to_owned() } else { c_name(path[1..].as_bytes())? };
+        let relative = if path == "/" { c".".to_owned() } else { c_name(&path.as_bytes()[1..])? };
         let mut flags = open.flags | libc::O_CLOEXEC;
         if !open.follow_last {
             flags |= libc::O_NOFOLLOW;
@@ -449,7 +449,7 @@ impl HostDir {
         let Some(cut) = path.rfind('/').filter(|_| path != "/") else { return Ok(None) };
         let folder = if cut == 0 { "/" } else { &path[..cut] };
         let fd = self.open(folder, Open::new(libc::O_PATH | libc::O_DIRECTORY, true))?;
-        Ok(Some((fd, c_name(path[cut + 1..].as_bytes())?)))
+        Ok(Some((fd, c_name(&path.as_bytes()[cut + 1..])?)))
     }
 
     /// The folder and name of `path`, with errors about `path`; `/` is
