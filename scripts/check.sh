@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The quick check for day-to-day work (`make check`): formatting, the Rust
-# tests (unit, integration, doc), the header, the README's quick start and
-# the C suite, against one release build. About two minutes on a warm tree
-# (2 cores); `make test` (scripts/test.sh) remains the complete run CI makes:
-# every language, the install routes, Miri, TSan, fuzzing and the soak.
-# Assumes scripts/setup.sh c has run once. A failing step does not stop the
-# others; the last line counts them.
+# tests (unit, integration, doc), the header, the README's quick start, the
+# other documented examples and the C suite, against one release build.
+# About two minutes on a warm tree (2 cores); a change under src/ adds the
+# rebuild of the library and its tests. `make test` (scripts/test.sh)
+# remains the complete run CI makes: every language, the install routes,
+# Miri, TSan, fuzzing and the soak. Assumes scripts/setup.sh c has run once.
+# A failing step does not stop the others; the last line counts them.
 set -uo pipefail
 source "$(dirname "$0")/env.sh"
 cd "$AIKIDO_ROOT"

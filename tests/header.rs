@@ -7,15 +7,21 @@
 
 use std::collections::BTreeSet;
 
-/// The `src/ffi` sources, each as (file name, text); its tests left out.
+/// The `src/ffi` sources (its folders too), each as (file name, text); its
+/// tests left out.
 fn ffi_sources() -> Vec<(String, String)> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/ffi");
-    let mut sources: Vec<(String, String)> = std::fs::read_dir(dir)
-        .expect("src/ffi is readable")
-        .map(|entry| entry.expect("src/ffi lists").path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "rs") && !path.ends_with("tests.rs"))
-        .map(|path| (path.display().to_string(), std::fs::read_to_string(&path).expect("source is readable")))
-        .collect();
+    fn walk(dir: &std::path::Path, out: &mut Vec<(String, String)>) {
+        for entry in std::fs::read_dir(dir).expect("src/ffi is readable") {
+            let path = entry.expect("src/ffi lists").path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|ext| ext == "rs") && !path.ends_with("tests.rs") {
+                out.push((path.display().to_string(), std::fs::read_to_string(&path).expect("source is readable")));
+            }
+        }
+    }
+    let mut sources = Vec::new();
+    walk(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/src/ffi")), &mut sources);
     sources.sort();
     sources
 }
