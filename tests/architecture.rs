@@ -89,14 +89,6 @@ const OTHER_RULE: Rule = Rule { parts: &["ffi"], tokens: &[] };
 const KNOWN: &[(&str, &str)] = &[
     // Error::Storage wraps the storage's error.
     ("src/error.rs", "crate::storage"),
-    // The message for a handler status that is not allowed names C statuses.
-    ("src/registry.rs", "AIKIDO_OK"),
-    ("src/registry.rs", "AIKIDO_ERR_"),
-    // ToolError's variants for what only a C handler can do wrong.
-    ("src/tool.rs", "InvalidStatus"),
-    ("src/tool.rs", "RefusedText"),
-    ("src/registry.rs", "InvalidStatus"),
-    ("src/registry.rs", "RefusedText"),
 ];
 
 fn src() -> PathBuf {
