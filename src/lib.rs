@@ -82,6 +82,7 @@
 
 #![deny(missing_docs)]
 
+pub mod dialect;
 mod environment;
 mod error;
 pub mod ffi;
@@ -94,6 +95,7 @@ pub mod shell;
 pub mod storage;
 mod tool;
 
+pub use dialect::{tool_calls_parse, Dialect, ParsedCall};
 pub use environment::{CancelToken, Environment};
 pub use error::{Error, PanicOrigin, Status};
 pub use json::{is_valid_json, MAX_DEPTH};
