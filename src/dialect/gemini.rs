@@ -17,7 +17,7 @@
 //!   becomes `nullable`;
 //! - `format` is kept where Gemini knows it (`enum` and `date-time` for
 //!   strings, `float`/`double`, `int32`/`int64`), else left out;
-//! - kept as they are: `description`, `title`, `default`, `example`,
+//! - kept as they are (a `null` one left out): `description`, `title`, `default`, `example`,
 //!   `minimum`, `maximum`, `minLength`, `maxLength`, `pattern`, `minItems`,
 //!   `maxItems`, `minProperties`, `maxProperties`, `propertyOrdering`,
 //!   `properties`, `items`, `anyOf`; `required` keeps only declared names;
@@ -272,7 +272,8 @@ impl<'a> Translator<'a> {
             "maxProperties",
             "propertyOrdering",
         ] {
-            if let Some(value) = map.get(keyword) {
+            // A null default says no more than nullable does.
+            if let Some(value) = map.get(keyword).filter(|value| !value.is_null()) {
                 out.insert(keyword.to_owned(), value.clone());
             }
         }

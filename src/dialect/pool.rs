@@ -12,7 +12,6 @@ use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::SeqCst};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
-use std::thread::Thread;
 
 /// One reply's calls, shared with the helpers.
 struct Batch {
@@ -26,7 +25,25 @@ struct Batch {
     closed: AtomicBool,
     /// How many more helpers this batch may still wake.
     wakes: AtomicUsize,
-    caller: Thread,
+    /// Where the caller waits for the last call and the last helper (a
+    /// condition variable rather than park/unpark: no thread handle is
+    /// made for a foreign caller thread).
+    lock: Mutex<()>,
+    changed: Condvar,
+}
+
+impl Batch {
+    fn wake_caller(&self) {
+        let _guard = self.lock.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        self.changed.notify_all();
+    }
+
+    fn wait_until(&self, done: impl Fn(&Batch) -> bool) {
+        let mut guard = self.lock.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        while !done(self) {
+            guard = self.changed.wait(guard).unwrap_or_else(|poisoned| poisoned.into_inner());
+        }
+    }
 }
 
 // SAFETY: `job` points to a `Sync` closure, used as documented on the field.
@@ -71,7 +88,8 @@ pub(super) fn run(len: usize, job: &(dyn Fn(usize) + Sync)) {
         active: AtomicUsize::new(0),
         closed: AtomicBool::new(false),
         wakes: AtomicUsize::new((len - 1).min(pool.limit)),
-        caller: std::thread::current(),
+        lock: Mutex::new(()),
+        changed: Condvar::new(),
     });
     wake_helper(pool, &batch);
     loop {
@@ -82,12 +100,12 @@ pub(super) fn run(len: usize, job: &(dyn Fn(usize) + Sync)) {
         run_one(job, index);
         batch.done.fetch_add(1, SeqCst);
     }
-    while batch.done.load(SeqCst) < len {
-        std::thread::park();
+    if batch.done.load(SeqCst) < len {
+        batch.wait_until(|batch| batch.done.load(SeqCst) == len);
     }
     batch.closed.store(true, SeqCst);
-    while batch.active.load(SeqCst) > 0 {
-        std::thread::park();
+    if batch.active.load(SeqCst) > 0 {
+        batch.wait_until(|batch| batch.active.load(SeqCst) == 0);
     }
 }
 
@@ -147,12 +165,12 @@ fn helper(pool: &'static Pool) {
                 // still inside `run`, so the job is alive.
                 run_one(unsafe { &*batch.job }, index);
                 if batch.done.fetch_add(1, SeqCst) + 1 == batch.len {
-                    batch.caller.unpark();
+                    batch.wake_caller();
                 }
             }
         }
         if batch.active.fetch_sub(1, SeqCst) == 1 && batch.closed.load(SeqCst) {
-            batch.caller.unpark();
+            batch.wake_caller();
         }
     }
 }

@@ -52,10 +52,8 @@ pub(crate) fn top<'a>(dialect: Dialect, reply: &'a str) -> Result<Shape<'a>, Err
         None => Err(invalid(dialect, "the reply is empty")),
         Some(_) => {
             // Let serde_json say what is wrong and where.
-            let error = serde_json::from_str::<&RawValue>(reply)
-                .err()
-                .map_or_else(|| "a JSON value that is not an object or an array".to_owned(), |error| error.to_string());
-            Err(invalid(dialect, &format!("the reply is not a JSON object or array: {error}")))
+            let raw: &RawValue = read(dialect, reply, reply, "the reply is not a JSON object or array")?;
+            Err(invalid(dialect, &format!("the reply is {}, not a JSON object or array", kind_of_raw(raw.get()))))
         }
     }
 }
@@ -122,9 +120,10 @@ pub(crate) fn looks_like(top: &Top<'_>) -> Option<(Dialect, &'static str)> {
 /// The error for a reply of another provider, or of no known shape.
 pub(crate) fn foreign(dialect: Dialect, top: &Top<'_>, expected: &str) -> Error {
     match looks_like(top) {
-        Some((other, why)) if other != dialect => {
-            invalid(dialect, &format!("it looks like an {} reply ({why}); expected {expected}", other.label()))
-        }
+        Some((other, why)) if other != dialect => invalid(
+            dialect,
+            &format!("it looks like {} {} reply ({why}); expected {expected}", article(other.label()), other.label()),
+        ),
         _ => invalid(dialect, &format!("expected {expected}")),
     }
 }
@@ -176,5 +175,14 @@ pub(crate) fn arguments_text(raw: Option<&RawValue>) -> Cow<'_, str> {
     match raw {
         None => Cow::Borrowed("{}"),
         Some(raw) => super::compact(raw.get()),
+    }
+}
+
+/// "a" or "an", for a label.
+fn article(label: &str) -> &'static str {
+    if label.starts_with(['A', 'E', 'I', 'O', 'U', 'a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
     }
 }

@@ -260,7 +260,7 @@ fn unreadable_replies_are_refused_saying_where() {
         (Dialect::Anthropic, r#"{"choices":[]}"#, "looks like an OpenAI Chat Completions reply"),
         (Dialect::OpenAiChat, ANTHROPIC_REPLY, "looks like an Anthropic Messages reply"),
         (Dialect::Gemini, ANTHROPIC_REPLY, "looks like an Anthropic Messages reply"),
-        (Dialect::OpenAiResponses, r#"{"candidates":[]}"#, "looks like an Gemini reply"),
+        (Dialect::OpenAiResponses, r#"{"candidates":[]}"#, "looks like a Gemini reply"),
         (
             Dialect::Anthropic,
             r#"{"type":"message","content":[{"type":"tool_use","id":"x","name":"read","input":{}},]}"#,
