@@ -449,12 +449,12 @@ pub(super) fn read(reply: &str) -> Result<Vec<Call<'_>>, Error> {
             return Err(reply::invalid(DIALECT, &format!("{} has no \"name\"", at())));
         };
         let id = match call.id {
-            Some(id) => reply::string_value(DIALECT, reply, id, &format!("{}.id", at()))?,
+            Some(id) => reply::string_value(DIALECT, reply, id, || format!("{}.id", at()))?,
             None => Cow::Borrowed(""),
         };
         calls.push(Call {
             id,
-            name: reply::string_value(DIALECT, reply, name, &format!("{}.name", at()))?,
+            name: reply::string_value(DIALECT, reply, name, || format!("{}.name", at()))?,
             arguments: reply::arguments_text(call.args),
             has_id: call.id.is_some(),
         });

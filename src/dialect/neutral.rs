@@ -39,19 +39,19 @@ pub(super) fn read(reply: &str) -> Result<Vec<Call<'_>>, Error> {
                 return Err(reply::invalid(DIALECT, &format!("call [{index}] has no \"name\"")));
             };
             let id = match item.id {
-                Some(id) => reply::string_value(DIALECT, reply, id, &format!("call [{index}].id"))?,
+                Some(id) => reply::string_value(DIALECT, reply, id, || format!("call [{index}].id"))?,
                 None => Cow::Borrowed(""),
             };
             let arguments = match item.arguments {
                 None => Cow::Borrowed(""),
                 Some(raw) if raw.get().starts_with('"') => {
-                    reply::string_value(DIALECT, reply, raw, &format!("call [{index}].arguments"))?
+                    reply::string_value(DIALECT, reply, raw, || format!("call [{index}].arguments"))?
                 }
                 Some(raw) => reply::arguments_text(Some(raw)),
             };
             Ok(Call {
                 id,
-                name: reply::string_value(DIALECT, reply, name, &format!("call [{index}].name"))?,
+                name: reply::string_value(DIALECT, reply, name, || format!("call [{index}].name"))?,
                 arguments,
                 has_id: item.id.is_some(),
             })

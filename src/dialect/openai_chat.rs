@@ -105,19 +105,19 @@ pub(super) fn read(reply: &str) -> Result<Vec<Call<'_>>, Error> {
                 ));
             };
             let id = match item.id {
-                Some(id) => reply::string_value(DIALECT, reply, id, &format!("{}.id", at()))?,
+                Some(id) => reply::string_value(DIALECT, reply, id, || format!("{}.id", at()))?,
                 None => Cow::Borrowed(""),
             };
             let Some(name) = function.name else {
                 return Err(reply::invalid(DIALECT, &format!("{}.function has no \"name\"", at())));
             };
-            let name = reply::string_value(DIALECT, reply, name, &format!("{}.function.name", at()))?;
+            let name = reply::string_value(DIALECT, reply, name, || format!("{}.function.name", at()))?;
             let arguments = match function.arguments {
                 None => Cow::Borrowed(""),
                 // The documented form: the arguments' JSON text as a string,
                 // passed on as it is, broken or not (dispatch judges it).
                 Some(raw) if raw.get().starts_with('"') => {
-                    reply::string_value(DIALECT, reply, raw, &format!("{}.function.arguments", at()))?
+                    reply::string_value(DIALECT, reply, raw, || format!("{}.function.arguments", at()))?
                 }
                 // Some servers send the object itself.
                 Some(raw) => reply::arguments_text(Some(raw)),

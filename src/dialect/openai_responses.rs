@@ -80,13 +80,13 @@ pub(super) fn read(reply: &str) -> Result<Vec<Call<'_>>, Error> {
         let arguments = match item.arguments {
             None => Cow::Borrowed(""),
             Some(raw) if raw.get().starts_with('"') => {
-                reply::string_value(DIALECT, reply, raw, &format!("{}.arguments", at()))?
+                reply::string_value(DIALECT, reply, raw, || format!("{}.arguments", at()))?
             }
             Some(raw) => reply::arguments_text(Some(raw)),
         };
         calls.push(Call {
-            id: reply::string_value(DIALECT, reply, call_id, &format!("{}.call_id", at()))?,
-            name: reply::string_value(DIALECT, reply, name, &format!("{}.name", at()))?,
+            id: reply::string_value(DIALECT, reply, call_id, || format!("{}.call_id", at()))?,
+            name: reply::string_value(DIALECT, reply, name, || format!("{}.name", at()))?,
             arguments,
             has_id: true,
         });

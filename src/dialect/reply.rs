@@ -133,16 +133,16 @@ pub(crate) fn string_value<'a>(
     dialect: Dialect,
     reply: &str,
     raw: &'a RawValue,
-    what: &str,
+    what: impl Fn() -> String,
 ) -> Result<Cow<'a, str>, Error> {
     let text = raw.get();
     if text.len() >= 2 && text.starts_with('"') && !text[1..text.len() - 1].contains(['\\', '"']) {
         return Ok(Cow::Borrowed(&text[1..text.len() - 1]));
     }
     if !text.starts_with('"') {
-        return Err(invalid(dialect, &format!("{what} is not a string but {}", kind_of_raw(text))));
+        return Err(invalid(dialect, &format!("{} is not a string but {}", what(), kind_of_raw(text))));
     }
-    let value: String = read(dialect, reply, text, what)?;
+    let value: String = read(dialect, reply, text, &what())?;
     Ok(Cow::Owned(value))
 }
 
