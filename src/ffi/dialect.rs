@@ -36,6 +36,18 @@ pub const AIKIDO_STRICT: u32 = 1;
 /// order, on the calling thread.
 pub const AIKIDO_RESPOND_SEQUENTIAL: u32 = 2;
 
+/// A caller-owned copy of JSON the library wrote, allocated once. Such JSON
+/// escapes every control character (names, descriptions and results are
+/// written as JSON strings; schemas were checked to be JSON at
+/// registration), so unlike other text it needs no scan for NUL bytes.
+fn copy_json(json: &str) -> *mut c_char {
+    debug_assert!(!json.as_bytes().contains(&0));
+    let mut bytes = Vec::with_capacity(json.len() + 1);
+    bytes.extend_from_slice(json.as_bytes());
+    // SAFETY: the JSON holds no NUL, as said above.
+    unsafe { std::ffi::CString::from_vec_unchecked(bytes) }.into_raw()
+}
+
 /// # Safety
 /// `environment` is NULL or valid, as documented on `aikido_environment`.
 unsafe fn environment_from<'a>(environment: *const aikido_environment) -> Result<Environment<'a>, Error> {
@@ -70,7 +82,7 @@ pub unsafe extern "C" fn aikido_registry_definitions_for(
         unsafe { super::clear_out(json_out) };
         let registry = unsafe { reference(registry.cast::<Registry>(), "registry") }?;
         let dialect = Dialect::from_code_checked(dialect)?;
-        let json = registry.with_definitions_for(dialect, flags, super::copy_to_c_string)?;
+        let json = registry.with_definitions_for(dialect, flags, copy_json)?;
         if json_out.is_null() {
             // SAFETY: made by copy_to_c_string just above.
             drop(unsafe { std::ffi::CString::from_raw(json) });
@@ -140,8 +152,10 @@ pub unsafe extern "C" fn aikido_registry_respond(
         let reply = unsafe { text_slice(reply, reply_len, "reply") }?;
         let environment = unsafe { environment_from(environment) }?;
         let json = registry.respond(dialect, reply, &environment, flags)?;
-        // SAFETY: messages_out is NULL or writable.
-        unsafe { write_out(messages_out, json) };
+        if !messages_out.is_null() {
+            // SAFETY: messages_out is not NULL and writable.
+            unsafe { *messages_out = copy_json(&json) };
+        }
         Ok(())
     })
 }
