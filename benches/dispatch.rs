@@ -1,5 +1,6 @@
 //! The Rust-level benchmarks: dispatch through the Rust API, the argument
-//! check on a small and a 1 MiB call, and the definitions of 100 tools.
+//! check on a small and a 1 MiB call, the definitions of 100 tools, and the
+//! provider dialects (respond, definitions_for).
 //! The C-ABI figures (and the targets) come from bench/dispatch.c; run
 //! everything with `make bench`.
 
@@ -103,5 +104,63 @@ fn definitions(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, dispatch, definitions);
+/// The provider dialects (src/dialect): respond on a 4-call Anthropic reply
+/// whose handlers do nothing (the library's own work), respond on 4 calls
+/// whose handlers each sleep 100 ms (the calls overlap), and
+/// definitions_for of 100 tools, cached.
+fn dialects(c: &mut Criterion) {
+    use aikido::dialect::{Dialect, STRICT};
+    let registry = registry_with("read_file", SCHEMA);
+    let reply = format!(
+        r#"{{"id":"msg_01","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{{"type":"text","text":"Reading the four logs."}},{}],"stop_reason":"tool_use","stop_sequence":null,"usage":{{"input_tokens":512,"output_tokens":180}}}}"#,
+        (0..4)
+            .map(|index| format!(
+                r#"{{"type":"tool_use","id":"toolu_0{index}","name":"read_file","input":{SMALL_ARGUMENTS}}}"#
+            ))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    let environment = Environment::new("session-1");
+    let mut group = c.benchmark_group("dialects");
+    group.bench_function("respond_anthropic_4_calls", |b| {
+        b.iter(|| registry.respond(Dialect::Anthropic, &reply, &environment, 0).unwrap())
+    });
+    group.bench_function("respond_anthropic_4_calls_sequential", |b| {
+        b.iter(|| {
+            registry.respond(Dialect::Anthropic, &reply, &environment, aikido::dialect::RESPOND_SEQUENTIAL).unwrap()
+        })
+    });
+    let many = Registry::new();
+    for index in 0..100 {
+        many.register(
+            ToolDefinition::new(format!("tool_{index:03}"), "Read lines of a file, from an offset, up to a limit.")
+                .with_parameters(SCHEMA),
+            |_: &str, _: &Environment| Ok(ToolResult::default()),
+        )
+        .unwrap();
+    }
+    group.bench_function("definitions_for_100_tools_cached", |b| {
+        b.iter(|| many.definitions_for(Dialect::Anthropic, 0).unwrap())
+    });
+    group.bench_function("definitions_for_100_tools_strict_cached", |b| {
+        b.iter(|| many.definitions_for(Dialect::OpenAiResponses, STRICT).unwrap())
+    });
+    group.finish();
+
+    let sleepy = Registry::new();
+    sleepy
+        .register(ToolDefinition::new("read_file", "").with_parameters(SCHEMA), |_: &str, _: &Environment| {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            Ok(ToolResult::default())
+        })
+        .unwrap();
+    let mut group = c.benchmark_group("dialects_sleeping");
+    group.sample_size(10);
+    group.bench_function("respond_4_calls_of_100ms", |b| {
+        b.iter(|| sleepy.respond(Dialect::Anthropic, &reply, &environment, 0).unwrap())
+    });
+    group.finish();
+}
+
+criterion_group!(benches, dispatch, definitions, dialects);
 criterion_main!(benches);

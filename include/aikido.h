@@ -16,6 +16,51 @@
 
 
 /*
+ The library's own shapes: the definitions `aikido_registry_definitions`
+ writes, calls `[{"id","name","arguments"}]`, results
+ `[{"id","name","content"}]` or `{"id","name","error"}`.
+ */
+#define AIKIDO_DIALECT_NEUTRAL 0
+
+/*
+ OpenAI Chat Completions.
+ */
+#define AIKIDO_DIALECT_OPENAI_CHAT 1
+
+/*
+ OpenAI Responses.
+ */
+#define AIKIDO_DIALECT_OPENAI_RESPONSES 2
+
+/*
+ Anthropic Messages.
+ */
+#define AIKIDO_DIALECT_ANTHROPIC 3
+
+/*
+ Google Gemini.
+ */
+#define AIKIDO_DIALECT_GEMINI 4
+
+/*
+ MCP: definitions only (a `ListToolsResult`).
+ */
+#define AIKIDO_DIALECT_MCP 5
+
+/*
+ Flag: OpenAI/Anthropic strict mode, both directions. Definitions are
+ rewritten as strict mode demands; `aikido_registry_respond` drops a
+ `null` sent for a property the original schema did not require.
+ */
+#define AIKIDO_STRICT 1
+
+/*
+ Flag for `aikido_registry_respond`: run the calls one after the other, in
+ order, on the calling thread.
+ */
+#define AIKIDO_RESPOND_SEQUENTIAL 2
+
+/*
  No limit stopped the script.
  */
 #define AIKIDO_SHELL_LIMIT_NONE 0
@@ -375,6 +420,59 @@ bool aikido_cancel_is_fired(const struct aikido_cancel *cancel);
  nothing.
  */
 void aikido_cancel_free(struct aikido_cancel *cancel);
+
+/*
+ Writes every definition, in registration order, in `dialect`'s format
+ (an `AIKIDO_DIALECT_*` value) to `json_out`; `flags` may hold
+ `AIKIDO_STRICT`. Made once per change of the registry, like
+ `aikido_registry_definitions`.
+
+ Returns `AIKIDO_ERR_INVALID_INPUT` for an unknown dialect or flag, and
+ when a tool's name or schema cannot be written in the dialect (the
+ message names the tool and the rule); nothing is written then.
+ */
+aikido_status aikido_registry_definitions_for(const struct aikido_registry *registry,
+                                              uint32_t dialect,
+                                              uint32_t flags,
+                                              char **json_out,
+                                              char **error_out);
+
+/*
+ Reads the tool calls of a model reply (`reply_len` bytes of UTF-8: the
+ provider's whole response body or its relevant part, SPEC section 4) and
+ writes them to `calls_json_out` as the neutral list
+ `[{"id","name","arguments"}]` (arguments as a JSON string). A reply
+ without calls gives `[]`. Returns `AIKIDO_ERR_INVALID_INPUT`, saying
+ where, for a reply that cannot be read.
+ */
+aikido_status aikido_tool_calls_parse(uint32_t dialect,
+                                      const char *reply,
+                                      size_t reply_len,
+                                      char **calls_json_out,
+                                      char **error_out);
+
+/*
+ Runs the tool calls of a model reply and writes to `messages_out` the
+ JSON array to append to the next request, in `dialect`'s format, results
+ in call order (SPEC section 4).
+
+ The calls go through `aikido_registry_dispatch`'s checks with
+ `environment` (one turn id for all; NULL: no session, nil turn, never
+ cancelled), at once on a bounded set of threads unless `flags` holds
+ `AIKIDO_RESPOND_SEQUENTIAL`. Every per-call failure becomes an error
+ result with dispatch's text, flagged where the dialect can. With
+ `AIKIDO_STRICT`, nulls strict mode made the model send are dropped first.
+ Returns `AIKIDO_ERR_INVALID_INPUT` only when the reply cannot be read (or
+ the dialect or a flag is unknown).
+ */
+aikido_status aikido_registry_respond(const struct aikido_registry *registry,
+                                      uint32_t dialect,
+                                      const char *reply,
+                                      size_t reply_len,
+                                      const struct aikido_environment *environment,
+                                      uint32_t flags,
+                                      char **messages_out,
+                                      char **error_out);
 
 /*
  Sets the handler's result text: `len` bytes of UTF-8 at `text`, holding no

@@ -123,5 +123,16 @@ info "   GNU grep on an empty file, spawned (its spawn cost)" "$(ms "$(criterion
 row "10. crates the shell adds to the registry-only build" "$shell_crates" "" "< 88 bashkit" \
     "$(verdict "$shell_crates" '<' 88)"
 info "   (registry-only $crates_registry, with storage $crates_storage, default $crates_default)" "" ""
+respond_ns=$(criterion_ns dialects/respond_anthropic_4_calls)
+sleeping_ns=$(criterion_ns dialects_sleeping/respond_4_calls_of_100ms)
+definitions_for_ns=$(criterion_ns dialects/definitions_for_100_tools_cached)
+row "11. respond: 4-call Anthropic reply, handlers doing nothing (Rust)" "$(us "$respond_ns")" us "<= 5 us" \
+    "$(verdict "$respond_ns" '<=' 5000)"
+info "   (the same, AIKIDO_RESPOND_SEQUENTIAL)" "$(us "$(criterion_ns dialects/respond_anthropic_4_calls_sequential)")" us
+row "12. respond: 4 calls whose handlers each sleep 100 ms" "$(ms "$sleeping_ns")" ms "<= 150 ms" \
+    "$(verdict "$sleeping_ns" '<=' 150000000)"
+row "13. definitions_for(Anthropic) of 100 tools, cached (Rust)" "$definitions_for_ns" ns "<= 2000 ns" \
+    "$(verdict "$definitions_for_ns" '<=' 2000)"
+info "   (OpenAI Responses, strict, cached)" "$(criterion_ns dialects/definitions_for_100_tools_strict_cached)" ns
 echo
 echo "targets: $hits hit, $misses missed (criterion's reports: build/criterion.txt, build/criterion-shell.txt)"

@@ -99,6 +99,7 @@
 
 #![deny(missing_docs)]
 
+pub mod dialect;
 mod environment;
 mod error;
 pub mod ffi;
@@ -113,6 +114,7 @@ pub mod storage;
 mod thread_stack;
 mod tool;
 
+pub use dialect::{tool_calls_parse, Dialect, ParsedCall};
 pub use environment::{CancelToken, Environment};
 pub use error::{Error, PanicOrigin, Status};
 pub use json::{is_valid_json, MAX_DEPTH};

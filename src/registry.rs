@@ -36,6 +36,8 @@ struct Table {
     /// The definitions as JSON, made on first request and kept until the
     /// table changes.
     definitions_json: OnceLock<Box<str>>,
+    /// The definitions in each provider's format, made on request (src/dialect).
+    dialects: crate::dialect::Cache,
 }
 
 /// A handler that was not registered, handed back with the reason, so that
@@ -133,7 +135,7 @@ impl Registry {
         let mut tools = current.tools.clone();
         let name: Box<str> = definition.name.as_str().into();
         tools.insert(name, Arc::new(Tool { definition, required, handler: Box::new(handler) }));
-        self.table.store(Arc::new(Table { tools, definitions_json: OnceLock::new() }));
+        self.table.store(Arc::new(Table { tools, definitions_json: OnceLock::new(), dialects: Default::default() }));
         Ok(())
     }
 
@@ -149,7 +151,11 @@ impl Registry {
             }
             let mut tools = current.tools.clone();
             let removed = tools.shift_remove(name);
-            self.table.store(Arc::new(Table { tools, definitions_json: OnceLock::new() }));
+            self.table.store(Arc::new(Table {
+                tools,
+                definitions_json: OnceLock::new(),
+                dialects: Default::default(),
+            }));
             removed
         };
         // The handler may be dropped here, outside the writer lock, so that
@@ -185,6 +191,16 @@ impl Registry {
     /// [`Registry::with_definitions_json`] as an owned string.
     pub fn definitions_json(&self) -> String {
         self.with_definitions_json(str::to_owned)
+    }
+
+    /// The table's definitions and its dialect cache, for src/dialect. The
+    /// snapshot is held while `visit` runs.
+    pub(crate) fn with_dialect_table<R>(
+        &self,
+        visit: impl FnOnce(&mut dyn Iterator<Item = &ToolDefinition>, &crate::dialect::Cache) -> R,
+    ) -> R {
+        let table = self.table.load();
+        visit(&mut table.tools.values().map(|tool| &tool.definition), &table.dialects)
     }
 
     /// Routes a call to its handler and returns the handler's result or error.

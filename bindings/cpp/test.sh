@@ -23,6 +23,7 @@ sanitize=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame
 static_libs=("$AIKIDO_LIB/libaikido.a" -pthread -ldl -lm)
 shared_libs=(-L"$AIKIDO_LIB" -laikido -Wl,-rpath,"$AIKIDO_LIB" -pthread)
 export AIKIDO_DISPATCH_CASES="$AIKIDO_ROOT/tests/cases/dispatch.tsv"
+export AIKIDO_DIALECT_CASES="$AIKIDO_ROOT/tests/cases/dialects.tsv"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
 
 passed=0

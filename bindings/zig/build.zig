@@ -53,6 +53,7 @@ pub fn build(b: *std.Build) void {
     const cases = absolutePath(b, repositoryPath(b, "tests/cases/dispatch.tsv"));
     const options = b.addOptions();
     options.addOptionPathUntracked("dispatch_cases", cases);
+    options.addOptionPathUntracked("dialect_cases", absolutePath(b, repositoryPath(b, "tests/cases/dialects.tsv")));
     options.addOption(std.builtin.LinkMode, "linkage", linkage);
     tests.root_module.addOptions("test_options", options);
     const run_tests = b.addRunArtifact(tests);

@@ -7,10 +7,14 @@
  *   3. read a recorded model reply holding several tool calls, one with bad
  *      arguments and one naming an unknown tool;
  *   4. dispatch every call and print each outcome as the tool-result message
- *      the agent would send back, errors included.
+ *      the agent would send back, errors included;
+ *   5. a second turn, in two providers' own formats: the same three tools
+ *      as Anthropic's and OpenAI's "tools", and one aikido_registry_respond
+ *      per recorded reply, printing exactly what the agent would append.
  *
- * Usage: agent_turn MODEL_REPLY.json   (run from examples/agent_turn: the
- * file tools act on ./workspace only).
+ * Usage: agent_turn MODEL_REPLY.json [ANTHROPIC_REPLY.json OPENAI_REPLY.json]
+ * (run from examples/agent_turn: the file tools act on ./workspace only; the
+ * second turn's replies default to anthropic-reply.json and openai-reply.json).
  */
 #define _POSIX_C_SOURCE 200809L /* strdup, opendir */
 #include "aikido.h"
@@ -259,9 +263,37 @@ static void register_tools(aikido_registry *registry) {
                   convert_units, 3, convert_names, convert_schemas, 3, convert_names);
 }
 
+/* One turn in a provider's format: its "tools", then what respond makes of
+ * the recorded reply, which the agent appends to its next request as is. */
+static int provider_turn(const aikido_registry *registry, uint32_t dialect, const char *label, const char *path,
+                         const aikido_environment *environment) {
+    char *tools = NULL, *messages = NULL, *error = NULL;
+    char *reply = read_whole_file(path);
+    if (reply == NULL) {
+        fprintf(stderr, "cannot read %s\n", path);
+        return 1;
+    }
+    if (aikido_registry_definitions_for(registry, dialect, 0, &tools, &error) != AIKIDO_OK ||
+        aikido_registry_respond(registry, dialect, reply, strlen(reply), environment, 0, &messages, &error) !=
+            AIKIDO_OK) {
+        fprintf(stderr, "%s: %s\n", label, error);
+        aikido_string_free(tools);
+        aikido_string_free(error);
+        free(reply);
+        return 1;
+    }
+    printf("\n-- %s: the tools, as the request's \"tools\"\n%s\n", label, tools);
+    printf("-- %s: the reply in %s, answered by one aikido_registry_respond; append:\n%s\n", label, path,
+           messages);
+    aikido_string_free(tools);
+    aikido_string_free(messages);
+    free(reply);
+    return 0;
+}
+
 int main(int argc, char **argv) {
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s MODEL_REPLY.json\n", argv[0]);
+    if (argc != 2 && argc != 4) {
+        fprintf(stderr, "usage: %s MODEL_REPLY.json [ANTHROPIC_REPLY.json OPENAI_REPLY.json]\n", argv[0]);
         return 2;
     }
     aikido_registry *registry = aikido_registry_new();
@@ -306,6 +338,17 @@ int main(int argc, char **argv) {
         call = skip_space(*call == ',' ? call + 1 : call);
     }
     free(reply);
+
+    /* The second turn: the program speaks the provider's format, and the
+     * library does the translating, the running (the calls of one reply at
+     * once) and the result messages. */
+    printf("\n== Second turn, in the providers' own formats (aikido_registry_respond)\n");
+    aikido_uuid_new_v7(environment.turn_id);
+    int failed = provider_turn(registry, AIKIDO_DIALECT_ANTHROPIC, "Anthropic Messages",
+                               argc == 4 ? argv[2] : "anthropic-reply.json", &environment);
+    aikido_uuid_new_v7(environment.turn_id);
+    failed |= provider_turn(registry, AIKIDO_DIALECT_OPENAI_CHAT, "OpenAI Chat Completions",
+                            argc == 4 ? argv[3] : "openai-reply.json", &environment);
     aikido_registry_free(registry);
-    return 0;
+    return failed;
 }

@@ -13,6 +13,7 @@
 #![allow(clippy::missing_safety_doc)] // Each function documents its contract for C.
 
 pub mod cancel;
+pub mod dialect;
 pub mod handler;
 pub mod registry;
 pub mod schema;

@@ -832,6 +832,42 @@ struct ToolDefinition {
     std::string parameters;
 };
 
+// --- Provider dialects (docs/DIALECTS.md) -----------------------------------
+
+/// A provider's wire format; the values are the AIKIDO_DIALECT_* numbers.
+enum class Dialect : std::uint32_t {
+    Neutral = AIKIDO_DIALECT_NEUTRAL,
+    OpenAIChat = AIKIDO_DIALECT_OPENAI_CHAT,
+    OpenAIResponses = AIKIDO_DIALECT_OPENAI_RESPONSES,
+    Anthropic = AIKIDO_DIALECT_ANTHROPIC,
+    Gemini = AIKIDO_DIALECT_GEMINI,
+    MCP = AIKIDO_DIALECT_MCP,
+};
+
+/// Flags of Registry::definitions_for and Registry::respond, combined with |
+/// (they convert to std::uint32_t): `registry.definitions_for(Dialect::Anthropic, aikido::Strict)`.
+enum Flags : std::uint32_t {
+    /// OpenAI/Anthropic strict mode, both directions.
+    Strict = AIKIDO_STRICT,
+    /// respond runs the calls one after the other, in order.
+    Sequential = AIKIDO_RESPOND_SEQUENTIAL,
+};
+
+/// The tool calls of a model reply in `dialect` (the whole response body or
+/// its relevant part), as the neutral JSON list [{"id","name","arguments"}].
+/// Throws Error (Status::invalid_input, saying where) for a reply that
+/// cannot be read.
+inline std::string parse_tool_calls(Dialect dialect, std::string_view reply) {
+    char *json = nullptr;
+    char *error = nullptr;
+    const aikido_status status = aikido_tool_calls_parse(static_cast<std::uint32_t>(dialect), reply.data(),
+                                                         reply.size(), &json, &error);
+    const detail::OwnedString owned_json(json);
+    detail::check(status, error);
+    return owned_json.get();
+}
+
+
 /// A registry of tools. Move-only; a moved-from registry holds no tools and
 /// every call on it reports AIKIDO_ERR_INVALID_INPUT. Every member may run on
 /// many threads at once, except destruction and move.
@@ -897,6 +933,43 @@ public:
         const detail::OwnedString owned_json(json);
         detail::check(status, error);
         return owned_json.get();
+    }
+
+    /// Every definition in registration order in `dialect`'s tools format,
+    /// strict with aikido::Strict. Throws Error (Status::invalid_input) when
+    /// a tool's name or schema cannot be written in the dialect.
+    std::string definitions_for(Dialect dialect, std::uint32_t flags = 0) const {
+        char *json = nullptr;
+        char *error = nullptr;
+        const aikido_status status = aikido_registry_definitions_for(
+            registry_.get(), static_cast<std::uint32_t>(dialect), flags, &json, &error);
+        const detail::OwnedString owned_json(json);
+        detail::check(status, error);
+        return owned_json.get();
+    }
+
+    /// Runs the tool calls of a model reply (at once, or in turn with
+    /// aikido::Sequential) and returns the JSON array to append, in
+    /// `dialect`'s format, results in call order. Per-call failures are
+    /// error results; throws Error (Status::invalid_input) only when the
+    /// reply cannot be read.
+    std::string respond(Dialect dialect, std::string_view reply, const Environment &environment = Environment(),
+                        std::uint32_t flags = 0) const {
+        if (detail::holds_nul(environment.session_id_)) {
+            throw Error(Status::invalid_input, detail::invalid_input_prefix + "the session id holds a NUL byte");
+        }
+        aikido_environment native{};
+        native.session_id = environment.session_id_.c_str();
+        std::memcpy(native.turn_id, environment.turn_id_.bytes().data(), sizeof native.turn_id);
+        native.cancel = environment.cancel_;
+        char *messages = nullptr;
+        char *error = nullptr;
+        const aikido_status status =
+            aikido_registry_respond(registry_.get(), static_cast<std::uint32_t>(dialect), reply.data(),
+                                    reply.size(), &native, flags, &messages, &error);
+        const detail::OwnedString owned_messages(messages);
+        detail::check(status, error);
+        return owned_messages.get();
     }
 
     /// How many tools are registered.

@@ -7,11 +7,15 @@
 #include "_cgo_export.h"
 #include "aikido_go.h"
 
+/* current_call outside any Go Dispatch: the handler was reached by
+   aikido_registry_respond (on this thread or one of its helpers). */
+#define AIKIDO_GO_NO_CALL UINTPTR_MAX
+
 /* The Go dispatch running on this thread. A handler's C arguments cannot
    carry it, but the handler runs on the thread of the aikido_registry_dispatch
    call that reached it, so a thread-local does; nested dispatches (a handler
    that dispatches) save and restore it. */
-static _Thread_local uintptr_t current_call;
+static _Thread_local uintptr_t current_call = AIKIDO_GO_NO_CALL;
 
 /* A NUL-terminated copy of a Go string: in `stack` when it fits, else on the heap. */
 static char *c_string(_GoString_ text, char *stack, size_t stack_size) {
@@ -66,7 +70,10 @@ aikido_go_outcome aikido_go_dispatch(const aikido_registry *registry, _GoString_
 
 aikido_status aikido_go_handler(void *userdata, const char *arguments, size_t arguments_len,
                                 const aikido_environment *environment, aikido_reply *reply) {
-    (void)environment;
+    if (current_call == AIKIDO_GO_NO_CALL) {
+        return aikidoGoRespondHandle(*(uintptr_t *)userdata, (char *)arguments, arguments_len, reply,
+                                     (aikido_environment *)environment);
+    }
     return aikidoGoHandle(*(uintptr_t *)userdata, (char *)arguments, arguments_len, reply, current_call);
 }
 
@@ -87,4 +94,28 @@ void aikido_go_userdata_free(void *userdata) {
 aikido_status aikido_go_fail(aikido_reply *reply, aikido_status status, _GoString_ text) {
     aikido_status written = aikido_reply_set_error(reply, text.p, (size_t)text.n);
     return written == AIKIDO_OK ? status : written;
+}
+
+aikido_go_outcome aikido_go_respond(const aikido_registry *registry, uint32_t dialect, _GoString_ reply,
+                                    _GoString_ session, uint64_t turn_low, uint64_t turn_high,
+                                    const aikido_cancel *cancel, uint32_t flags) {
+    char stack_session[256];
+    char *c_session = c_string(session, stack_session, sizeof stack_session);
+    aikido_environment environment = {.session_id = c_session, .cancel = cancel};
+    aikido_go_outcome outcome = {AIKIDO_OK, NULL, NULL};
+    uintptr_t outer_call = current_call;
+    memcpy(environment.turn_id, &turn_low, 8);
+    memcpy(environment.turn_id + 8, &turn_high, 8);
+    current_call = AIKIDO_GO_NO_CALL;
+    outcome.status = aikido_registry_respond(registry, dialect, reply.p, (size_t)reply.n, &environment, flags,
+                                             &outcome.content, &outcome.error);
+    current_call = outer_call;
+    if (c_session != stack_session) {
+        free(c_session);
+    }
+    return outcome;
+}
+
+aikido_status aikido_go_succeed(aikido_reply *reply, _GoString_ text) {
+    return aikido_reply_set_content(reply, text.p, (size_t)text.n);
 }

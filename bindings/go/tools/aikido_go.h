@@ -26,6 +26,17 @@ aikido_go_outcome aikido_go_dispatch(const aikido_registry *registry, _GoString_
                                      uint64_t turn_low, uint64_t turn_high,
                                      const aikido_cancel *cancel, uintptr_t call);
 
+/* Runs aikido_registry_respond with the environment made of `session`,
+   `turn_low`/`turn_high` and `cancel` (as aikido_go_dispatch does); the Go
+   handlers it reaches, on whatever thread, find their Go context through
+   `cancel` (dialect.go). */
+aikido_go_outcome aikido_go_respond(const aikido_registry *registry, uint32_t dialect, _GoString_ reply,
+                                    _GoString_ session, uint64_t turn_low, uint64_t turn_high,
+                                    const aikido_cancel *cancel, uint32_t flags);
+
+/* Sets a Go handler's content in its reply; returns aikido_reply_set_content's status. */
+aikido_status aikido_go_succeed(aikido_reply *reply, _GoString_ text);
+
 /* The aikido_handler of every Go tool; its userdata comes from
    aikido_go_userdata_new. */
 aikido_status aikido_go_handler(void *userdata, const char *arguments, size_t arguments_len,

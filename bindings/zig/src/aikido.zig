@@ -442,7 +442,73 @@ pub const Registry = struct {
         };
         return takeString(gpa, content);
     }
+
+    // --- Provider dialects (docs/DIALECTS.md) ---
+
+    /// Every definition, in registration order, in `dialect`'s tools
+    /// format, owned by `gpa`. `error.InvalidInput` when a tool's name or
+    /// schema cannot be written in the dialect (the message in `diagnostics`
+    /// names the tool and the rule).
+    pub fn definitionsFor(registry: Registry, gpa: Allocator, dialect: Dialect, flags: Flags, diagnostics: ?*Diagnostics) (Error || Allocator.Error)![:0]u8 {
+        var json: [*c]u8 = null;
+        var error_text: [*c]u8 = null;
+        check(c.aikido_registry_definitions_for(registry.raw, @backingInt(dialect), @bitCast(flags), &json, &error_text)) catch |err| {
+            Diagnostics.record(diagnostics, error_text);
+            return err;
+        };
+        return takeString(gpa, json);
+    }
+
+    /// Runs the tool calls of a model reply (at once, or in turn with
+    /// `.sequential`) and returns the JSON array to append, in `dialect`'s
+    /// format, results in call order, owned by `gpa`. Per-call failures are
+    /// error results; `error.InvalidInput` only when the reply cannot be read.
+    pub fn respond(registry: Registry, gpa: Allocator, dialect: Dialect, reply: []const u8, environment: Environment, flags: Flags, diagnostics: ?*Diagnostics) (Error || Allocator.Error)![:0]u8 {
+        const raw_environment = environment.toC();
+        var messages: [*c]u8 = null;
+        var error_text: [*c]u8 = null;
+        check(c.aikido_registry_respond(registry.raw, @backingInt(dialect), reply.ptr, reply.len, &raw_environment, @bitCast(flags), &messages, &error_text)) catch |err| {
+            Diagnostics.record(diagnostics, error_text);
+            return err;
+        };
+        return takeString(gpa, messages);
+    }
 };
+
+/// A provider's wire format; the values are the `AIKIDO_DIALECT_*` numbers.
+pub const Dialect = enum(u32) {
+    neutral = c.AIKIDO_DIALECT_NEUTRAL,
+    openai_chat = c.AIKIDO_DIALECT_OPENAI_CHAT,
+    openai_responses = c.AIKIDO_DIALECT_OPENAI_RESPONSES,
+    anthropic = c.AIKIDO_DIALECT_ANTHROPIC,
+    gemini = c.AIKIDO_DIALECT_GEMINI,
+    mcp = c.AIKIDO_DIALECT_MCP,
+    _,
+};
+
+/// The flags of `definitionsFor` and `respond`: `AIKIDO_STRICT` and
+/// `AIKIDO_RESPOND_SEQUENTIAL` as fields.
+pub const Flags = packed struct(u32) {
+    /// OpenAI/Anthropic strict mode, both directions.
+    strict: bool = false,
+    /// `respond` runs the calls one after the other, in order.
+    sequential: bool = false,
+    /// Other bits, passed on (the library refuses them).
+    other: u30 = 0,
+};
+
+/// The tool calls of a model reply in `dialect` (the whole response body
+/// or its relevant part), as the neutral JSON list
+/// `[{"id","name","arguments"}]`, owned by `gpa`.
+pub fn parseToolCalls(gpa: Allocator, dialect: Dialect, reply: []const u8, diagnostics: ?*Diagnostics) (Error || Allocator.Error)![:0]u8 {
+    var json: [*c]u8 = null;
+    var error_text: [*c]u8 = null;
+    check(c.aikido_tool_calls_parse(@backingInt(dialect), reply.ptr, reply.len, &json, &error_text)) catch |err| {
+        Diagnostics.record(diagnostics, error_text);
+        return err;
+    };
+    return takeString(gpa, json);
+}
 
 /// What kind of thing a path names.
 pub const FileKind = enum(i32) {

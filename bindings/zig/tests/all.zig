@@ -4,6 +4,7 @@ test {
     _ = @import("examples.zig");
     _ = @import("registry.zig");
     _ = @import("parity.zig");
+    _ = @import("dialects.zig");
     _ = @import("storage.zig");
     _ = @import("shell.zig");
     _ = @import("linkage.zig");

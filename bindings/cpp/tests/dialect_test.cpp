@@ -1,0 +1,142 @@
+// Provider dialects through the C++ binding: definitions_for, respond,
+// parse_tool_calls, and the shared table tests/cases/dialects.tsv (its
+// header comment defines the columns; test.sh passes its path as
+// AIKIDO_DIALECT_CASES).
+
+#include "aikido.hpp"
+#include "check.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+const char *const read_schema =
+    R"({"properties":{"limit":{"type":"integer"},"path":{"type":"string"}},"required":["path"],"type":"object"})";
+
+/// The two tools the shared table assumes: "read" echoes, "fail" fails.
+aikido::Registry dialect_registry() {
+    aikido::Registry registry;
+    registry.register_tool({"read", "Read a file.", read_schema},
+                           [](std::string_view arguments) { return std::string(arguments); });
+    registry.register_tool({"fail", "", ""}, [](std::string_view) { return aikido::Failure{"disk full"}; });
+    return registry;
+}
+
+std::vector<std::string> split_tabs(const std::string &line) {
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    for (std::size_t end; (end = line.find('\t', start)) != std::string::npos; start = end + 1) {
+        parts.push_back(line.substr(start, end - start));
+    }
+    parts.push_back(line.substr(start));
+    return parts;
+}
+
+}  // namespace
+
+TEST(definitions_for_writes_each_dialect_and_refuses_names_it_cannot_carry) {
+    const aikido::Registry registry = dialect_registry();
+    CHECK_EQ(registry.definitions_for(aikido::Dialect::Anthropic),
+             std::string(R"([{"name":"read","description":"Read a file.","input_schema":)") + read_schema +
+                 R"(},{"name":"fail","input_schema":{"type":"object","properties":{}}}])");
+    CHECK_CONTAINS(registry.definitions_for(aikido::Dialect::Anthropic, aikido::Strict), R"("strict":true)");
+    CHECK_EQ(registry.definitions_for(aikido::Dialect::Neutral), registry.definitions());
+    aikido::Registry dotted;
+    dotted.register_tool({"files.read", "", ""}, [](std::string_view) { return "x"; });
+    try {
+        dotted.definitions_for(aikido::Dialect::OpenAIChat);
+        CHECK(false);
+    } catch (const aikido::Error &error) {
+        CHECK_EQ(error.status(), aikido::Status::invalid_input);
+        CHECK_CONTAINS(error.what(), "\"files.read\"");
+    }
+    CHECK_CONTAINS(dotted.definitions_for(aikido::Dialect::MCP), "files.read");
+}
+
+TEST(respond_runs_calls_at_once_in_order_and_refuses_unreadable_replies) {
+    aikido::Registry registry;
+    registry.register_tool({"nap", "", ""}, [](std::string_view arguments, const aikido::Environment &environment) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        return std::string(environment.session_id()) + " " + std::string(arguments);
+    });
+    const std::string reply =
+        R"([{"type":"tool_use","id":"a","name":"nap","input":{"n":1}},{"type":"tool_use","id":"b","name":"nap","input":{"n":2}},)"
+        R"({"type":"tool_use","id":"c","name":"nap","input":{"n":3}},{"type":"tool_use","id":"d","name":"nap","input":{"n":4}}])";
+    const auto started = std::chrono::steady_clock::now();
+    const std::string out = registry.respond(aikido::Dialect::Anthropic, reply, aikido::Environment("s1"));
+    CHECK(std::chrono::steady_clock::now() - started < std::chrono::milliseconds(350));
+    CHECK_EQ(out, std::string(R"([{"role":"user","content":[)"
+                              R"({"type":"tool_result","tool_use_id":"a","content":"s1 {\"n\":1}"},)"
+                              R"({"type":"tool_result","tool_use_id":"b","content":"s1 {\"n\":2}"},)"
+                              R"({"type":"tool_result","tool_use_id":"c","content":"s1 {\"n\":3}"},)"
+                              R"({"type":"tool_result","tool_use_id":"d","content":"s1 {\"n\":4}"}]}])"));
+    const auto sequential = std::chrono::steady_clock::now();
+    CHECK_EQ(registry.respond(aikido::Dialect::Anthropic, reply, aikido::Environment("s1"), aikido::Sequential), out);
+    CHECK(std::chrono::steady_clock::now() - sequential >= std::chrono::milliseconds(400));
+
+    aikido::CancelToken cancel;
+    cancel.fire();
+    const aikido::Environment cancelled("s1", aikido::Uuid(), cancel);
+    CHECK_CONTAINS(registry.respond(aikido::Dialect::Anthropic, reply, cancelled), "call cancelled");
+
+    try {
+        registry.respond(aikido::Dialect::OpenAIChat, reply);
+        CHECK(false);
+    } catch (const aikido::Error &error) {
+        CHECK_EQ(error.status(), aikido::Status::invalid_input);
+        CHECK_CONTAINS(error.what(), "OpenAI Chat Completions");
+    }
+    CHECK_EQ(aikido::parse_tool_calls(aikido::Dialect::Anthropic, reply).substr(0, 44),
+             std::string(R"([{"id":"a","name":"nap","arguments":"{\"n\":1}"})").substr(0, 44));
+}
+
+TEST(every_case_of_the_shared_dialect_table_holds) {
+    const char *path = std::getenv("AIKIDO_DIALECT_CASES");
+    if (path == nullptr) {
+        throw std::runtime_error("AIKIDO_DIALECT_CASES is not set: the path of tests/cases/dialects.tsv");
+    }
+    std::ifstream table(path);
+    if (!table) {
+        throw std::runtime_error(std::string("cannot read ") + path);
+    }
+    const aikido::Registry registry = dialect_registry();
+    int cases = 0;
+    for (std::string line; std::getline(table, line);) {
+        if (line.empty() || line[0] == '#') {
+            continue;
+        }
+        const std::vector<std::string> column = split_tabs(line);
+        if (column.size() != 7) {
+            throw std::runtime_error("a case line has seven columns: " + line);
+        }
+        ++cases;
+        const auto dialect = static_cast<aikido::Dialect>(std::stoul(column[2]));
+        const auto flags = static_cast<std::uint32_t>(std::stoul(column[3]));
+        std::string out;
+        std::string status = "AIKIDO_OK";
+        try {
+            if (column[1] == "definitions") {
+                out = registry.definitions_for(dialect, flags);
+            } else if (column[1] == "parse") {
+                out = aikido::parse_tool_calls(dialect, column[4]);
+            } else {
+                out = registry.respond(dialect, column[4], aikido::Environment(), flags);
+            }
+        } catch (const aikido::Error &error) {
+            status = aikido_status_name(static_cast<aikido_status>(error.status()));
+            out = error.what();
+        }
+        if (status != column[5]) {
+            check::fail(__FILE__, __LINE__, column[0] + ": status " + status + ", want " + column[5] + ": " + out);
+        } else if (status == "AIKIDO_OK" ? out != column[6] : !check::contains(out, column[6])) {
+            check::fail(__FILE__, __LINE__, column[0] + ":\n got " + out + "\nwant " + column[6]);
+        }
+    }
+    CHECK(cases >= 25);
+}

@@ -1,0 +1,120 @@
+/* The shared dialect cases (tests/cases/dialects.tsv; its header comment
+ * defines the columns) through the C API, as every binding runs them.
+ * Usage: dialect_parity [path/to/dialects.tsv]; without a path, the table is
+ * found beside this source file. */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aikido.h"
+
+#define COLUMNS 7
+#define MIN_CASES 25
+
+static aikido_status echo(void *userdata, const char *arguments, size_t arguments_len,
+                          const aikido_environment *environment, aikido_reply *reply) {
+    (void)userdata;
+    (void)environment;
+    return aikido_reply_set_content(reply, arguments, arguments_len);
+}
+
+static aikido_status fail(void *userdata, const char *arguments, size_t arguments_len,
+                          const aikido_environment *environment, aikido_reply *reply) {
+    (void)userdata;
+    (void)arguments;
+    (void)arguments_len;
+    (void)environment;
+    aikido_reply_set_error(reply, "disk full", 9);
+    return AIKIDO_ERR_TOOL_FAILED;
+}
+
+static int run_case(const aikido_registry *registry, char **column) {
+    uint32_t dialect = (uint32_t)strtoul(column[2], NULL, 10), flags = (uint32_t)strtoul(column[3], NULL, 10);
+    char *out = NULL, *error = NULL;
+    aikido_status status;
+    const char *status_name, *text;
+    int ok;
+    if (strcmp(column[1], "definitions") == 0) {
+        status = aikido_registry_definitions_for(registry, dialect, flags, &out, &error);
+    } else if (strcmp(column[1], "parse") == 0) {
+        status = aikido_tool_calls_parse(dialect, column[4], strlen(column[4]), &out, &error);
+    } else {
+        status = aikido_registry_respond(registry, dialect, column[4], strlen(column[4]), NULL, flags, &out, &error);
+    }
+    status_name = aikido_status_name(status);
+    text = status == AIKIDO_OK ? out : error;
+    ok = text != NULL && strcmp(status_name, column[5]) == 0 &&
+         (status == AIKIDO_OK ? strcmp(text, column[6]) == 0 : strstr(text, column[6]) != NULL);
+    if (!ok) printf("FAIL %s: got %s\n  %s\nwant %s\n  %s\n", column[0], status_name, text ? text : "(NULL)", column[5], column[6]);
+    aikido_string_free(out);
+    aikido_string_free(error);
+    return ok;
+}
+
+static char *read_file(const char *path) {
+    FILE *file = fopen(path, "rb");
+    char *text;
+    long size;
+    if (file == NULL) return NULL;
+    fseek(file, 0, SEEK_END);
+    size = ftell(file);
+    rewind(file);
+    text = malloc((size_t)size + 1);
+    if (fread(text, 1, (size_t)size, file) != (size_t)size) size = 0;
+    text[size] = '\0';
+    fclose(file);
+    return text;
+}
+
+/* tests/c/dialect_parity.c -> tests/cases/dialects.tsv */
+static char *default_table_path(void) {
+    const char *source = __FILE__, *slash = strrchr(source, '/');
+    size_t dir_len = slash ? (size_t)(slash - source) + 1 : 0;
+    char *path = malloc(dir_len + sizeof "../cases/dialects.tsv");
+    memcpy(path, source, dir_len);
+    strcpy(path + dir_len, "../cases/dialects.tsv");
+    return path;
+}
+
+int main(int argc, char **argv) {
+    char *path = argc > 1 ? argv[1] : default_table_path();
+    char *table = read_file(path), *line, *next;
+    int cases = 0, failed = 0;
+    aikido_registry *registry = aikido_registry_new();
+    if (table == NULL) {
+        fprintf(stderr, "dialect_parity: cannot read %s\n", path);
+        return 1;
+    }
+    aikido_registry_register(registry, "read", "Read a file.",
+                             "{\"properties\":{\"limit\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"}},"
+                             "\"required\":[\"path\"],\"type\":\"object\"}",
+                             echo, NULL, NULL, NULL);
+    aikido_registry_register(registry, "fail", NULL, NULL, fail, NULL, NULL, NULL);
+    for (line = table; line != NULL && *line != '\0'; line = next) {
+        char *column[COLUMNS + 1], *cursor = line;
+        int columns = 0;
+        next = strchr(line, '\n');
+        if (next != NULL) *next++ = '\0';
+        if (line[0] == '#' || line[0] == '\0') continue;
+        while (columns <= COLUMNS) {
+            column[columns++] = cursor;
+            cursor = strchr(cursor, '\t');
+            if (cursor == NULL) break;
+            *cursor++ = '\0';
+        }
+        cases++;
+        if (columns != COLUMNS) {
+            printf("FAIL line with %d columns, want %d: %s\n", columns, COLUMNS, line);
+            failed++;
+        } else if (!run_case(registry, column)) {
+            failed++;
+        }
+    }
+    printf("dialect_parity: %s: %d cases, %d failed\n", path, cases, failed);
+    if (cases < MIN_CASES) printf("FAIL the table has lost cases: %d, want at least %d\n", cases, MIN_CASES);
+    aikido_registry_free(registry);
+    free(table);
+    if (argc <= 1) free(path);
+    return failed == 0 && cases >= MIN_CASES ? 0 : 1;
+}
