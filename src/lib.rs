@@ -86,6 +86,8 @@ mod environment;
 mod error;
 pub mod ffi;
 mod json;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 mod registry;
 pub mod schema;
 #[cfg(feature = "shell")]
@@ -93,6 +95,7 @@ pub mod shell;
 #[cfg(feature = "storage")]
 pub mod storage;
 mod tool;
+mod watch;
 
 pub use environment::{CancelToken, Environment};
 pub use error::{Error, PanicOrigin, Status};
@@ -100,3 +103,4 @@ pub use json::{is_valid_json, MAX_DEPTH};
 pub use registry::{Registry, Rejected};
 pub use tool::{Handler, HandlerResult, ToolCall, ToolDefinition, ToolError, ToolResult};
 pub use uuid::Uuid;
+pub use watch::WatchId;
