@@ -14,6 +14,8 @@
 
 pub mod cancel;
 pub mod handler;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 pub mod registry;
 pub mod schema;
 #[cfg(feature = "shell")]

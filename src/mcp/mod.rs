@@ -40,7 +40,7 @@ mod stdio;
 
 pub use protocol::{is_mcp_tool_name, mcp_tools};
 pub use session::Session;
-pub use stdio::FdReader;
+pub use stdio::{FdReader, FdWriter};
 
 use std::sync::Arc;
 

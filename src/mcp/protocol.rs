@@ -77,12 +77,13 @@ fn mcp_tool(definition: &ToolDefinition) -> Value {
 
 /// A JSON-RPC success response.
 fn result(id: &Value, result: &Value) -> String {
-    json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string()
+    format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{result}}}")
 }
 
 /// A JSON-RPC error response.
 pub(crate) fn error(id: &Value, code: i64, message: &str) -> String {
-    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}}).to_string()
+    let message = Value::String(message.to_owned());
+    format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{{\"code\":{code},\"message\":{message}}}}}")
 }
 
 /// The params object of a request: absent or null is empty.

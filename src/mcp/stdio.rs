@@ -282,7 +282,14 @@ impl Read for FdReader {
 
 /// A writer of a file descriptor it does not close.
 #[derive(Debug)]
-pub(crate) struct FdWriter(pub(crate) i32);
+pub struct FdWriter(i32);
+
+impl FdWriter {
+    /// A writer of `fd`.
+    pub fn new(fd: i32) -> Self {
+        FdWriter(fd)
+    }
+}
 
 impl Write for FdWriter {
     fn write(&mut self, buffer: &[u8]) -> io::Result<usize> {
