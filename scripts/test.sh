@@ -35,6 +35,7 @@ step "demo: one agent turn" tests/demo.sh
 step "readme: the C quick start as written" tests/readme.sh
 step "shell: the corpus's recordings still match /bin/bash here (record mode --check)" \
     scripts/shell-corpus-record.sh --check
+step "mcp: aikido-mcp and the fixture against the official MCP Python client" tests/python/mcp.sh
 for suite in tests/c/run.sh tests/install/run.sh bindings/cpp/test.sh bindings/go/test.sh \
     bindings/zig/test.sh tests/reliability/run.sh; do
     if [ -x "$suite" ]; then

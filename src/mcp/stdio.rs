@@ -87,7 +87,7 @@ impl McpServer<'_> {
     /// `stop` fires or the writer fails (the client is gone), running calls
     /// are cancelled. A line longer than [`MAX_MESSAGE_BYTES`] gets a
     /// `-32600` error and is skipped. Fails only when reading fails.
-    pub fn serve_stdio<R: BufRead + Send, W: Write + Send>(
+    pub fn serve_stdio<R: BufRead, W: Write + Send>(
         &self,
         mut reader: R,
         writer: W,
