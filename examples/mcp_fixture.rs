@@ -123,6 +123,14 @@ fn main() {
     }
 }
 
-fn serve_http(_server: &McpServer, _address: &str) {
-    panic!("HTTP is not built in");
+fn serve_http(server: &McpServer, address: &str) {
+    let listener = tiny_http::Server::http(address).expect("--listen ADDR");
+    // The test reads the port from this line.
+    eprintln!("mcp_fixture: listening on {}", listener.server_addr());
+    aikido::mcp::http::serve(
+        server,
+        &listener,
+        &aikido::mcp::http::HttpOptions::default(),
+        &aikido::CancelToken::new(),
+    );
 }

@@ -2,13 +2,17 @@
 //! MCP client. Run `aikido-mcp --help` for everything it does.
 
 use std::io::{self, BufReader};
+use std::net::{SocketAddr, ToSocketAddrs};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
+use aikido::mcp::http::{self, HttpOptions};
 use aikido::mcp::{McpServer, DEFAULT_PAGE_SIZE};
 use aikido::shell::{register_shell_tool, ShellOptions};
 use aikido::storage::{register_file_tools, HostDir, Overlay, ReadOnly, Storage};
-use aikido::Registry;
+use aikido::{CancelToken, Registry};
 
 const HELP: &str = "\
 aikido-mcp: serve a sandboxed bash and file tools over one folder to any MCP client
@@ -225,7 +229,55 @@ fn main() -> ExitCode {
     }
 }
 
-fn serve_http(_server: &McpServer, _address: &str, _allow_remote: bool, _root: &str, _mode: &str) -> ExitCode {
-    eprintln!("aikido-mcp: --listen is not built in");
-    ExitCode::from(2)
+/// Set by SIGTERM and SIGINT.
+static SIGNALLED: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn on_signal(_: libc::c_int) {
+    SIGNALLED.store(true, Ordering::SeqCst);
+}
+
+fn serve_http(server: &McpServer, address: &str, allow_remote: bool, root: &str, mode: &str) -> ExitCode {
+    let addresses: Vec<SocketAddr> = match address.to_socket_addrs() {
+        Ok(addresses) => addresses.collect(),
+        Err(problem) => {
+            eprintln!("aikido-mcp: --listen {address}: {problem} (write it as 127.0.0.1:PORT)");
+            return ExitCode::from(2);
+        }
+    };
+    if addresses.is_empty() || (!allow_remote && addresses.iter().any(|address| !address.ip().is_loopback())) {
+        eprintln!(
+            "aikido-mcp: --listen {address} is not a loopback address; the server has no authentication, \
+             so add --allow-remote to serve other machines (behind a proxy that authenticates)"
+        );
+        return ExitCode::from(2);
+    }
+    let listener = match tiny_http::Server::http(addresses.as_slice()) {
+        Ok(listener) => listener,
+        Err(problem) => {
+            eprintln!("aikido-mcp: cannot listen on {address}: {problem}");
+            return ExitCode::FAILURE;
+        }
+    };
+    // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
+    unsafe {
+        libc::signal(libc::SIGTERM, on_signal as *const () as libc::sighandler_t);
+        libc::signal(libc::SIGINT, on_signal as *const () as libc::sighandler_t);
+    }
+    let stop = CancelToken::new();
+    let local = listener.server_addr().to_ip().map(|address| address.to_string()).unwrap_or_else(|| address.to_owned());
+    eprintln!("aikido-mcp: serving {root} ({mode}) at http://{local}/mcp");
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !stop.is_fired() {
+                if SIGNALLED.load(Ordering::SeqCst) {
+                    eprintln!("aikido-mcp: stopping");
+                    stop.fire();
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        });
+        http::serve(server, &listener, &HttpOptions::default(), &stop);
+        stop.fire();
+    });
+    ExitCode::SUCCESS
 }

@@ -34,6 +34,8 @@
 //! assert_eq!(reply, r#"{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"hi"}],"isError":false}}"#);
 //! ```
 
+#[cfg(feature = "mcp-http")]
+pub mod http;
 mod protocol;
 mod session;
 mod stdio;

@@ -398,6 +398,203 @@ def test_cli_arguments():
             assert fragment in done.stdout, fragment
 
 
+
+# ---------------------------------------------------------------- Streamable HTTP
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class HttpServer:
+    """aikido-mcp --listen on a free port, stopped with SIGTERM."""
+
+    def __init__(self, *args: str):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/mcp"
+        self.process = subprocess.Popen([BIN, *args, "--listen", f"127.0.0.1:{self.port}"],
+                                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise AssertionError("the HTTP server did not start")
+
+    def post(self, body: bytes | str | dict, headers: dict[str, str] | None = None, method: str = "POST"):
+        if isinstance(body, dict):
+            body = json.dumps(body)
+        if isinstance(body, str):
+            body = body.encode()
+        all_headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+        all_headers.update(headers or {})
+        request = urllib.request.Request(self.url, data=body if method == "POST" else None, headers=all_headers,
+                                         method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=20) as response:
+                return response.status, dict(response.headers), response.read()
+        except urllib.error.HTTPError as error:
+            return error.code, dict(error.headers), error.read()
+
+    def initialize(self) -> str:
+        status, headers, body = self.post({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                                           "params": {"protocolVersion": "2025-06-18", "capabilities": {}}})
+        assert status == 200, (status, body)
+        return headers["Mcp-Session-Id"]
+
+    def stop(self) -> tuple[int, float]:
+        started = time.monotonic()
+        self.process.send_signal(signal.SIGTERM)
+        code = self.process.wait(timeout=10)
+        return code, time.monotonic() - started
+
+
+@asynccontextmanager
+async def http_server(*args: str):
+    server = HttpServer(*args)
+    try:
+        yield server
+    finally:
+        if server.process.poll() is None:
+            server.process.kill()
+            server.process.wait()
+
+
+async def test_http_client_handshake_calls_errors_pagination():
+    with folder() as root:
+        async with http_server("--root", str(root), "--page-size", "4") as server:
+            async with client(server.url) as c:
+                assert c.protocol_version == "2025-11-25", c.protocol_version
+                assert c.server_info.name == "aikido-mcp"
+                first = await c.list_tools()
+                assert len(first.tools) == 4 and first.next_cursor
+                second = await c.list_tools(cursor=first.next_cursor)
+                assert {tool.name for tool in first.tools + second.tools} == {"bash"} | FILE_TOOLS
+                out = text_of(await c.call_tool("bash", {"command": "cd sub; echo hi > f.txt; cat f.txt"}))
+                assert out == "hi\n[exit code: 0]", out
+                assert (root / "sub" / "f.txt").read_text() == "hi\n"
+                assert text_of(await c.call_tool("bash", {"command": "pwd"})) == "/sub\n[exit code: 0]"
+                result = await c.call_tool("read_file", {"path": "/nope"})
+                assert result.is_error
+                try:
+                    await c.call_tool("nope", {})
+                    raise AssertionError("an unknown tool must fail")
+                except MCPError as error:
+                    assert error.code == -32602, error
+                try:
+                    await c.list_tools(cursor="bogus")
+                    raise AssertionError("an invalid cursor must fail")
+                except MCPError as error:
+                    assert error.code == -32602, error
+            # Each session has its own shell.
+            async with client(server.url) as other:
+                assert text_of(await other.call_tool("bash", {"command": "pwd"})) == "/\n[exit code: 0]"
+            code, seconds = server.stop()
+            assert code == 0 and seconds < 5, (code, seconds)
+
+
+async def test_http_cancelling_a_long_sleep():
+    with folder() as root:
+        async with http_server("--root", str(root)) as server:
+            async with client(server.url) as c:
+                started = time.monotonic()
+                with anyio.move_on_after(0.5) as scope:
+                    await c.call_tool("bash", {"command": "sleep 8; echo never"})
+                assert scope.cancelled_caught
+                assert len((await c.list_tools()).tools) == 6
+                out = text_of(await c.call_tool("bash", {"command": "echo after"}))
+                assert out == "after\n[exit code: 0]", out
+                assert time.monotonic() - started < 4
+            server.stop()
+
+
+def test_http_raw_rules():
+    with folder() as root:
+        server = HttpServer("--root", str(root), "--overlay")
+        try:
+            session = server.initialize()
+            with_session = {"Mcp-Session-Id": session}
+            # A notification: 202, no body.
+            status, _, body = server.post({"jsonrpc": "2.0", "method": "notifications/initialized"}, with_session)
+            assert (status, body) == (202, b""), (status, body)
+            status, _, body = server.post({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, with_session)
+            assert status == 200 and len(json.loads(body)["result"]["tools"]) == 6
+            # A foreign Origin: 403; a local one is fine.
+            status, _, _ = server.post({"jsonrpc": "2.0", "id": 2, "method": "ping"},
+                                       {**with_session, "Origin": "http://evil.example"})
+            assert status == 403, status
+            status, _, _ = server.post({"jsonrpc": "2.0", "id": 2, "method": "ping"},
+                                       {**with_session, "Origin": f"http://localhost:{server.port}"})
+            assert status == 200, status
+            # No session: 400 for tools; an unknown session: 404; server/discover: -32601.
+            status, _, _ = server.post({"jsonrpc": "2.0", "id": 3, "method": "tools/list"})
+            assert status == 400, status
+            status, _, _ = server.post({"jsonrpc": "2.0", "id": 3, "method": "tools/list"}, {"Mcp-Session-Id": "nope"})
+            assert status == 404, status
+            status, _, body = server.post({"jsonrpc": "2.0", "id": 4, "method": "server/discover", "params": {}})
+            assert json.loads(body)["error"]["code"] == -32601, (status, body)
+            # Malformed JSON: a JSON-RPC parse error.
+            status, _, body = server.post("{oops", with_session)
+            assert json.loads(body)["error"]["code"] == -32700, body
+            # An unsupported protocol version header: 400.
+            status, _, _ = server.post({"jsonrpc": "2.0", "id": 5, "method": "ping"},
+                                       {**with_session, "MCP-Protocol-Version": "1999-01-01"})
+            assert status == 400, status
+            # Too large: 413.
+            status, _, _ = server.post(b"[" + b" " * (17 << 20) + b"]", with_session)
+            assert status == 413, status
+            # GET (no SSE stream): 405; another path: 404.
+            status, headers, _ = server.post(b"", with_session, method="GET")
+            assert status == 405 and "POST" in headers.get("Allow", ""), (status, headers)
+            # DELETE ends the session.
+            status, _, _ = server.post(b"", with_session, method="DELETE")
+            assert status in (200, 204), status
+            status, _, _ = server.post({"jsonrpc": "2.0", "id": 6, "method": "ping"}, with_session)
+            assert status == 404, status
+            # The overlay never wrote back.
+            other = {"Mcp-Session-Id": server.initialize()}
+            status, _, body = server.post({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
+                "name": "bash", "arguments": {"command": "echo x > hello.txt; cat hello.txt"}}}, other)
+            assert json.loads(body)["result"]["content"][0]["text"] == "x\n[exit code: 0]", body
+        finally:
+            code, seconds = server.stop()
+        assert code == 0 and seconds < 5, (code, seconds)
+        assert (root / "hello.txt").read_text() == "hello from the host\n"
+
+
+def test_http_thousands_of_sessions_stay_bounded():
+    with folder() as root:
+        server = HttpServer("--root", str(root))
+        try:
+            first = server.initialize()
+            status, _, _ = server.post({"jsonrpc": "2.0", "id": 1, "method": "ping"}, {"Mcp-Session-Id": first})
+            assert status == 200
+            for _ in range(1100):
+                server.initialize()
+            # The oldest session was dropped (at most 1024 are kept); the server answers.
+            status, _, _ = server.post({"jsonrpc": "2.0", "id": 1, "method": "ping"}, {"Mcp-Session-Id": first})
+            assert status == 404, status
+            latest = server.initialize()
+            status, _, body = server.post({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+                "name": "bash", "arguments": {"command": "echo alive"}}}, {"Mcp-Session-Id": latest})
+            assert json.loads(body)["result"]["content"][0]["text"] == "alive\n[exit code: 0]"
+            rss_kib = int(Path(f"/proc/{server.process.pid}/status").read_text().split("VmRSS:")[1].split()[0])
+            assert rss_kib < 200_000, f"{rss_kib} KiB resident after 1100 sessions"
+        finally:
+            server.stop()
+
+
+def test_http_listen_refuses_remote_addresses():
+    with folder() as root:
+        done = subprocess.run([BIN, "--root", str(root), "--listen", "0.0.0.0:0"], capture_output=True, text=True,
+                              timeout=10)
+        assert done.returncode != 0 and "--allow-remote" in done.stderr, done
+
+
 # ---------------------------------------------------------------- runner
 
 
