@@ -50,7 +50,7 @@ aikido_go_outcome aikido_go_dispatch(const aikido_registry *registry, _GoString_
     aikido_go_outcome outcome = {AIKIDO_OK, NULL, NULL};
 
     uintptr_t outer_call = current_call;
-    current_call = call;
+    current_call = call + 1; /* 0 means: no Go dispatch on this thread */
     outcome.status =
         aikido_registry_dispatch(registry, &tool_call, &environment, &outcome.content, &outcome.error);
     current_call = outer_call;
@@ -66,8 +66,11 @@ aikido_go_outcome aikido_go_dispatch(const aikido_registry *registry, _GoString_
 
 aikido_status aikido_go_handler(void *userdata, const char *arguments, size_t arguments_len,
                                 const aikido_environment *environment, aikido_reply *reply) {
-    (void)environment;
-    return aikidoGoHandle(*(uintptr_t *)userdata, (char *)arguments, arguments_len, reply, current_call);
+    if (current_call == 0) { /* dispatched by libaikido itself, e.g. its MCP server */
+        return aikidoGoHandleForeign(*(uintptr_t *)userdata, (char *)arguments, arguments_len,
+                                     (aikido_environment *)environment, reply);
+    }
+    return aikidoGoHandle(*(uintptr_t *)userdata, (char *)arguments, arguments_len, reply, current_call - 1);
 }
 
 void *aikido_go_userdata_new(uintptr_t tool) {
