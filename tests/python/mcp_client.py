@@ -595,6 +595,22 @@ def test_http_listen_refuses_remote_addresses():
         assert done.returncode != 0 and "--allow-remote" in done.stderr, done
 
 
+
+def test_readme_client_configuration():
+    """The README's client configuration block is valid JSON that starts aikido-mcp with a --root."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme.split("## MCP:", 1)[1]
+    block = section.split("```json\n", 1)[1].split("```", 1)[0]
+    config = json.loads(block)["mcpServers"]["aikido"]
+    assert config["command"].endswith("aikido-mcp"), config
+    args = config["args"]
+    assert args[0] == "--root" and args[2] in ("--overlay", "--read-only"), args
+    with folder() as root:
+        args = [str(root) if arg == args[1] else arg for arg in args]
+        done = subprocess.run([BIN, *args], input="", capture_output=True, timeout=10)
+        assert done.returncode == 0 and done.stdout == b"", done
+
+
 # ---------------------------------------------------------------- runner
 
 
