@@ -132,6 +132,14 @@
 typedef struct aikido_cancel aikido_cancel;
 
 /*
+ An MCP server over one registry, with one MCP session (its calls run
+ with one session id, so the `bash` tool keeps one shell for it). Opaque
+ and thread-safe: `aikido_mcp_server_handle` may run on many threads at
+ once. Made by `aikido_mcp_server_new`, freed with `aikido_mcp_server_free`.
+ */
+typedef struct aikido_mcp_server aikido_mcp_server;
+
+/*
  A registry of tools. Opaque; made by `aikido_registry_new`. Every function
  on it may be called from many threads at once, except
  `aikido_registry_free`.
@@ -493,6 +501,64 @@ aikido_status aikido_reply_set_content(struct aikido_reply *reply,
 aikido_status aikido_reply_set_error(struct aikido_reply *reply,
                                      const char *text,
                                      size_t len);
+
+/*
+ A new MCP server for `registry`, introducing itself as `name` (NULL:
+ "aikido") and `version` (NULL: the library's version). The registry is
+ borrowed: it must outlive the server, and its tools may change while the
+ server runs (clients of `aikido_mcp_server_serve_stdio` are told with
+ `notifications/tools/list_changed`). NULL when `registry` is NULL or a
+ string is not UTF-8. Free it with `aikido_mcp_server_free`.
+
+ The server speaks MCP 2024-11-05, 2025-03-26, 2025-06-18 and 2025-11-25
+ (see docs/MCP.md): `initialize`, `ping`, `tools/list` (100 tools a page),
+ `tools/call`, `notifications/cancelled`; any other method gets -32601.
+ */
+struct aikido_mcp_server *aikido_mcp_server_new(const struct aikido_registry *registry,
+                                                const char *name,
+                                                const char *version);
+
+/*
+ Frees a server. No call on it may be running. NULL does nothing.
+ */
+void aikido_mcp_server_free(struct aikido_mcp_server *server);
+
+/*
+ Handles one JSON-RPC message (`message_len` bytes, not necessarily
+ NUL-terminated; a batch for protocol versions 2024-11-05 and 2025-03-26)
+ and writes the response to `response_out`, or NULL when there is none
+ (a notification, or a call cancelled by `notifications/cancelled`).
+ Every protocol failure (invalid JSON, an unknown method, wrong params) is
+ a JSON-RPC error response with `AIKIDO_OK`; a tool's failure is a
+ `CallToolResult` with `isError: true`. A `tools/call` runs its handler
+ on the calling thread; another thread may meanwhile call this function
+ with `notifications/cancelled` to stop it. Fails with
+ `AIKIDO_ERR_INVALID_INPUT` for a NULL server, or NULL message with a
+ length other than 0.
+ */
+aikido_status aikido_mcp_server_handle(struct aikido_mcp_server *server,
+                                       const char *message,
+                                       size_t message_len,
+                                       char **response_out,
+                                       char **error_out);
+
+/*
+ Serves MCP over newline-delimited JSON-RPC: reads messages from `in_fd`
+ and writes responses and notifications to `out_fd` (only JSON-RPC, one
+ message a line) until EOF on `in_fd` or until `stop` (may be NULL)
+ fires; then returns `AIKIDO_OK`. Calls run on worker threads (8 at
+ once), so requests are served while a long call runs; at EOF the calls
+ already read are answered first; when `stop` fires, or `out_fd` fails,
+ running calls are cancelled. A line over 16 MiB gets an error and is
+ skipped. The descriptors are not closed. Fails with
+ `AIKIDO_ERR_INVALID_INPUT` for a NULL server, a negative descriptor, or
+ when reading `in_fd` fails (the message says why).
+ */
+aikido_status aikido_mcp_server_serve_stdio(struct aikido_mcp_server *server,
+                                            int in_fd,
+                                            int out_fd,
+                                            const struct aikido_cancel *stop,
+                                            char **error_out);
 
 /*
  A new, empty registry. Free it with `aikido_registry_free`.

@@ -50,6 +50,14 @@ crates() { cargo tree -e normal --prefix none "$@" | awk '{ print $1, $2 }' | so
 crates_default=$(crates)
 crates_registry=$(crates --no-default-features --features exact-numbers)
 crates_storage=$(crates --no-default-features --features exact-numbers,storage)
+crates_shell=$(crates --no-default-features --features exact-numbers,shell)
+crates_mcp_http=$(crates --no-default-features --features exact-numbers,mcp-http)
+
+echo "running the MCP benchmark against FastMCP (about 30 seconds)" >&2
+cargo build --release --quiet --example mcp_fixture
+scripts/setup.sh python >/dev/null
+mcp_figures=$("$AIKIDO_PYTHON" bench/mcp_bench.py "$AIKIDO_LIB/examples/mcp_fixture")
+mcp_figure() { awk -F'\t' -v name="$1" '$1 == name { print $2 }' <<<"$mcp_figures"; }
 
 echo "running the Go benchmark" >&2
 go_ns=""
@@ -110,7 +118,7 @@ gnu_grep_ns=$(criterion_ns shell/gnu_grep_count_10MiB)
 us() { awk -v ns="$1" 'BEGIN { printf "%.2f", ns / 1000 }'; }
 ms() { awk -v ns="$1" 'BEGIN { printf "%.2f", ns / 1000000 }'; }
 grep_ratio=$(awk -v a="$grep_ns" -v b="$gnu_grep_ns" 'BEGIN { printf "%.2f", a / b }')
-shell_crates=$((crates_default - crates_registry))
+shell_crates=$((crates_shell - crates_registry))
 row "8. \`echo hi\` through the bash tool's dispatch (Rust)" "$(us "$echo_ns")" us "<= 5 us" \
     "$(verdict "$echo_ns" '<=' 5000)"
 info "   (Shell::run alone, without the tool and the registry)" "$(us "$(criterion_ns shell/echo_hi_run)")" us
@@ -134,5 +142,13 @@ row "12. respond: 4 calls whose handlers each sleep 100 ms" "$(ms "$sleeping_ns"
 row "13. definitions_for(Anthropic) of 100 tools, cached (Rust)" "$definitions_for_ns" ns "<= 2000 ns" \
     "$(verdict "$definitions_for_ns" '<=' 2000)"
 info "   (OpenAI Responses, strict, cached)" "$(criterion_ns dialects/definitions_for_100_tools_strict_cached)" ns
+row "14. MCP tools/call over stdio, pipelined, vs FastMCP" "$(mcp_figure ratio)" x ">= 20x" \
+    "$(verdict "$(mcp_figure ratio)" '>=' 20)"
+info "   libaikido's server (examples/mcp_fixture.rs)" "$(mcp_figure aikido_calls_per_s)" calls/s
+info "   FastMCP (mcp's MCPServer, bench/mcp_fastmcp_server.py)" "$(mcp_figure fastmcp_calls_per_s)" calls/s
+row "15. MCP one small call at a time, p99 round trip (stdio)" "$(mcp_figure p99_us)" us "<= 1000 us" \
+    "$(verdict "$(mcp_figure p99_us)" '<=' 1000)"
+info "   p50 round trip; FastMCP's p99" "$(mcp_figure p50_us) / $(mcp_figure fastmcp_p99_us)" us
+info "   crates Streamable HTTP adds (tiny_http)" "$((crates_mcp_http - crates_registry))" ""
 echo
 echo "targets: $hits hit, $misses missed (criterion's reports: build/criterion.txt, build/criterion-shell.txt)"

@@ -50,6 +50,7 @@ step "docs: examples in the README and the header are real output" tests/docs.sh
 step "shell: the corpus's recordings still match /bin/bash here (record mode --check)" \
     scripts/shell-corpus-record.sh --check
 step "dialects: every wire shape against the providers' official SDKs" tests/python/dialects.sh
+step "mcp: aikido-mcp and the fixture against the official MCP Python client" tests/python/mcp.sh
 for suite in tests/c/run.sh tests/install/run.sh bindings/cpp/test.sh bindings/go/test.sh \
     bindings/zig/test.sh tests/reliability/run.sh; do
     if [ -x "$suite" ]; then

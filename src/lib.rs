@@ -104,6 +104,8 @@ mod environment;
 mod error;
 pub mod ffi;
 mod json;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 mod registry;
 pub mod schema;
 #[cfg(feature = "shell")]
@@ -113,6 +115,7 @@ pub mod storage;
 #[cfg(feature = "shell")]
 mod thread_stack;
 mod tool;
+mod watch;
 
 pub use dialect::{tool_calls_parse, Dialect, ParsedCall};
 pub use environment::{CancelToken, Environment};
@@ -121,3 +124,4 @@ pub use json::{is_valid_json, MAX_DEPTH};
 pub use registry::{Registry, Rejected};
 pub use tool::{Handler, HandlerResult, ToolCall, ToolDefinition, ToolError, ToolResult};
 pub use uuid::Uuid;
+pub use watch::WatchId;

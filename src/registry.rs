@@ -83,6 +83,8 @@ pub struct Registry {
     table: ArcSwap<Table>,
     /// Serialises writers; readers never touch it.
     writer: Mutex<()>,
+    /// Told after each change (src/watch.rs).
+    pub(crate) watchers: crate::watch::Watchers,
 }
 
 impl Default for Registry {
@@ -101,7 +103,11 @@ impl std::fmt::Debug for Registry {
 impl Registry {
     /// An empty registry.
     pub fn new() -> Self {
-        Registry { table: ArcSwap::from_pointee(Table::default()), writer: Mutex::new(()) }
+        Registry {
+            table: ArcSwap::from_pointee(Table::default()),
+            writer: Mutex::new(()),
+            watchers: Default::default(),
+        }
     }
 
     /// Adds a tool. Fails with [`Error::InvalidInput`] for an empty name or
@@ -136,6 +142,8 @@ impl Registry {
         let name: Box<str> = definition.name.as_str().into();
         tools.insert(name, Arc::new(Tool { definition, required, handler: Box::new(handler) }));
         self.table.store(Arc::new(Table { tools, definitions_json: OnceLock::new(), dialects: Default::default() }));
+        drop(_writer);
+        self.watchers.notify();
         Ok(())
     }
 
@@ -161,6 +169,7 @@ impl Registry {
         // The handler may be dropped here, outside the writer lock, so that
         // its owner's clean-up can use this registry.
         drop(removed);
+        self.watchers.notify();
         Ok(())
     }
 

@@ -15,6 +15,8 @@
 pub mod cancel;
 pub mod dialect;
 pub mod handler;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 pub mod registry;
 pub mod schema;
 #[cfg(feature = "shell")]

@@ -1151,6 +1151,72 @@ inline std::string object(const std::vector<std::pair<std::string_view, std::str
 
 }  // namespace schema
 
+// ---- MCP server ---------------------------------------------------------
+
+/// Serves a registry's tools over the Model Context Protocol (MCP 2024-11-05
+/// to 2025-11-25, see docs/MCP.md). handle() takes one JSON-RPC message and
+/// returns the response, so any transport can carry it; serve_stdio() serves
+/// newline-delimited JSON-RPC over two file descriptors. The registry must
+/// outlive the server. Move-only; thread-safe (handle() may run on many
+/// threads at once: a notifications/cancelled on one stops a call on another).
+class McpServer {
+public:
+    /// A server for registry, introducing itself as name and version (empty:
+    /// "aikido" and the library's version). Throws Error when a string holds
+    /// a NUL byte or the registry was moved from.
+    explicit McpServer(const Registry &registry, std::string_view name = "", std::string_view version = "") {
+        const std::string c_name = detail::c_string(name, "the server name");
+        const std::string c_version = detail::c_string(version, "the server version");
+        if (!registry.native()) {
+            throw Error(Status::invalid_input, detail::invalid_input_prefix + "the registry was moved from");
+        }
+        server_.reset(aikido_mcp_server_new(registry.native(), c_name.c_str(), c_version.c_str()));
+        if (!server_) {
+            throw Error(Status::invalid_input, detail::invalid_input_prefix + "the MCP server could not be made");
+        }
+    }
+
+    McpServer(const McpServer &) = delete;
+    McpServer &operator=(const McpServer &) = delete;
+    McpServer(McpServer &&) noexcept = default;
+    McpServer &operator=(McpServer &&) noexcept = default;
+    ~McpServer() = default;
+
+    /// Handles one JSON-RPC message; the response, or std::nullopt when there
+    /// is none (a notification, a cancelled call). Protocol errors are
+    /// JSON-RPC error responses, not exceptions; throws Error only for misuse.
+    std::optional<std::string> handle(std::string_view message) const {
+        char *response = nullptr;
+        char *error = nullptr;
+        const aikido_status status =
+            aikido_mcp_server_handle(server_.get(), message.data(), message.size(), &response, &error);
+        const detail::OwnedString owned_response(response);
+        detail::check(status, error);
+        if (!owned_response) {
+            return std::nullopt;
+        }
+        return std::string(owned_response.get());
+    }
+
+    /// Serves newline-delimited JSON-RPC from in_fd to out_fd until EOF or
+    /// until stop fires (nullptr: only EOF). Throws Error when reading fails.
+    void serve_stdio(int in_fd, int out_fd, const CancelToken *stop = nullptr) const {
+        char *error = nullptr;
+        const aikido_status status =
+            aikido_mcp_server_serve_stdio(server_.get(), in_fd, out_fd, stop ? stop->native() : nullptr, &error);
+        detail::check(status, error);
+    }
+
+    /// The C handle, for calls into aikido.h; NULL once moved from.
+    aikido_mcp_server *native() const noexcept { return server_.get(); }
+
+private:
+    struct Free {
+        void operator()(aikido_mcp_server *server) const noexcept { aikido_mcp_server_free(server); }
+    };
+    std::unique_ptr<aikido_mcp_server, Free> server_;
+};
+
 }  // namespace aikido
 
 #endif  // AIKIDO_HPP

@@ -8,7 +8,8 @@
 #include "aikido_go.h"
 
 /* current_call outside any Go Dispatch: the handler was reached by
-   aikido_registry_respond (on this thread or one of its helpers). */
+   aikido_registry_respond (on this thread or one of its helpers) or by
+   libaikido's MCP server on one of its workers. */
 #define AIKIDO_GO_NO_CALL UINTPTR_MAX
 
 /* The Go dispatch running on this thread. A handler's C arguments cannot
@@ -70,9 +71,9 @@ aikido_go_outcome aikido_go_dispatch(const aikido_registry *registry, _GoString_
 
 aikido_status aikido_go_handler(void *userdata, const char *arguments, size_t arguments_len,
                                 const aikido_environment *environment, aikido_reply *reply) {
-    if (current_call == AIKIDO_GO_NO_CALL) {
-        return aikidoGoRespondHandle(*(uintptr_t *)userdata, (char *)arguments, arguments_len, reply,
-                                     (aikido_environment *)environment);
+    if (current_call == AIKIDO_GO_NO_CALL) { /* reached by Respond or libaikido's MCP server */
+        return aikidoGoHandleForeign(*(uintptr_t *)userdata, (char *)arguments, arguments_len,
+                                     (aikido_environment *)environment, reply);
     }
     return aikidoGoHandle(*(uintptr_t *)userdata, (char *)arguments, arguments_len, reply, current_call);
 }

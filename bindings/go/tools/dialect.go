@@ -153,34 +153,3 @@ func (r *Registry) Respond(ctx context.Context, dialect Dialect, reply []byte, e
 	return json.RawMessage(text), nil
 }
 
-// aikidoGoRespondHandle runs a Go handler reached by Respond (or by any
-// call outside Dispatch): its context and environment come from the
-// Respond whose token the call carries; its result goes into reply.
-//
-//export aikidoGoRespondHandle
-func aikidoGoRespondHandle(tool C.uintptr_t, arguments *C.char, argumentsLen C.size_t, reply *C.aikido_reply, environment *C.aikido_environment) (status C.aikido_status) {
-	defer func() {
-		if value := recover(); value != nil {
-			status = C.aikido_go_fail(reply, C.AIKIDO_ERR_TOOL_PANICKED, replyText(fmt.Sprint(value)))
-		}
-	}()
-	handler := cgo.Handle(tool).Value().(Handler)
-	ctx, env := context.Background(), Environment{}
-	if environment != nil {
-		if state, ok := responding.Load(uintptr(unsafe.Pointer(environment.cancel))); ok {
-			ctx, env = state.(*respondState).ctx, state.(*respondState).environment
-		} else {
-			if environment.session_id != nil {
-				env.SessionID = C.GoString(environment.session_id)
-			}
-			for index := range env.TurnID {
-				env.TurnID[index] = byte(environment.turn_id[index])
-			}
-		}
-	}
-	result, err := handler(ctx, C.GoBytes(unsafe.Pointer(arguments), C.int(argumentsLen)), env)
-	if err != nil {
-		return C.aikido_go_fail(reply, C.AIKIDO_ERR_TOOL_FAILED, replyText(err.Error()))
-	}
-	return C.aikido_go_succeed(reply, replyText(result.Content))
-}

@@ -978,3 +978,47 @@ pub const schema = struct {
 pub fn version() [:0]const u8 {
     return std.mem.span(c.aikido_version());
 }
+
+/// Serves a registry's tools over the Model Context Protocol (MCP
+/// 2024-11-05 to 2025-11-25, see docs/MCP.md): `handle` takes one JSON-RPC
+/// message and returns the response, so any transport can carry it;
+/// `serveStdio` serves newline-delimited JSON-RPC over two file
+/// descriptors. The registry must outlive the server. Thread-safe: a
+/// `notifications/cancelled` handled on one thread stops a call running
+/// on another.
+pub const McpServer = struct {
+    /// The library's server, for `aikido.c` calls.
+    raw: *c.aikido_mcp_server,
+
+    /// A server for `registry`, introducing itself as `name` and `version`
+    /// (null: "aikido" and the library's version). `error.InvalidInput`
+    /// when a string is not UTF-8.
+    pub fn init(registry: Registry, name: ?[:0]const u8, server_version: ?[:0]const u8) Error!McpServer {
+        const raw = c.aikido_mcp_server_new(registry.raw, if (name) |n| n.ptr else null, if (server_version) |v| v.ptr else null);
+        return .{ .raw = raw orelse return error.InvalidInput };
+    }
+
+    /// Frees the server; no call on it may be running.
+    pub fn deinit(server: *McpServer) void {
+        c.aikido_mcp_server_free(server.raw);
+        server.* = undefined;
+    }
+
+    /// Handles one JSON-RPC message: the response (owned by `gpa`), or null
+    /// when there is none (a notification, a cancelled call). Protocol
+    /// failures are JSON-RPC error responses, not Zig errors.
+    pub fn handle(server: McpServer, gpa: Allocator, message: []const u8, diagnostics: ?*Diagnostics) (Error || Allocator.Error)!?[:0]u8 {
+        var response: [*c]u8 = null;
+        var error_text: [*c]u8 = null;
+        try record(c.aikido_mcp_server_handle(server.raw, message.ptr, message.len, &response, &error_text), error_text, diagnostics);
+        if (response == null) return null;
+        return try takeString(gpa, response);
+    }
+
+    /// Serves newline-delimited JSON-RPC from `in_fd` to `out_fd` until EOF
+    /// on `in_fd` or until `stop` fires.
+    pub fn serveStdio(server: McpServer, in_fd: c_int, out_fd: c_int, stop: ?*const CancelToken, diagnostics: ?*Diagnostics) Error!void {
+        var error_text: [*c]u8 = null;
+        try record(c.aikido_mcp_server_serve_stdio(server.raw, in_fd, out_fd, @ptrCast(stop), &error_text), error_text, diagnostics);
+    }
+};

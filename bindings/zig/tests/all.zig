@@ -8,4 +8,5 @@ test {
     _ = @import("storage.zig");
     _ = @import("shell.zig");
     _ = @import("linkage.zig");
+    _ = @import("mcp.zig");
 }

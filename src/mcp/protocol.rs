@@ -1,0 +1,338 @@
+//! The protocol: one JSON-RPC message in, the response out.
+
+use std::fmt::Write;
+use std::sync::Arc;
+
+use serde_json::{json, Map, Value};
+
+use super::session::Session;
+use super::{McpServer, LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS};
+use crate::{CancelToken, Environment, Error, Registry, ToolCall, ToolDefinition};
+
+/// JSON-RPC: the message is not JSON.
+pub(crate) const PARSE_ERROR: i64 = -32700;
+/// JSON-RPC: the message is not a valid request.
+pub(crate) const INVALID_REQUEST: i64 = -32600;
+/// JSON-RPC: no such method.
+pub(crate) const METHOD_NOT_FOUND: i64 = -32601;
+/// JSON-RPC: the params are wrong.
+pub(crate) const INVALID_PARAMS: i64 = -32602;
+
+/// What a message needs after it was read.
+pub(crate) enum Prepared {
+    /// Answered already (or needs no answer).
+    Done(Option<String>),
+    /// A `tools/call` to run, on this thread or a worker.
+    Call(Call),
+    /// A batch (protocol versions 2024-11-05 and 2025-03-26).
+    Batch(Vec<Value>),
+}
+
+/// A checked `tools/call` request, registered in its session's calls in
+/// flight until it finishes.
+pub(crate) struct Call {
+    id: Value,
+    key: String,
+    name: String,
+    arguments: String,
+    token: CancelToken,
+}
+
+/// Whether the protocol version allows JSON-RPC batches (2025-06-18 removed them).
+fn allows_batches(version: Option<&str>) -> bool {
+    matches!(version, Some("2024-11-05" | "2025-03-26"))
+}
+
+/// Whether `name` is a tool name MCP allows: 1 to 128 of `A-Z a-z 0-9 _ - .`.
+/// `tools/list` leaves other tools out, and `tools/call` refuses them.
+pub fn is_mcp_tool_name(name: &str) -> bool {
+    (1..=128).contains(&name.len())
+        && name.bytes().all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'-' | b'.'))
+}
+
+/// The registry's tools as MCP `Tool` objects, `{"name","description","inputSchema"}`,
+/// in registration order: the one place that decides what `tools/list`
+/// shows. A tool whose name MCP does not allow ([`is_mcp_tool_name`]) is
+/// left out; a description is left out when empty; a tool without an
+/// object schema gets `{"type":"object"}`, since MCP requires one.
+pub fn mcp_tools(registry: &Registry) -> Vec<Value> {
+    registry.definitions().iter().filter(|definition| is_mcp_tool_name(&definition.name)).map(mcp_tool).collect()
+}
+
+fn mcp_tool(definition: &ToolDefinition) -> Value {
+    let mut tool = Map::new();
+    tool.insert("name".into(), Value::String(definition.name.clone()));
+    if !definition.description.is_empty() {
+        tool.insert("description".into(), Value::String(definition.description.clone()));
+    }
+    let schema = definition
+        .parameters
+        .as_deref()
+        .and_then(|text| serde_json::from_str::<Value>(text).ok())
+        .filter(Value::is_object)
+        .unwrap_or_else(|| json!({"type": "object"}));
+    tool.insert("inputSchema".into(), schema);
+    Value::Object(tool)
+}
+
+/// A JSON-RPC success response.
+fn result(id: &Value, result: &Value) -> String {
+    format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{result}}}")
+}
+
+/// A JSON-RPC error response.
+pub(crate) fn error(id: &Value, code: i64, message: &str) -> String {
+    let message = Value::String(message.to_owned());
+    format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{{\"code\":{code},\"message\":{message}}}}}")
+}
+
+/// The params object of a request: absent or null is empty.
+fn params<'a>(id: &Value, params: Option<&'a Value>, method: &str) -> Result<Option<&'a Map<String, Value>>, String> {
+    match params {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Object(map)) => Ok(Some(map)),
+        Some(_) => Err(error(id, INVALID_PARAMS, &format!("Invalid params: the params of {method} must be an object"))),
+    }
+}
+
+/// The opaque cursor of the page starting at `offset`.
+fn cursor(offset: usize) -> String {
+    format!("aikido-page-{offset:x}")
+}
+
+fn read_cursor(text: &str) -> Option<usize> {
+    let digits = text.strip_prefix("aikido-page-")?;
+    if digits.is_empty() || digits.len() > 16 || !digits.bytes().all(|byte| byte.is_ascii_hexdigit()) {
+        return None;
+    }
+    usize::from_str_radix(digits, 16).ok()
+}
+
+impl McpServer<'_> {
+    /// Reads one message: answers everything but `tools/call` and batches.
+    pub(crate) fn prepare(&self, session: &Arc<Session>, message: &[u8]) -> Prepared {
+        let value: Value = match serde_json::from_slice(message) {
+            Ok(value) => value,
+            Err(problem) => {
+                let what = if std::str::from_utf8(message).is_err() { "the message is not UTF-8" } else { "" };
+                let detail = if what.is_empty() { problem.to_string() } else { what.to_owned() };
+                return Prepared::Done(Some(error(&Value::Null, PARSE_ERROR, &format!("Parse error: {detail}"))));
+            }
+        };
+        match value {
+            Value::Array(items) => {
+                if items.is_empty() {
+                    return Prepared::Done(Some(error(
+                        &Value::Null,
+                        INVALID_REQUEST,
+                        "Invalid Request: an empty batch",
+                    )));
+                }
+                let version = session.protocol_version();
+                if !allows_batches(version) {
+                    let message = format!(
+                        "Invalid Request: JSON-RPC batches are part of MCP 2024-11-05 and 2025-03-26 only{}; \
+                         send one message at a time",
+                        version
+                            .map(|version| format!(", not of {version}, the version of this session"))
+                            .unwrap_or_default()
+                    );
+                    return Prepared::Done(Some(error(&Value::Null, INVALID_REQUEST, &message)));
+                }
+                Prepared::Batch(items)
+            }
+            value => self.prepare_value(session, value, false),
+        }
+    }
+
+    /// Answers the items of a batch in order, running calls on this thread.
+    pub(crate) fn run_batch(&self, session: &Arc<Session>, items: Vec<Value>) -> Option<String> {
+        let mut replies = Vec::new();
+        for item in items {
+            let reply = match self.prepare_value(session, item, true) {
+                Prepared::Done(reply) => reply,
+                Prepared::Call(call) => self.finish_call(session, call),
+                Prepared::Batch(_) => {
+                    Some(error(&Value::Null, INVALID_REQUEST, "Invalid Request: a batch may not hold a batch"))
+                }
+            };
+            replies.extend(reply);
+        }
+        if replies.is_empty() {
+            return None;
+        }
+        Some(format!("[{}]", replies.join(",")))
+    }
+
+    fn prepare_value(&self, session: &Arc<Session>, value: Value, in_batch: bool) -> Prepared {
+        let done = |reply: String| Prepared::Done(Some(reply));
+        let Value::Object(mut message) = value else {
+            return done(error(&Value::Null, INVALID_REQUEST, "Invalid Request: a message must be a JSON object"));
+        };
+        let id = match message.remove("id") {
+            None => None,
+            Some(id @ (Value::String(_) | Value::Number(_))) => Some(id),
+            Some(_) => {
+                return done(error(
+                    &Value::Null,
+                    INVALID_REQUEST,
+                    "Invalid Request: an id must be a string or a number",
+                ))
+            }
+        };
+        let reply_id = id.clone().unwrap_or(Value::Null);
+        if message.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+            return done(error(&reply_id, INVALID_REQUEST, "Invalid Request: \"jsonrpc\" must be \"2.0\""));
+        }
+        let method = match message.get("method") {
+            Some(Value::String(method)) => method.as_str(),
+            Some(_) => return done(error(&reply_id, INVALID_REQUEST, "Invalid Request: \"method\" must be a string")),
+            // A response to a request of ours: the server sends none, so there is nothing to match it with.
+            None if id.is_some() && (message.contains_key("result") || message.contains_key("error")) => {
+                return Prepared::Done(None)
+            }
+            None => return done(error(&reply_id, INVALID_REQUEST, "Invalid Request: no \"method\"")),
+        };
+        let Some(id) = id else {
+            self.notification(session, method, message.get("params"));
+            return Prepared::Done(None);
+        };
+        match self.request(session, &id, method, message.get("params"), in_batch) {
+            Ok(prepared) => prepared,
+            Err(reply) => done(reply),
+        }
+    }
+
+    /// A notification: never answered.
+    fn notification(&self, session: &Session, method: &str, params: Option<&Value>) {
+        if method == "notifications/cancelled" {
+            if let Some(request_id @ (Value::String(_) | Value::Number(_))) =
+                params.and_then(|params| params.get("requestId"))
+            {
+                session.cancel(&request_id.to_string());
+            }
+        }
+        // notifications/initialized and every other notification need
+        // nothing: the session is usable from the initialize response on.
+    }
+
+    /// A request; `Err` holds the error response.
+    fn request(
+        &self,
+        session: &Arc<Session>,
+        id: &Value,
+        method: &str,
+        params: Option<&Value>,
+        in_batch: bool,
+    ) -> Result<Prepared, String> {
+        let answered = |value: Value| Ok(Prepared::Done(Some(result(id, &value))));
+        match method {
+            "initialize" => {
+                if in_batch {
+                    return Err(error(id, INVALID_REQUEST, "Invalid Request: initialize may not be part of a batch"));
+                }
+                let params = params_of(id, params, method)?;
+                let Some(Value::String(requested)) = params.and_then(|params| params.get("protocolVersion")) else {
+                    return Err(error(id, INVALID_PARAMS, "Invalid params: initialize needs \"protocolVersion\", a string"));
+                };
+                let version = PROTOCOL_VERSIONS
+                    .iter()
+                    .copied()
+                    .find(|known| known == requested)
+                    .unwrap_or(LATEST_PROTOCOL_VERSION);
+                session.set_protocol_version(version);
+                answered(json!({
+                    "protocolVersion": version,
+                    "capabilities": {"tools": {"listChanged": true}},
+                    "serverInfo": {"name": self.name, "version": self.version},
+                }))
+            }
+            "ping" => answered(json!({})),
+            "tools/list" | "tools/call" if session.protocol_version().is_none() => Err(error(
+                id,
+                INVALID_REQUEST,
+                &format!("Invalid Request: {method} before initialize; send initialize first (and notifications/initialized)"),
+            )),
+            "tools/list" => {
+                let params = params_of(id, params, method)?;
+                let offset = match params.and_then(|params| params.get("cursor")) {
+                    None | Some(Value::Null) => 0,
+                    Some(Value::String(text)) => read_cursor(text)
+                        .ok_or_else(|| error(id, INVALID_PARAMS, &format!("Invalid params: unknown cursor {text:?}")))?,
+                    Some(_) => return Err(error(id, INVALID_PARAMS, "Invalid params: \"cursor\" must be a string")),
+                };
+                let tools = mcp_tools(self.registry);
+                let end = offset.saturating_add(self.page_size).min(tools.len());
+                let page: Vec<Value> = tools.get(offset..end).map(<[Value]>::to_vec).unwrap_or_default();
+                let mut listing = json!({"tools": page});
+                if end < tools.len() {
+                    listing["nextCursor"] = Value::String(cursor(end));
+                }
+                answered(listing)
+            }
+            "tools/call" => {
+                let params = params_of(id, params, method)?
+                    .ok_or_else(|| error(id, INVALID_PARAMS, "Invalid params: tools/call needs params"))?;
+                let Some(Value::String(name)) = params.get("name") else {
+                    return Err(error(id, INVALID_PARAMS, "Invalid params: tools/call needs \"name\", a string"));
+                };
+                let arguments = match params.get("arguments") {
+                    None | Some(Value::Null) => "{}".to_owned(),
+                    Some(arguments @ Value::Object(_)) => arguments.to_string(),
+                    Some(_) => {
+                        return Err(error(id, INVALID_PARAMS, "Invalid params: \"arguments\" must be an object"));
+                    }
+                };
+                if !is_mcp_tool_name(name) {
+                    let message = format!(
+                        "aikido/tools: unknown tool {name:?}: MCP tool names are 1 to 128 of A-Z a-z 0-9 _ - . \
+                         and this server lists no other"
+                    );
+                    return Err(error(id, INVALID_PARAMS, &message));
+                }
+                let key = id.to_string();
+                let token = CancelToken::new();
+                if !session.begin_call(&key, &token) {
+                    return Err(error(id, INVALID_REQUEST, "Invalid Request: a call with this id is still running"));
+                }
+                Ok(Prepared::Call(Call { id: id.clone(), key, name: name.clone(), arguments, token }))
+            }
+            _ => Err(error(id, METHOD_NOT_FOUND, &format!("Method not found: {method}"))),
+        }
+    }
+
+    /// Runs a call and writes its response; `None` when the client
+    /// cancelled it (MCP: a cancelled request gets no response).
+    pub(crate) fn finish_call(&self, session: &Session, call: Call) -> Option<String> {
+        let environment =
+            Environment { session_id: session.id(), turn_id: uuid::Uuid::now_v7(), cancel: Some(&call.token) };
+        let outcome = self.registry.dispatch(&ToolCall::new(&call.name, &call.arguments), &environment);
+        session.end_call(&call.key);
+        if call.token.is_fired() {
+            return None;
+        }
+        Some(match outcome {
+            Ok(tool_result) => call_result(&call.id, &tool_result.content, false),
+            Err(unknown @ Error::UnknownTool { .. }) => error(&call.id, INVALID_PARAMS, &unknown.to_string()),
+            Err(failure) => call_result(&call.id, &failure.to_string(), true),
+        })
+    }
+}
+
+fn params_of<'a>(id: &Value, value: Option<&'a Value>, method: &str) -> Result<Option<&'a Map<String, Value>>, String> {
+    params(id, value, method)
+}
+
+/// A `CallToolResult` response, written directly: the hot path.
+fn call_result(id: &Value, text: &str, is_error: bool) -> String {
+    let mut out = String::with_capacity(text.len() + 96);
+    out.push_str("{\"jsonrpc\":\"2.0\",\"id\":");
+    // Ids are strings or numbers: their JSON text cannot fail.
+    let _ = write!(out, "{id}");
+    out.push_str(",\"result\":{\"content\":[{\"type\":\"text\",\"text\":");
+    out.push_str(&serde_json::to_string(text).unwrap_or_default());
+    out.push_str("}],\"isError\":");
+    out.push_str(if is_error { "true" } else { "false" });
+    out.push_str("}}");
+    out
+}

@@ -1,0 +1,79 @@
+//! One MCP session: what `initialize` settled, and the calls in flight.
+
+use std::sync::{Mutex, PoisonError};
+
+use rustc_hash::FxHashMap;
+
+use crate::CancelToken;
+
+/// The state of one client's session: the negotiated protocol version and
+/// the cancellation tokens of its running calls. Its id is the
+/// [`Environment::session_id`](crate::Environment) of its calls.
+#[derive(Debug)]
+pub struct Session {
+    id: String,
+    /// `None` until `initialize` was answered.
+    version: Mutex<Option<&'static str>>,
+    /// Running calls by request id (the id's JSON text, so 1 and "1" differ).
+    in_flight: Mutex<FxHashMap<String, CancelToken>>,
+}
+
+impl Session {
+    /// A session that has not been initialized, whose calls run with this
+    /// session id.
+    pub fn new(id: impl Into<String>) -> Self {
+        Session { id: id.into(), version: Mutex::new(None), in_flight: Mutex::new(FxHashMap::default()) }
+    }
+
+    /// The session id the calls run with.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The protocol version `initialize` settled, if it has run.
+    pub fn protocol_version(&self) -> Option<&'static str> {
+        *self.version.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub(crate) fn set_protocol_version(&self, version: &'static str) {
+        *self.version.lock().unwrap_or_else(PoisonError::into_inner) = Some(version);
+    }
+
+    /// How many calls are running (or waiting for a worker).
+    pub fn calls_in_flight(&self) -> usize {
+        self.in_flight.lock().unwrap_or_else(PoisonError::into_inner).len()
+    }
+
+    /// Registers a running call; false when the id is in use already.
+    pub(crate) fn begin_call(&self, key: &str, token: &CancelToken) -> bool {
+        let mut in_flight = self.in_flight.lock().unwrap_or_else(PoisonError::into_inner);
+        if in_flight.contains_key(key) {
+            return false;
+        }
+        in_flight.insert(key.to_owned(), token.clone());
+        true
+    }
+
+    pub(crate) fn end_call(&self, key: &str) {
+        self.in_flight.lock().unwrap_or_else(PoisonError::into_inner).remove(key);
+    }
+
+    /// Fires the token of the call with this request id (its JSON text);
+    /// false when no such call runs.
+    pub(crate) fn cancel(&self, key: &str) -> bool {
+        match self.in_flight.lock().unwrap_or_else(PoisonError::into_inner).get(key) {
+            Some(token) => {
+                token.fire();
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Fires the token of every running call.
+    pub fn cancel_all(&self) {
+        for token in self.in_flight.lock().unwrap_or_else(PoisonError::into_inner).values() {
+            token.fire();
+        }
+    }
+}
