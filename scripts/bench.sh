@@ -44,6 +44,8 @@ criterion_ns() {
 
 echo "running the shell benches (about 30 seconds)" >&2
 cargo bench --quiet --bench shell -- --warm-up-time 1 --measurement-time 3 >build/criterion-shell.txt 2>&1
+echo "running the host-folder storage bench on /usr/include (about 30 seconds)" >&2
+cargo bench --quiet --bench storage -- --warm-up-time 1 --measurement-time 3 >build/criterion-storage.txt 2>&1
 # Crates the shell adds: unique "name vX" lines of the normal dependency tree,
 # default features against the registry-only build.
 crates() { cargo tree -e normal --prefix none "$@" | awk '{ print $1, $2 }' | sort -u | wc -l; }
@@ -123,5 +125,9 @@ info "   GNU grep on an empty file, spawned (its spawn cost)" "$(ms "$(criterion
 row "10. crates the shell adds to the registry-only build" "$shell_crates" "" "< 88 bashkit" \
     "$(verdict "$shell_crates" '<' 88)"
 info "   (registry-only $crates_registry, with storage $crates_storage, default $crates_default)" "" ""
+info "HostDir: stat every file of /usr/include (7,911 here)" "$(ms "$(criterion_ns hostdir/stat_every_file)")" ms
+info "HostDir: list every folder of /usr/include" "$(ms "$(criterion_ns hostdir/list_every_folder)")" ms
+info "HostDir: read 500 files of /usr/include" "$(ms "$(criterion_ns hostdir/read_500_files)")" ms
+info "Policy over HostDir: stat every file" "$(ms "$(criterion_ns hostdir/policy_stat_every_file)")" ms
 echo
 echo "targets: $hits hit, $misses missed (criterion's reports: build/criterion.txt, build/criterion-shell.txt)"
