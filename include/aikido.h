@@ -314,7 +314,10 @@ typedef struct aikido_shell_result {
 
 /*
  One rule of a path policy: allow or deny `access` to the paths matching
- the glob `pattern` (`*` within a component, `**` across, `?`, `[a-z]`).
+ `pattern`, gitignore-like: without a `/` it matches a name at any depth
+ (`*.env`), with one it is anchored at the root (`src/main.rs`); `*` within
+ a component, `**` across, `?`, `[a-z]`; a trailing `/` names a folder,
+ and a rule matching a folder covers everything in it.
  */
 typedef struct aikido_path_rule {
     /*
@@ -779,8 +782,11 @@ struct aikido_storage *aikido_storage_memory_new(uint64_t max_total_bytes,
 
 /*
  A storage over the host folder `root`, which must exist. No path, `..` or
- symlink can reach outside it: symlinks are read as paths inside the root.
- With `read_only`, every change is refused.
+ symlink can reach outside it, even while other processes swap folders
+ for symlinks: every path is resolved from a handle of the root, and
+ symlinks are read as paths inside the root. FIFOs, sockets and devices
+ are refused without blocking; symlinks made through it must be relative
+ and stay inside. With `read_only`, every change is refused.
  */
 aikido_status aikido_storage_host_new(const char *root,
                                       bool read_only,
@@ -806,8 +812,10 @@ struct aikido_storage *aikido_storage_dry_run_new(const struct aikido_storage *l
 
 /*
  A new storage: `base` with `storage` mounted at `prefix` (the longest
- mounted prefix covering a path wins; renames across mounts fail). NULL
- when an argument is NULL or `prefix` is not UTF-8.
+ mounted prefix covering a path wins; renames across mounts fail).
+ Symlinks resolve across mounts, so each access lands in the mount its
+ resolved path belongs to. NULL when an argument is NULL or `prefix` is
+ not UTF-8.
  */
 struct aikido_storage *aikido_storage_mount(const struct aikido_storage *base,
                                             const char *prefix,
@@ -817,7 +825,9 @@ struct aikido_storage *aikido_storage_mount(const struct aikido_storage *base,
  A storage that lets through only what the `rules_len` rules allow: for
  each kind of access, a path must match no deny rule and, if there are
  allow rules of that kind, one of them. Checked on every symlink passed,
- too. Refused accesses fail with `AIKIDO_ERR_STORAGE` ("Permission denied").
+ too, and on the object the access reaches. A rename or removal that
+ would move or delete a protected path is refused. Refused accesses fail
+ with `AIKIDO_ERR_STORAGE` ("Permission denied").
  */
 aikido_status aikido_storage_policy_new(const struct aikido_storage *inner,
                                         const struct aikido_path_rule *rules,

@@ -44,6 +44,8 @@ criterion_ns() {
 
 echo "running the shell benches (about 30 seconds)" >&2
 cargo bench --quiet --bench shell -- --warm-up-time 1 --measurement-time 3 >build/criterion-shell.txt 2>&1
+echo "running the host-folder storage bench on /usr/include (about 30 seconds)" >&2
+cargo bench --quiet --bench storage -- --warm-up-time 1 --measurement-time 3 >build/criterion-storage.txt 2>&1
 # Crates the shell adds: unique "name vX" lines of the normal dependency tree,
 # default features against the registry-only build.
 crates() { cargo tree -e normal --prefix none "$@" | awk '{ print $1, $2 }' | sort -u | wc -l; }
@@ -150,5 +152,9 @@ row "15. MCP one small call at a time, p99 round trip (stdio)" "$(mcp_figure p99
     "$(verdict "$(mcp_figure p99_us)" '<=' 1000)"
 info "   p50 round trip; FastMCP's p99" "$(mcp_figure p50_us) / $(mcp_figure fastmcp_p99_us)" us
 info "   crates Streamable HTTP adds (tiny_http)" "$((crates_mcp_http - crates_registry))" ""
+info "HostDir: stat every file of /usr/include (7,911 here)" "$(ms "$(criterion_ns hostdir/stat_every_file)")" ms
+info "HostDir: list every folder of /usr/include" "$(ms "$(criterion_ns hostdir/list_every_folder)")" ms
+info "HostDir: read 500 files of /usr/include" "$(ms "$(criterion_ns hostdir/read_500_files)")" ms
+info "Policy over HostDir: stat every file" "$(ms "$(criterion_ns hostdir/policy_stat_every_file)")" ms
 echo
 echo "targets: $hits hit, $misses missed (criterion's reports: build/criterion.txt, build/criterion-shell.txt)"

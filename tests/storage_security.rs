@@ -18,10 +18,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use aikido::shell::{register_shell_tool, ShellOptions};
-use aikido::storage::{
-    register_file_tools, Access, HostDir, MemoryLimits, MemoryStorage, Mounts, PathPolicy, Policy, ReadOnly, Storage,
-    StorageError,
-};
+use aikido::storage::{Access, HostDir, MemoryStorage, Mounts, PathPolicy, Policy, ReadOnly, Storage, StorageError};
 use aikido::{Environment, Registry, ToolCall};
 
 /// How long each race runs.

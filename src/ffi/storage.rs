@@ -54,7 +54,10 @@ pub struct aikido_file_stat {
 }
 
 /// One rule of a path policy: allow or deny `access` to the paths matching
-/// the glob `pattern` (`*` within a component, `**` across, `?`, `[a-z]`).
+/// `pattern`, gitignore-like: without a `/` it matches a name at any depth
+/// (`*.env`), with one it is anchored at the root (`src/main.rs`); `*` within
+/// a component, `**` across, `?`, `[a-z]`; a trailing `/` names a folder,
+/// and a rule matching a folder covers everything in it.
 #[repr(C)]
 pub struct aikido_path_rule {
     /// `AIKIDO_ACCESS_READ`, `_WRITE` or `_LIST`.
@@ -126,8 +129,11 @@ pub extern "C" fn aikido_storage_memory_new(max_total_bytes: u64, max_file_bytes
 }
 
 /// A storage over the host folder `root`, which must exist. No path, `..` or
-/// symlink can reach outside it: symlinks are read as paths inside the root.
-/// With `read_only`, every change is refused.
+/// symlink can reach outside it, even while other processes swap folders
+/// for symlinks: every path is resolved from a handle of the root, and
+/// symlinks are read as paths inside the root. FIFOs, sockets and devices
+/// are refused without blocking; symlinks made through it must be relative
+/// and stay inside. With `read_only`, every change is refused.
 #[no_mangle]
 pub unsafe extern "C" fn aikido_storage_host_new(
     root: *const c_char,
@@ -171,8 +177,10 @@ pub unsafe extern "C" fn aikido_storage_dry_run_new(lower: *const aikido_storage
 }
 
 /// A new storage: `base` with `storage` mounted at `prefix` (the longest
-/// mounted prefix covering a path wins; renames across mounts fail). NULL
-/// when an argument is NULL or `prefix` is not UTF-8.
+/// mounted prefix covering a path wins; renames across mounts fail).
+/// Symlinks resolve across mounts, so each access lands in the mount its
+/// resolved path belongs to. NULL when an argument is NULL or `prefix` is
+/// not UTF-8.
 #[no_mangle]
 pub unsafe extern "C" fn aikido_storage_mount(
     base: *const aikido_storage,
@@ -198,7 +206,9 @@ pub unsafe extern "C" fn aikido_storage_mount(
 /// A storage that lets through only what the `rules_len` rules allow: for
 /// each kind of access, a path must match no deny rule and, if there are
 /// allow rules of that kind, one of them. Checked on every symlink passed,
-/// too. Refused accesses fail with `AIKIDO_ERR_STORAGE` ("Permission denied").
+/// too, and on the object the access reaches. A rename or removal that
+/// would move or delete a protected path is refused. Refused accesses fail
+/// with `AIKIDO_ERR_STORAGE` ("Permission denied").
 #[no_mangle]
 pub unsafe extern "C" fn aikido_storage_policy_new(
     inner: *const aikido_storage,

@@ -113,6 +113,9 @@ static void memory_storage(void) {
     CHECK_ERROR(aikido_storage_read(storage, "/missing", &data, &len, &error), AIKIDO_ERR_STORAGE,
                 "/missing: No such file or directory");
     CHECK(data == NULL && len == 0);
+    /* Errors name the whole path asked for, as a shell does. */
+    CHECK_ERROR(aikido_storage_read(storage, "/no/such/file", &data, &len, &error), AIKIDO_ERR_STORAGE,
+                "/no/such/file: No such file or directory");
     CHECK_ERROR(aikido_storage_remove(storage, "/a", false, &error), AIKIDO_ERR_STORAGE,
                 "/a: Directory not empty");
     CHECK_ERROR(aikido_storage_rename(storage, "/a", "/a/b/inside", &error), AIKIDO_ERR_STORAGE,
@@ -180,6 +183,8 @@ static void overlay_dry_run_and_read_only(void) {
 }
 
 static void mounts_and_policy(void) {
+    uint8_t *data_out_unused = NULL;
+    size_t len_unused = 0;
     aikido_storage *root = aikido_storage_memory_new(0, 0);
     aikido_storage *data = aikido_storage_memory_new(0, 0);
     char *error = NULL, *json = NULL;
@@ -211,6 +216,16 @@ static void mounts_and_policy(void) {
     CHECK_ERROR(aikido_storage_policy_new(mounted, bad, 1, &refused, &error), AIKIDO_ERR_INVALID_INPUT,
                 "aikido/tools: invalid input: rules[0].access is 7, not an AIKIDO_ACCESS_* value");
     CHECK(refused == NULL);
+
+    /* A rule without a slash matches a name at any depth, as in a .gitignore. */
+    aikido_path_rule env_rules[] = {{AIKIDO_ACCESS_READ, false, "*.env"}};
+    aikido_storage *env = NULL;
+    CHECK_STATUS(aikido_storage_policy_new(mounted, env_rules, 1, &env, NULL), AIKIDO_OK);
+    CHECK_STATUS(aikido_storage_mkdir(env, "/mnt/data/app", true, NULL), AIKIDO_OK);
+    write_text(env, "/mnt/data/app/prod.env", "TOKEN=1");
+    CHECK_ERROR(aikido_storage_read(env, "/mnt/data/app/prod.env", &data_out_unused, &len_unused, &error),
+                AIKIDO_ERR_STORAGE, "/mnt/data/app/prod.env: Permission denied");
+    aikido_storage_free(env);
     aikido_storage_free(guarded);
     aikido_storage_free(mounted);
     aikido_storage_free(data);
@@ -241,6 +256,14 @@ static void host_folder_cannot_be_escaped(void) {
     CHECK_STATUS(aikido_storage_write(host, "/escape/secret", (const uint8_t *)"pwned", 5, NULL), AIKIDO_ERR_STORAGE);
     write_text(host, "/inside.txt", "fine");
     check_file(host, "/inside.txt", "fine");
+    /* Links made through the storage must stay inside, for host programs too. */
+    CHECK_ERROR(aikido_storage_symlink(host, "/etc/passwd", "/made", &error), AIKIDO_ERR_STORAGE,
+                "/made: Operation not permitted: a symlink in a host folder must be relative and stay inside it "
+                "(/etc/passwd)");
+    CHECK_STATUS(aikido_storage_symlink(host, "../outside", "/made", NULL), AIKIDO_ERR_STORAGE);
+    CHECK_STATUS(aikido_storage_symlink(host, "inside.txt", "/made", NULL), AIKIDO_OK);
+    check_file(host, "/made", "fine");
+    CHECK_STATUS(aikido_storage_remove(host, "/made", false, NULL), AIKIDO_OK);
     aikido_storage_free(host);
 
     FILE *check = fopen(secret, "r");
