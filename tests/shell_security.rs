@@ -273,3 +273,58 @@ fn awk_arrays_of_large_strings_are_bounded() {
     assert!(text(&result.stderr).contains("memory limit reached"), "{}", text(&result.stderr));
     assert!(!text(&result.stdout).contains("done"));
 }
+
+#[test]
+fn glob_replacement_over_a_long_string_ends_quickly_or_at_the_time_limit() {
+    let started = Instant::now();
+    let result = run_small("x=$(printf 'a%.0s' {1..20000}); y=${x//*a*a*a*a*b/z}; echo ${#y}".to_string());
+    assert_eq!(text(&result.stdout), "20000\n", "{}", text(&result.stderr));
+    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+    // Without a leading star the scan stays quadratic: it ends at the clock.
+    let mut options = ShellOptions::default();
+    options.limits.max_duration = Duration::from_millis(300);
+    let started = Instant::now();
+    let script = "x=$(printf 'a%.0s' {1..20000}); y=${x//a*a*a*a*b/z}; echo ${#y}";
+    let result = run_small_with(options, storage(), script.to_string());
+    if result.exit_code != 0 {
+        assert_eq!(result.limit, Some(aikido::shell::LimitHit::WallTime), "{}", text(&result.stderr));
+    }
+    assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
+}
+
+#[test]
+fn awk_stops_at_the_time_limit_promptly() {
+    let mut options = ShellOptions::default();
+    options.limits.max_duration = Duration::from_millis(200);
+    let started = Instant::now();
+    let script = "awk 'BEGIN { s = sprintf(\"%100000s\", \"\"); while (1) { t = s s s s; n++ } }'";
+    let result = run_small_with(options, storage(), script.to_string());
+    assert_eq!(result.limit, Some(aikido::shell::LimitHit::WallTime), "{}", text(&result.stderr));
+    assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
+}
+
+#[test]
+fn mkdir_p_of_a_deep_path_ends_by_the_time_limit() {
+    // Each level costs the storage time proportional to its depth squared
+    // (MemoryStorage resolves every component): the shell checks the clock
+    // at every level, so the run ends by its limit instead of running on.
+    let mut options = ShellOptions::default();
+    options.limits.max_duration = Duration::from_millis(500);
+    let started = Instant::now();
+    let result = run_small_with(options, storage(), format!("mkdir -p {}; echo $?", "d/".repeat(4000)));
+    if result.exit_code != 0 {
+        assert_eq!(result.limit, Some(aikido::shell::LimitHit::WallTime), "{}", text(&result.stderr));
+    }
+    eprintln!("mkdir -p, 4000 levels, 500 ms limit: {:?}, {:?}", started.elapsed(), result.limit);
+    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+    // An existing deep path is found in log(depth) stats.
+    let storage = storage();
+    let path = "d/".repeat(300);
+    let result = run_small_with(ShellOptions::default(), storage.clone(), format!("mkdir -p {path}"));
+    assert_eq!(result.exit_code, 0, "{}", text(&result.stderr));
+    let started = Instant::now();
+    let result =
+        run_small_with(ShellOptions::default(), storage, format!("mkdir -p {path}; mkdir -p {path}e; ls {path}"));
+    assert_eq!((text(&result.stdout).as_str(), result.exit_code), ("e\n", 0), "{}", text(&result.stderr));
+    eprintln!("mkdir -p of an existing 300-level path: {:?}", started.elapsed());
+}

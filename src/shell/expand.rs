@@ -854,16 +854,24 @@ impl Interp<'_> {
                 let compiled = Pattern::new(&pat);
                 let literal = pattern::literal(&pat);
                 let max = self.rt.limits.max_memory_bytes;
-                let mut too_big = false;
+                let rt = self.rt;
+                let check = move || rt.check();
+                let mut stopped = None;
                 let value = map_value(value, |s| {
-                    replace(&s, &compiled, literal.as_deref(), &replacement, match_kind, max).unwrap_or_else(|| {
-                        too_big = true;
-                        String::new()
-                    })
+                    if stopped.is_some() {
+                        return String::new();
+                    }
+                    replace(&s, &compiled, literal.as_deref(), &replacement, match_kind, max, &check).unwrap_or_else(
+                        |hit| {
+                            stopped = Some(hit);
+                            String::new()
+                        },
+                    )
                 });
-                // `${x//a/$x}` squares the length: refused before it is built.
-                if too_big {
-                    return Err(Flow::Limit(LimitHit::Memory));
+                // `${x//a/$x}` squares the length: refused before it is
+                // built; a long scan ends at the time limit or cancellation.
+                if let Some(hit) = stopped {
+                    return Err(Flow::Limit(hit));
                 }
                 self.emit(value, quoted, fields);
             }
@@ -1104,8 +1112,10 @@ fn remove_affix(s: &str, pattern: &Pattern, suffix: bool, longest: bool) -> Stri
     }
 }
 
-/// `${s/pattern/replacement}` and its kinds; `None` when the result would
-/// hold more than `max` bytes (checked before it is built, or as it grows).
+/// `${s/pattern/replacement}` and its kinds. Fails with the memory limit
+/// when the result would hold more than `max` bytes (checked before it is
+/// built, or as it grows), and with `check`'s limit (called every 64
+/// positions scanned) when the clock runs out or the caller cancels.
 fn replace(
     s: &str,
     pattern: &Pattern,
@@ -1113,7 +1123,8 @@ fn replace(
     replacement: &str,
     kind: &SubstringMatchKind,
     max: usize,
-) -> Option<String> {
+    check: &dyn Fn() -> Result<(), LimitHit>,
+) -> Result<String, LimitHit> {
     // The replacement came through pattern expansion: `\x` is a literal x,
     // an unescaped `&` is the matched text (bash 5.2's patsub_replacement).
     let render = |matched: &str| -> String {
@@ -1130,14 +1141,14 @@ fn replace(
     };
     if let (Some(lit), SubstringMatchKind::Anywhere | SubstringMatchKind::FirstOccurrence) = (literal, kind) {
         if lit.is_empty() {
-            return Some(s.to_string());
+            return Ok(s.to_string());
         }
         let rendered = render(lit);
         let count = if matches!(kind, SubstringMatchKind::Anywhere) { s.matches(lit).count() } else { 1 };
         if s.len().saturating_add(count.saturating_mul(rendered.len())) > max {
-            return None;
+            return Err(LimitHit::Memory);
         }
-        return Some(match kind {
+        return Ok(match kind {
             SubstringMatchKind::Anywhere => s.replace(lit, &rendered),
             _ => s.replacen(lit, &rendered, 1),
         });
@@ -1154,28 +1165,36 @@ fn replace(
             match best {
                 Some(end) => {
                     let matched: String = chars[..end].iter().collect();
-                    Some(format!("{}{}", render(&matched), chars[end..].iter().collect::<String>()))
+                    Ok(format!("{}{}", render(&matched), chars[end..].iter().collect::<String>()))
                 }
-                None => Some(s.to_string()),
+                None => Ok(s.to_string()),
             }
         }
         SubstringMatchKind::Suffix => {
             for start in 0..=n {
+                if start % 64 == 63 {
+                    check()?;
+                }
                 if pattern.match_ends(&chars, start, |end| end == n) {
                     let matched: String = chars[start..].iter().collect();
-                    return Some(format!("{}{}", chars[..start].iter().collect::<String>(), render(&matched)));
+                    return Ok(format!("{}{}", chars[..start].iter().collect::<String>(), render(&matched)));
                 }
             }
-            Some(s.to_string())
+            Ok(s.to_string())
         }
         SubstringMatchKind::FirstOccurrence | SubstringMatchKind::Anywhere => {
             let all = matches!(kind, SubstringMatchKind::Anywhere);
             let mut out = String::new();
             let mut i = 0;
             let mut replaced = false;
+            let mut scanned = 0usize;
             while i <= n {
                 if replaced && !all {
                     break;
+                }
+                scanned += 1;
+                if scanned % 64 == 0 {
+                    check()?;
                 }
                 let mut best = None;
                 pattern.match_ends(&chars, i, |end| {
@@ -1187,11 +1206,13 @@ fn replace(
                         let matched: String = chars[i..end].iter().collect();
                         out.push_str(&render(&matched));
                         if out.len() > max {
-                            return None;
+                            return Err(LimitHit::Memory);
                         }
                         i = end;
                         replaced = true;
                     }
+                    // `*…`: no match here means none further on either.
+                    None if pattern.starts_with_star() => break,
                     _ => {
                         if i < n {
                             out.push(chars[i]);
@@ -1203,7 +1224,7 @@ fn replace(
             if i < n {
                 out.extend(&chars[i..]);
             }
-            Some(out)
+            Ok(out)
         }
     }
 }
@@ -1593,13 +1614,16 @@ mod tests {
         assert_eq!(remove_affix("a.b.c", &Pattern::new(".*"), true, false), "a.b");
         assert_eq!(remove_affix("a.b.c", &Pattern::new(".*"), true, true), "a");
         assert_eq!(
-            replace("aXbXc", &Pattern::new("X"), Some("X"), "-", &SubstringMatchKind::Anywhere, 100).as_deref(),
-            Some("a-b-c")
+            replace("aXbXc", &Pattern::new("X"), Some("X"), "-", &SubstringMatchKind::Anywhere, 100, &|| Ok(())),
+            Ok("a-b-c".to_string())
         );
-        assert_eq!(replace("aXbXc", &Pattern::new("X"), Some("X"), "-----", &SubstringMatchKind::Anywhere, 12), None);
         assert_eq!(
-            replace("abc", &Pattern::new("b*"), None, "<&>", &SubstringMatchKind::FirstOccurrence, 100).as_deref(),
-            Some("a<bc>")
+            replace("aXbXc", &Pattern::new("X"), Some("X"), "-----", &SubstringMatchKind::Anywhere, 12, &|| Ok(())),
+            Err(LimitHit::Memory)
+        );
+        assert_eq!(
+            replace("abc", &Pattern::new("b*"), None, "<&>", &SubstringMatchKind::FirstOccurrence, 100, &|| Ok(())),
+            Ok("a<bc>".to_string())
         );
     }
 }

@@ -568,7 +568,9 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
 
     fn tick(&mut self) -> R<()> {
         self.ticks = self.ticks.wrapping_add(1);
-        if self.ticks.is_multiple_of(256) {
+        // Every 16 steps (a clock read is ~25 ns): a step can be costly (a
+        // long concatenation), and a limit must end the run within ~100 ms.
+        if self.ticks.is_multiple_of(16) {
             (self.ctx.check)()?;
         }
         Ok(())
