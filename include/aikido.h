@@ -96,6 +96,11 @@
 #define AIKIDO_SHELL_LIMIT_CANCELLED 6
 
 /*
+ `max_memory_bytes` stopped the script (exit code 125).
+ */
+#define AIKIDO_SHELL_LIMIT_MEMORY 7
+
+/*
  A regular file.
  */
 #define AIKIDO_FILE_KIND_FILE 0
@@ -267,6 +272,13 @@ typedef struct aikido_shell_limits {
      Wall-clock time, in milliseconds [10000].
      */
     uint64_t max_milliseconds;
+    /*
+     Bytes the session's variables may hold together, and the largest
+     value an expansion or awk may build [268435456]. Added after the
+     first five fields: code built against an older header must be
+     rebuilt (a zeroed struct takes every default).
+     */
+    size_t max_memory_bytes;
 } aikido_shell_limits;
 
 /*

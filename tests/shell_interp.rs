@@ -2618,6 +2618,7 @@ fn token_soup_does_not_panic() {
         max_output_bytes: 1 << 16,
         max_duration: std::time::Duration::from_secs(2),
         max_function_depth: 20,
+        max_memory_bytes: 64 << 20,
     };
     let mut shell = limited(limits);
     for _ in 0..400 {

@@ -201,3 +201,130 @@ fn uniq_skipping_two_to_the_64_fields_ends_at_once() {
     let result = run_small("printf 'a b\\na c\\nb\\n' | uniq -f 18446744073709551615".to_string());
     assert_eq!((text(&result.stdout).as_str(), result.exit_code), ("a b\n", 0), "{}", text(&result.stderr));
 }
+
+// ----- item 6: memory -----
+
+fn budget(bytes: usize) -> ShellOptions {
+    let mut options = ShellOptions::default();
+    options.limits.max_memory_bytes = bytes;
+    options
+}
+
+fn stopped_by_memory(result: &RunResult) {
+    assert_eq!(result.limit, Some(aikido::shell::LimitHit::Memory), "stderr: {}", text(&result.stderr));
+    assert_eq!(result.exit_code, 125);
+    assert!(text(&result.stderr).contains("memory limit reached"), "{}", text(&result.stderr));
+}
+
+#[test]
+fn replacement_that_squares_a_string_is_refused_before_it_is_built() {
+    let script = "x=aaaaaaaaaa; for i in 1 2 3 4 5 6 7 8 9; do x=${x//a/$x}; done; echo ${#x}";
+    let result = run_small_with(budget(16 << 20), storage(), script.to_string());
+    stopped_by_memory(&result);
+    let script = "x=$(printf '%*s' 1000000 ''); y=${x// /$x}";
+    stopped_by_memory(&run_small_with(budget(16 << 20), storage(), script.to_string()));
+    let script = "x=$(printf '%*s' 1000000 ''); y=${x//?/ab}";
+    stopped_by_memory(&run_small_with(budget(1 << 20), storage(), script.to_string()));
+}
+
+#[test]
+fn a_word_of_many_large_expansions_is_refused() {
+    let script = format!("x=$(printf '%*s' 1000000 ''); y={}", "$x".repeat(100));
+    stopped_by_memory(&run_small_with(budget(16 << 20), storage(), script));
+}
+
+#[test]
+fn variables_growing_in_one_run_stop_it() {
+    let script = "x=$(printf '%*s' 1000000 ''); for i in $(seq 100); do a[$i]=$x; done; echo done";
+    let result = run_small_with(budget(16 << 20), storage(), script.to_string());
+    stopped_by_memory(&result);
+    assert!(!text(&result.stdout).contains("done"));
+}
+
+#[test]
+fn a_session_does_not_keep_growing_from_call_to_call() {
+    let mut shell = Shell::new(storage(), budget(16 << 20));
+    let mut stopped = None;
+    for call in 0..40 {
+        let result = shell.run(&format!("v{call}=$(printf '%*s' 1000000 '')"), None);
+        if result.limit.is_some() {
+            stopped_by_memory(&result);
+            assert!(text(&result.stderr).contains("variables were cleared"));
+            stopped = Some(call);
+            break;
+        }
+        assert_eq!(result.exit_code, 0, "{}", text(&result.stderr));
+    }
+    let stopped = stopped.expect("the budget stopped the session's growth");
+    assert!((10..=17).contains(&stopped), "stopped at call {stopped}");
+    let result = shell.run("echo ${#v0}", None);
+    assert_eq!(text(&result.stdout), "0\n");
+    // The next calls work again.
+    let result = shell.run("v=1; echo $v", None);
+    assert_eq!((text(&result.stdout).as_str(), result.exit_code), ("1\n", 0));
+}
+
+#[test]
+fn awk_arrays_of_large_strings_are_bounded() {
+    let script =
+        "awk 'BEGIN { s = sprintf(\"%1000000s\", \"\"); for (i = 0; i < 1000; i++) a[i] = s; print \"done\" }'";
+    let result = run_small_with(budget(16 << 20), storage(), script.to_string());
+    assert_ne!(result.exit_code, 0);
+    assert!(text(&result.stderr).contains("memory limit reached"), "{}", text(&result.stderr));
+    assert!(!text(&result.stdout).contains("done"));
+}
+
+#[test]
+fn glob_replacement_over_a_long_string_ends_quickly_or_at_the_time_limit() {
+    let started = Instant::now();
+    let result = run_small("x=$(printf 'a%.0s' {1..20000}); y=${x//*a*a*a*a*b/z}; echo ${#y}".to_string());
+    assert_eq!(text(&result.stdout), "20000\n", "{}", text(&result.stderr));
+    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+    // Without a leading star the scan stays quadratic: it ends at the clock.
+    let mut options = ShellOptions::default();
+    options.limits.max_duration = Duration::from_millis(300);
+    let started = Instant::now();
+    let script = "x=$(printf 'a%.0s' {1..20000}); y=${x//a*a*a*a*b/z}; echo ${#y}";
+    let result = run_small_with(options, storage(), script.to_string());
+    if result.exit_code != 0 {
+        assert_eq!(result.limit, Some(aikido::shell::LimitHit::WallTime), "{}", text(&result.stderr));
+    }
+    assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
+}
+
+#[test]
+fn awk_stops_at_the_time_limit_promptly() {
+    let mut options = ShellOptions::default();
+    options.limits.max_duration = Duration::from_millis(200);
+    let started = Instant::now();
+    let script = "awk 'BEGIN { s = sprintf(\"%100000s\", \"\"); while (1) { t = s s s s; n++ } }'";
+    let result = run_small_with(options, storage(), script.to_string());
+    assert_eq!(result.limit, Some(aikido::shell::LimitHit::WallTime), "{}", text(&result.stderr));
+    assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
+}
+
+#[test]
+fn mkdir_p_of_a_deep_path_ends_by_the_time_limit() {
+    // Each level costs the storage time proportional to its depth squared
+    // (MemoryStorage resolves every component): the shell checks the clock
+    // at every level, so the run ends by its limit instead of running on.
+    let mut options = ShellOptions::default();
+    options.limits.max_duration = Duration::from_millis(500);
+    let started = Instant::now();
+    let result = run_small_with(options, storage(), format!("mkdir -p {}; echo $?", "d/".repeat(4000)));
+    if result.exit_code != 0 {
+        assert_eq!(result.limit, Some(aikido::shell::LimitHit::WallTime), "{}", text(&result.stderr));
+    }
+    eprintln!("mkdir -p, 4000 levels, 500 ms limit: {:?}, {:?}", started.elapsed(), result.limit);
+    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+    // An existing deep path is found in log(depth) stats.
+    let storage = storage();
+    let path = "d/".repeat(300);
+    let result = run_small_with(ShellOptions::default(), storage.clone(), format!("mkdir -p {path}"));
+    assert_eq!(result.exit_code, 0, "{}", text(&result.stderr));
+    let started = Instant::now();
+    let result =
+        run_small_with(ShellOptions::default(), storage, format!("mkdir -p {path}; mkdir -p {path}e; ls {path}"));
+    assert_eq!((text(&result.stdout).as_str(), result.exit_code), ("e\n", 0), "{}", text(&result.stderr));
+    eprintln!("mkdir -p of an existing 300-level path: {:?}", started.elapsed());
+}

@@ -36,6 +36,7 @@ fuzz_target!(|raw: &[u8]| {
             max_function_depth: 20,
             max_output_bytes: MAX_OUTPUT,
             max_duration: Duration::from_millis(200),
+            ..Limits::default()
         },
         ..ShellOptions::default()
     };

@@ -38,6 +38,11 @@ pub struct aikido_shell_limits {
     pub max_output_bytes: usize,
     /// Wall-clock time, in milliseconds [10000].
     pub max_milliseconds: u64,
+    /// Bytes the session's variables may hold together, and the largest
+    /// value an expansion or awk may build [268435456]. Added after the
+    /// first five fields: code built against an older header must be
+    /// rebuilt (a zeroed struct takes every default).
+    pub max_memory_bytes: usize,
 }
 
 /// No limit stopped the script.
@@ -54,6 +59,8 @@ pub const AIKIDO_SHELL_LIMIT_OUTPUT: i32 = 4;
 pub const AIKIDO_SHELL_LIMIT_TIME: i32 = 5;
 /// The cancellation token fired (exit code 130).
 pub const AIKIDO_SHELL_LIMIT_CANCELLED: i32 = 6;
+/// `max_memory_bytes` stopped the script (exit code 125).
+pub const AIKIDO_SHELL_LIMIT_MEMORY: i32 = 7;
 
 /// What one `aikido_shell_run` produced. Free its buffers with
 /// `aikido_shell_result_free`.
@@ -129,6 +136,11 @@ unsafe fn options(limits: *const aikido_shell_limits) -> ShellOptions {
         } else {
             Duration::from_millis(limits.max_milliseconds)
         },
+        max_memory_bytes: if limits.max_memory_bytes == 0 {
+            defaults.max_memory_bytes
+        } else {
+            limits.max_memory_bytes
+        },
     };
     options
 }
@@ -142,6 +154,7 @@ fn limit_code(limit: Option<LimitHit>) -> i32 {
         Some(LimitHit::Output) => AIKIDO_SHELL_LIMIT_OUTPUT,
         Some(LimitHit::WallTime) => AIKIDO_SHELL_LIMIT_TIME,
         Some(LimitHit::Cancelled) => AIKIDO_SHELL_LIMIT_CANCELLED,
+        Some(LimitHit::Memory) => AIKIDO_SHELL_LIMIT_MEMORY,
     }
 }
 
@@ -334,6 +347,7 @@ mod tests {
             max_function_depth: 0,
             max_output_bytes: 0,
             max_milliseconds: 0,
+            max_memory_bytes: 0,
         };
         assert_eq!(unsafe { options(&zero) }, ShellOptions::default());
         let set = aikido_shell_limits {
@@ -342,6 +356,7 @@ mod tests {
             max_function_depth: 3,
             max_output_bytes: 4,
             max_milliseconds: 5,
+            max_memory_bytes: 6,
         };
         assert_eq!(
             unsafe { options(&set) }.limits,
@@ -351,6 +366,7 @@ mod tests {
                 max_function_depth: 3,
                 max_output_bytes: 4,
                 max_duration: Duration::from_millis(5),
+                max_memory_bytes: 6,
             }
         );
     }
@@ -465,6 +481,7 @@ mod tests {
             max_function_depth: 0,
             max_output_bytes: 0,
             max_milliseconds: 0,
+            max_memory_bytes: 0,
         };
         let shell = unsafe { aikido_shell_new(storage, &limits) };
         unsafe { aikido_storage_free(storage) }; // the shell shares the storage

@@ -160,6 +160,9 @@ pub struct Context<'a> {
     /// Called in long loops: an error means the script must stop (the wall
     /// clock ran out or the caller cancelled).
     pub check: &'a dyn Fn() -> Result<(), LimitHit>,
+    /// The run's memory budget: the most bytes a command may keep in its
+    /// own structures (awk's arrays), refused with [`LimitHit::Memory`].
+    pub max_memory: usize,
 }
 
 impl Context<'_> {
@@ -296,6 +299,7 @@ pub(crate) fn run_for_test(storage: &dyn Storage, name: &str, args: &[&str], std
                 var: &|_| None,
                 runner: &mut inner,
                 check: &|| Ok(()),
+                max_memory: usize::MAX,
             };
             function(&mut ctx, &argv[1..])
         }

@@ -93,6 +93,10 @@ pub(crate) struct Runtime<'r> {
     commands: Cell<u64>,
     iterations: Cell<u64>,
     ticks: Cell<u32>,
+    /// Bytes stored in variables since the session's size was last counted.
+    stored: Cell<usize>,
+    /// Set when the memory budget was exceeded: the next command stops.
+    over_memory: Cell<bool>,
     /// The stack address when the run started (see [`STACK_BUDGET`]).
     stack_base: usize,
 }
@@ -119,6 +123,8 @@ impl<'r> Runtime<'r> {
             commands: Cell::new(0),
             iterations: Cell::new(0),
             ticks: Cell::new(0),
+            stored: Cell::new(0),
+            over_memory: Cell::new(false),
             stack_base: stack_address(),
         }
     }
@@ -153,7 +159,28 @@ impl<'r> Runtime<'r> {
         }
     }
 
+    /// Notes `bytes` just stored in a variable of `state`. Every eighth of
+    /// the memory budget stored, the session's variables are counted; past
+    /// the budget the run stops at its next command.
+    pub(crate) fn note_stored(&self, bytes: usize, state: &State) -> Result<(), LimitHit> {
+        let budget = self.limits.max_memory_bytes;
+        let stored = self.stored.get().saturating_add(bytes);
+        if stored < budget / 8 {
+            self.stored.set(stored);
+            return Ok(());
+        }
+        self.stored.set(0);
+        if bytes > budget || state.bytes() > budget {
+            self.over_memory.set(true);
+            return Err(LimitHit::Memory);
+        }
+        Ok(())
+    }
+
     pub(crate) fn count_command(&self) -> Result<(), LimitHit> {
+        if self.over_memory.get() {
+            return Err(LimitHit::Memory);
+        }
         let n = self.commands.get() + 1;
         self.commands.set(n);
         if n > self.limits.max_commands {
@@ -167,6 +194,9 @@ impl<'r> Runtime<'r> {
     }
 
     pub(crate) fn count_iteration(&self) -> Result<(), LimitHit> {
+        if self.over_memory.get() {
+            return Err(LimitHit::Memory);
+        }
         let n = self.iterations.get() + 1;
         self.iterations.set(n);
         if n > self.limits.max_loop_iterations {
@@ -949,6 +979,7 @@ impl<'r> Interp<'r> {
                 var: &var,
                 runner: self,
                 check: &check,
+                max_memory: rt.limits.max_memory_bytes,
             };
             command(&mut ctx, &argv[1..])
         };
@@ -974,7 +1005,21 @@ impl<'r> Interp<'r> {
     }
 
     /// Performs an assignment. `local` makes the name local first.
+    /// Past the memory budget the assignment is made, reported, and the
+    /// script stops at its next command ([`LimitHit::Memory`]).
     pub(crate) fn assign(&mut self, assign: &Assign, local: bool) -> Result<(), String> {
+        self.assign_value(assign, local)?;
+        let bytes = assign.name.len()
+            + match &assign.value {
+                AssignValue::Scalar(value) => value.len(),
+                AssignValue::Array(items) => {
+                    items.iter().map(|(key, value)| key.as_ref().map_or(0, String::len) + value.len() + 32).sum()
+                }
+            };
+        self.rt.note_stored(bytes, &self.st).map_err(|hit| format!("{}: {}", assign.name, hit.message()))
+    }
+
+    fn assign_value(&mut self, assign: &Assign, local: bool) -> Result<(), String> {
         if local {
             self.st.make_local(&assign.name);
         }

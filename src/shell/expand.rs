@@ -11,6 +11,7 @@ use super::exec::{Assign, AssignValue, Flow, Interp};
 use super::pattern::{self, Pattern};
 use super::state::Value;
 use super::storage_path;
+use super::LimitHit;
 use crate::storage::FileKind;
 
 /// The fake process id `$$` shows.
@@ -41,6 +42,9 @@ pub(crate) struct Fields {
     /// A quoted part makes the field exist even when empty (`""`).
     exists: bool,
     done: Vec<(String, Option<String>)>,
+    /// Bytes appended so far (text and pattern): checked against the
+    /// memory budget after each piece of a word.
+    bytes: usize,
 }
 
 impl Fields {
@@ -55,11 +59,13 @@ impl Fields {
             has_glob: false,
             exists: false,
             done: Vec::new(),
+            bytes: 0,
         }
     }
 
     /// Text as written in the word.
     fn lit(&mut self, s: &str, quoted: bool) {
+        self.bytes = self.bytes.saturating_add(s.len().saturating_mul(2));
         self.cur.push_str(s);
         if quoted && self.mode == PatMode::Regex {
             self.pat.push_str(&regex::escape(s));
@@ -404,6 +410,10 @@ impl Interp<'_> {
 
     fn expand_pieces(&mut self, pieces: &[WordPieceWithSource], quoted: bool, fields: &mut Fields) -> Result<(), Flow> {
         for piece in pieces {
+            // `$x$x$x…`: a word may not grow past the memory budget.
+            if fields.bytes > self.rt.limits.max_memory_bytes {
+                return Err(Flow::Limit(LimitHit::Memory));
+            }
             match &piece.piece {
                 WordPiece::Text(text) => {
                     if fields.split_text && !quoted {
@@ -843,7 +853,26 @@ impl Interp<'_> {
                 };
                 let compiled = Pattern::new(&pat);
                 let literal = pattern::literal(&pat);
-                let value = map_value(value, |s| replace(&s, &compiled, literal.as_deref(), &replacement, match_kind));
+                let max = self.rt.limits.max_memory_bytes;
+                let rt = self.rt;
+                let check = move || rt.check();
+                let mut stopped = None;
+                let value = map_value(value, |s| {
+                    if stopped.is_some() {
+                        return String::new();
+                    }
+                    replace(&s, &compiled, literal.as_deref(), &replacement, match_kind, max, &check).unwrap_or_else(
+                        |hit| {
+                            stopped = Some(hit);
+                            String::new()
+                        },
+                    )
+                });
+                // `${x//a/$x}` squares the length: refused before it is
+                // built; a long scan ends at the time limit or cancellation.
+                if let Some(hit) = stopped {
+                    return Err(Flow::Limit(hit));
+                }
                 self.emit(value, quoted, fields);
             }
             ParameterExpr::VariableNames { prefix, concatenate } => {
@@ -1083,7 +1112,19 @@ fn remove_affix(s: &str, pattern: &Pattern, suffix: bool, longest: bool) -> Stri
     }
 }
 
-fn replace(s: &str, pattern: &Pattern, literal: Option<&str>, replacement: &str, kind: &SubstringMatchKind) -> String {
+/// `${s/pattern/replacement}` and its kinds. Fails with the memory limit
+/// when the result would hold more than `max` bytes (checked before it is
+/// built, or as it grows), and with `check`'s limit (called every 64
+/// positions scanned) when the clock runs out or the caller cancels.
+fn replace(
+    s: &str,
+    pattern: &Pattern,
+    literal: Option<&str>,
+    replacement: &str,
+    kind: &SubstringMatchKind,
+    max: usize,
+    check: &dyn Fn() -> Result<(), LimitHit>,
+) -> Result<String, LimitHit> {
     // The replacement came through pattern expansion: `\x` is a literal x,
     // an unescaped `&` is the matched text (bash 5.2's patsub_replacement).
     let render = |matched: &str| -> String {
@@ -1100,13 +1141,17 @@ fn replace(s: &str, pattern: &Pattern, literal: Option<&str>, replacement: &str,
     };
     if let (Some(lit), SubstringMatchKind::Anywhere | SubstringMatchKind::FirstOccurrence) = (literal, kind) {
         if lit.is_empty() {
-            return s.to_string();
+            return Ok(s.to_string());
         }
         let rendered = render(lit);
-        return match kind {
+        let count = if matches!(kind, SubstringMatchKind::Anywhere) { s.matches(lit).count() } else { 1 };
+        if s.len().saturating_add(count.saturating_mul(rendered.len())) > max {
+            return Err(LimitHit::Memory);
+        }
+        return Ok(match kind {
             SubstringMatchKind::Anywhere => s.replace(lit, &rendered),
             _ => s.replacen(lit, &rendered, 1),
-        };
+        });
     }
     let chars: Vec<char> = s.chars().collect();
     let n = chars.len();
@@ -1120,28 +1165,36 @@ fn replace(s: &str, pattern: &Pattern, literal: Option<&str>, replacement: &str,
             match best {
                 Some(end) => {
                     let matched: String = chars[..end].iter().collect();
-                    format!("{}{}", render(&matched), chars[end..].iter().collect::<String>())
+                    Ok(format!("{}{}", render(&matched), chars[end..].iter().collect::<String>()))
                 }
-                None => s.to_string(),
+                None => Ok(s.to_string()),
             }
         }
         SubstringMatchKind::Suffix => {
             for start in 0..=n {
+                if start % 64 == 63 {
+                    check()?;
+                }
                 if pattern.match_ends(&chars, start, |end| end == n) {
                     let matched: String = chars[start..].iter().collect();
-                    return format!("{}{}", chars[..start].iter().collect::<String>(), render(&matched));
+                    return Ok(format!("{}{}", chars[..start].iter().collect::<String>(), render(&matched)));
                 }
             }
-            s.to_string()
+            Ok(s.to_string())
         }
         SubstringMatchKind::FirstOccurrence | SubstringMatchKind::Anywhere => {
             let all = matches!(kind, SubstringMatchKind::Anywhere);
             let mut out = String::new();
             let mut i = 0;
             let mut replaced = false;
+            let mut scanned = 0usize;
             while i <= n {
                 if replaced && !all {
                     break;
+                }
+                scanned += 1;
+                if scanned % 64 == 0 {
+                    check()?;
                 }
                 let mut best = None;
                 pattern.match_ends(&chars, i, |end| {
@@ -1152,9 +1205,14 @@ fn replace(s: &str, pattern: &Pattern, literal: Option<&str>, replacement: &str,
                     Some(end) if end > i => {
                         let matched: String = chars[i..end].iter().collect();
                         out.push_str(&render(&matched));
+                        if out.len() > max {
+                            return Err(LimitHit::Memory);
+                        }
                         i = end;
                         replaced = true;
                     }
+                    // `*…`: no match here means none further on either.
+                    None if pattern.starts_with_star() => break,
                     _ => {
                         if i < n {
                             out.push(chars[i]);
@@ -1166,7 +1224,7 @@ fn replace(s: &str, pattern: &Pattern, literal: Option<&str>, replacement: &str,
             if i < n {
                 out.extend(&chars[i..]);
             }
-            out
+            Ok(out)
         }
     }
 }
@@ -1555,7 +1613,17 @@ mod tests {
         assert_eq!(remove_affix("a.b.c", &p, false, true), "c");
         assert_eq!(remove_affix("a.b.c", &Pattern::new(".*"), true, false), "a.b");
         assert_eq!(remove_affix("a.b.c", &Pattern::new(".*"), true, true), "a");
-        assert_eq!(replace("aXbXc", &Pattern::new("X"), Some("X"), "-", &SubstringMatchKind::Anywhere), "a-b-c");
-        assert_eq!(replace("abc", &Pattern::new("b*"), None, "<&>", &SubstringMatchKind::FirstOccurrence), "a<bc>");
+        assert_eq!(
+            replace("aXbXc", &Pattern::new("X"), Some("X"), "-", &SubstringMatchKind::Anywhere, 100, &|| Ok(())),
+            Ok("a-b-c".to_string())
+        );
+        assert_eq!(
+            replace("aXbXc", &Pattern::new("X"), Some("X"), "-----", &SubstringMatchKind::Anywhere, 12, &|| Ok(())),
+            Err(LimitHit::Memory)
+        );
+        assert_eq!(
+            replace("abc", &Pattern::new("b*"), None, "<&>", &SubstringMatchKind::FirstOccurrence, 100, &|| Ok(())),
+            Ok("a<bc>".to_string())
+        );
     }
 }

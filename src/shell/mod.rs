@@ -40,6 +40,11 @@ pub struct Limits {
     pub max_output_bytes: usize,
     /// Wall-clock time.
     pub max_duration: Duration,
+    /// Bytes the session's variables may hold together, and the largest
+    /// value an expansion or a command (awk) may build: checked before a
+    /// value is built where its size is known, and at the end of each run,
+    /// so a session never grows past it from call to call.
+    pub max_memory_bytes: usize,
 }
 
 impl Default for Limits {
@@ -50,6 +55,7 @@ impl Default for Limits {
             max_function_depth: 100,
             max_output_bytes: 1 << 20,
             max_duration: Duration::from_secs(10),
+            max_memory_bytes: 256 << 20,
         }
     }
 }
@@ -69,6 +75,9 @@ pub enum LimitHit {
     WallTime,
     /// The caller's cancellation token fired.
     Cancelled,
+    /// [`Limits::max_memory_bytes`]: a value, or the session's variables,
+    /// would have grown past it.
+    Memory,
 }
 
 impl LimitHit {
@@ -90,6 +99,7 @@ impl LimitHit {
             LimitHit::Output => "aikido-shell: output limit reached, output truncated",
             LimitHit::WallTime => "aikido-shell: time limit reached",
             LimitHit::Cancelled => "aikido-shell: cancelled",
+            LimitHit::Memory => "aikido-shell: memory limit reached",
         }
     }
 }
@@ -235,6 +245,14 @@ impl Shell {
         let mut state = interp.st;
         state.locals.clear();
         let mut stderr_bytes = stderr.take();
+        // What the session keeps for the next call is bounded too: past the
+        // budget its variables are cleared (its directory is kept).
+        if state.bytes() > limits.max_memory_bytes {
+            limit = limit.or(Some(LimitHit::Memory));
+            let cwd = state.cwd.clone();
+            state = state::State::new(&cwd, &self.options.env);
+            stderr_bytes.extend_from_slice(b"aikido-shell: the session's variables were cleared\n");
+        }
         if let Some(hit) = limit {
             exit_code = hit.exit_code();
             stderr_bytes.extend_from_slice(hit.message().as_bytes());

@@ -98,6 +98,12 @@ impl Pattern {
         Pattern { tokens }
     }
 
+    /// Whether the pattern starts with `*`: then a match starting further
+    /// on is also a match starting here (the star takes the difference).
+    pub(crate) fn starts_with_star(&self) -> bool {
+        self.tokens.first() == Some(&Token::Star)
+    }
+
     /// Whether the pattern starts with a literal `.` (globs then match dotfiles).
     pub(crate) fn starts_with_dot(&self) -> bool {
         self.tokens.first() == Some(&Token::Char('.'))

@@ -160,6 +160,23 @@ impl State {
         }
     }
 
+    /// About how many bytes the variables hold (names, values, and 32 per
+    /// array element), for the memory budget.
+    pub(crate) fn bytes(&self) -> usize {
+        self.vars
+            .iter()
+            .map(|(name, var)| {
+                name.len()
+                    + match &var.value {
+                        Value::Str(s) => s.len(),
+                        Value::Indexed(map) => map.values().map(|v| v.len() + 32).sum(),
+                        Value::Assoc(map) => map.iter().map(|(k, v)| k.len() + v.len() + 32).sum(),
+                    }
+            })
+            .sum::<usize>()
+            + self.positional.iter().map(String::len).sum::<usize>()
+    }
+
     /// A variable, if set.
     pub(crate) fn var(&self, name: &str) -> Option<&Var> {
         self.vars.get(name)

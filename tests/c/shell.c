@@ -203,6 +203,17 @@ static void direct_limits(void) {
     CHECK_CONTAINS(result.stderr_data, "time limit");
     aikido_shell_result_free(&result);
     aikido_shell_free(shell);
+
+    /* Memory: a replacement that would square a 100 KB string. */
+    limits = (aikido_shell_limits){0};
+    limits.max_memory_bytes = 1 << 20;
+    shell = aikido_shell_new(storage, &limits);
+    CHECK_STATUS(run(shell, "x=$(printf '%*s' 100000 ''); y=${x// /$x}", NULL, &result), AIKIDO_OK);
+    CHECK(result.limit == AIKIDO_SHELL_LIMIT_MEMORY);
+    CHECK(result.exit_code == 125);
+    CHECK_CONTAINS(result.stderr_data, "memory limit reached");
+    aikido_shell_result_free(&result);
+    aikido_shell_free(shell);
     aikido_storage_free(storage);
 }
 

@@ -732,9 +732,11 @@ struct ShellLimits {
     std::uint32_t max_function_depth = 0;   ///< nested functions, source and eval [100]
     std::size_t max_output_bytes = 0;       ///< bytes in any one stream [1 MiB]
     std::uint64_t max_milliseconds = 0;     ///< wall-clock time [10000]
+    std::size_t max_memory_bytes = 0;       ///< the session's variables, and any one value built [256 MiB]
 
     aikido_shell_limits native() const noexcept {
-        return {max_commands, max_loop_iterations, max_function_depth, max_output_bytes, max_milliseconds};
+        return {max_commands, max_loop_iterations, max_function_depth, max_output_bytes, max_milliseconds,
+                max_memory_bytes};
     }
 };
 
@@ -747,6 +749,7 @@ enum class ShellLimit : std::int32_t {
     output = AIKIDO_SHELL_LIMIT_OUTPUT,
     time = AIKIDO_SHELL_LIMIT_TIME,
     cancelled = AIKIDO_SHELL_LIMIT_CANCELLED,
+    memory = AIKIDO_SHELL_LIMIT_MEMORY,
 };
 
 /// What one Shell::run produced. `out` and `err` are bytes (a NUL may be

@@ -137,6 +137,13 @@ TEST(shell_limits_and_cancellation) {
     CHECK(result.truncated);
     CHECK_EQ(result.limit, aikido::ShellLimit::output);
 
+    limits = {};
+    limits.max_memory_bytes = 1 << 20;
+    aikido::Shell frugal(storage, limits);
+    result = frugal.run("x=$(printf '%*s' 100000 ''); y=${x// /$x}");
+    CHECK_EQ(result.limit, aikido::ShellLimit::memory);
+    CHECK_EQ(result.exit_code, 125);
+
     const aikido::CancelToken fired;
     fired.fire();
     result = shell.run("while true; do :; done", fired);

@@ -53,6 +53,7 @@ type ShellLimits struct {
 	MaxFunctionDepth  uint32        // nested functions, source and eval [100]
 	MaxOutputBytes    int           // bytes in any one stream, past which output is cut [1 MiB]
 	MaxDuration       time.Duration // wall-clock time, to the millisecond [10s]
+	MaxMemoryBytes    int           // the session's variables, and any one value built [256 MiB]
 }
 
 // c is the C form of limits, nil for nil; C only reads it during the call.
@@ -66,6 +67,7 @@ func (limits *ShellLimits) c() *C.aikido_shell_limits {
 		max_function_depth:  C.uint32_t(limits.MaxFunctionDepth),
 		max_output_bytes:    C.size_t(limits.MaxOutputBytes),
 		max_milliseconds:    C.uint64_t(limits.MaxDuration.Milliseconds()),
+		max_memory_bytes:    C.size_t(limits.MaxMemoryBytes),
 	}
 }
 
@@ -80,9 +82,10 @@ const (
 	LimitOutput         ShellLimit = C.AIKIDO_SHELL_LIMIT_OUTPUT
 	LimitTime           ShellLimit = C.AIKIDO_SHELL_LIMIT_TIME
 	LimitCancelled      ShellLimit = C.AIKIDO_SHELL_LIMIT_CANCELLED
+	LimitMemory         ShellLimit = C.AIKIDO_SHELL_LIMIT_MEMORY
 )
 
-var limitNames = [...]string{"none", "commands", "loop iterations", "function depth", "output", "time", "cancelled"}
+var limitNames = [...]string{"none", "commands", "loop iterations", "function depth", "output", "time", "cancelled", "memory"}
 
 func (l ShellLimit) String() string {
 	if l >= 0 && int(l) < len(limitNames) {

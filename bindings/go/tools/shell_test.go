@@ -146,6 +146,13 @@ func TestShellLimitsAndCancellation(t *testing.T) {
 		t.Errorf("output limit: %+v", result)
 	}
 
+	frugal, err := tools.NewShell(storage, &tools.ShellLimits{MaxMemoryBytes: 1 << 20})
+	must(t, err)
+	result, _ = frugal.Run(context.Background(), "x=$(printf '%*s' 100000 ''); y=${x// /$x}")
+	if result.Limit != tools.LimitMemory || result.ExitCode != 125 || result.Limit.String() != "memory" {
+		t.Errorf("memory limit: %+v (%v)", result, result.Limit)
+	}
+
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
 	result, _ = shell.Run(cancelled, "while true; do :; done")

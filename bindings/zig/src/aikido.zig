@@ -763,6 +763,8 @@ pub const ShellLimits = struct {
     max_output_bytes: usize = 0,
     /// Wall-clock time [10000].
     max_milliseconds: u64 = 0,
+    /// The session's variables, and any one value built [256 MiB].
+    max_memory_bytes: usize = 0,
 
     fn toC(limits: ShellLimits) c.aikido_shell_limits {
         return .{
@@ -771,6 +773,7 @@ pub const ShellLimits = struct {
             .max_function_depth = limits.max_function_depth,
             .max_output_bytes = limits.max_output_bytes,
             .max_milliseconds = limits.max_milliseconds,
+            .max_memory_bytes = limits.max_memory_bytes,
         };
     }
 };
@@ -784,6 +787,7 @@ pub const ShellLimit = enum(i32) {
     output = c.AIKIDO_SHELL_LIMIT_OUTPUT,
     time = c.AIKIDO_SHELL_LIMIT_TIME,
     cancelled = c.AIKIDO_SHELL_LIMIT_CANCELLED,
+    memory = c.AIKIDO_SHELL_LIMIT_MEMORY,
     _,
 };
 

@@ -131,6 +131,13 @@ test "shell: limits and cancellation" {
     try testing.expectEqual(.output, result.limit);
     result.deinit(gpa);
 
+    var frugal = try aikido.Shell.init(storage, .{ .max_memory_bytes = 1 << 20 });
+    defer frugal.deinit();
+    result = try frugal.run(gpa, "x=$(printf '%*s' 100000 ''); y=${x// /$x}", null, null);
+    try testing.expectEqual(.memory, result.limit);
+    try testing.expectEqual(125, result.exit_code);
+    result.deinit(gpa);
+
     const token = try aikido.CancelToken.create();
     defer token.destroy();
     token.fire();

@@ -3801,6 +3801,7 @@ mod tests {
             var: &|_| None,
             runner: &mut runner,
             check: &check,
+            max_memory: usize::MAX,
         };
         let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
         jq_command(&mut ctx, &args)

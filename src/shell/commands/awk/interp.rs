@@ -75,12 +75,15 @@ impl Array {
     }
 
     fn set(&mut self, key: Rc<[u8]>, value: Value) -> R<()> {
+        let added = key.len() + value_bytes(&value) + 32;
         if let Some(&i) = self.index.get(&key) {
             if let Some(slot) = self.slots[i].as_mut() {
+                store(added, key.len() + value_bytes(&slot.1) + 32)?;
                 slot.1 = value;
             }
             return Ok(());
         }
+        store(added, 0)?;
         if self.index.len() >= MAX_ELEMENTS {
             return fail("array too large");
         }
@@ -91,6 +94,9 @@ impl Array {
 
     fn remove(&mut self, key: &[u8]) {
         if let Some(i) = self.index.remove(key) {
+            if let Some((k, v)) = &self.slots[i] {
+                let _ = store(0, k.len() + value_bytes(v) + 32);
+            }
             self.slots[i] = None;
             if self.slots.len() > 32 && self.slots.len() > 2 * self.index.len() {
                 self.compact();
@@ -108,6 +114,8 @@ impl Array {
     }
 
     fn clear(&mut self) {
+        let held: usize = self.slots.iter().flatten().map(|(k, v)| k.len() + value_bytes(v) + 32).sum();
+        let _ = store(0, held);
         self.index.clear();
         self.slots.clear();
     }
@@ -115,6 +123,34 @@ impl Array {
     fn keys(&self) -> Vec<Rc<[u8]>> {
         self.slots.iter().flatten().map(|(k, _)| k.clone()).collect()
     }
+}
+
+thread_local! {
+    /// Bytes this thread's awk run holds in its arrays, and its budget (the
+    /// run's memory limit): set by [`Interp::new`].
+    static STORED: std::cell::Cell<(usize, usize)> = const { std::cell::Cell::new((0, usize::MAX)) };
+}
+
+/// The bytes a value holds.
+fn value_bytes(value: &Value) -> usize {
+    match value {
+        Value::Str(s) | Value::StrNum(s) => s.len(),
+        _ => 0,
+    }
+}
+
+/// Accounts `added` bytes stored and `freed` released in the arrays;
+/// refuses a store that would pass the budget.
+fn store(added: usize, freed: usize) -> R<()> {
+    STORED.with(|cell| {
+        let (held, budget) = cell.get();
+        let next = held.saturating_sub(freed).saturating_add(added);
+        if added > freed && next > budget {
+            return fail("memory limit reached (arrays too large)");
+        }
+        cell.set((next, budget));
+        Ok(())
+    })
 }
 
 type ArrayRc = Rc<RefCell<Array>>;
@@ -354,6 +390,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
         argv: &[String],
         env: Vec<(String, String)>,
     ) -> Interp<'p, 'c, 'a> {
+        STORED.with(|cell| cell.set((0, ctx.max_memory)));
         let mut globals: Vec<Cell> = prog.globals.iter().map(|_| Cell::Val(Value::Uninit)).collect();
         let num = |n: f64| Cell::Val(Value::Num(n));
         let s = |t: &[u8]| Cell::Val(Value::str(t));
@@ -531,7 +568,9 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
 
     fn tick(&mut self) -> R<()> {
         self.ticks = self.ticks.wrapping_add(1);
-        if self.ticks.is_multiple_of(256) {
+        // Every 16 steps (a clock read is ~25 ns): a step can be costly (a
+        // long concatenation), and a limit must end the run within ~100 ms.
+        if self.ticks.is_multiple_of(16) {
             (self.ctx.check)()?;
         }
         Ok(())

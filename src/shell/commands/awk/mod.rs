@@ -492,6 +492,7 @@ mod tests {
             var: &|_| None,
             runner: &mut runner,
             check: &check,
+            max_memory: usize::MAX,
         };
         let result = super::awk(&mut ctx, &["BEGIN{while(1) x++}".to_string()]);
         assert_eq!(result, Err(LimitHit::WallTime));
