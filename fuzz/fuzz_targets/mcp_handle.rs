@@ -61,7 +61,7 @@ fn handle(server: *mut aikido_mcp_server, message: &[u8]) {
         assert_eq!(reply["jsonrpc"], "2.0", "{text}");
         assert!(reply.get("result").is_some() != reply.get("error").is_some(), "{text}");
     }
-    if serde_json::from_slice::<serde_json::de::IgnoredAny>(message).is_err() && std::str::from_utf8(message).is_ok() {
+    if serde_json::from_slice::<serde::de::IgnoredAny>(message).is_err() && std::str::from_utf8(message).is_ok() {
         // serde_json and the server agree on what JSON is; its recursion
         // limit is the server's too.
         assert_eq!(value["error"]["code"], -32700, "{text}");

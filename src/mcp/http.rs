@@ -270,13 +270,15 @@ fn respond(
         }
     };
     let reply = server.handle_in(&session, &body);
-    if new_session && session.protocol_version().is_some() {
+    // A session exists once its initialize succeeded.
+    let opened = new_session && session.protocol_version().is_some();
+    if opened {
         lock().insert(session.clone(), options.max_sessions);
     }
     match reply {
         Some(reply) => {
             let response = json_response(200, reply);
-            if new_session {
+            if opened {
                 response.with_header(header(SESSION_HEADER, session.id()))
             } else {
                 response

@@ -518,6 +518,9 @@ def test_http_raw_rules():
         try:
             session = server.initialize()
             with_session = {"Mcp-Session-Id": session}
+            # A failed initialize opens no session.
+            status, headers, body = server.post({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {}})
+            assert json.loads(body)["error"]["code"] == -32602 and "Mcp-Session-Id" not in headers, (headers, body)
             # A notification: 202, no body.
             status, _, body = server.post({"jsonrpc": "2.0", "method": "notifications/initialized"}, with_session)
             assert (status, body) == (202, b""), (status, body)
