@@ -30,6 +30,8 @@ step "build" make --no-print-directory build
 step "rust: formatting (rustfmt.toml)" cargo fmt --check
 step "rust: unit, integration and doc tests" cargo test --release --quiet
 step "rust: the registry-only build (no default features)" cargo test --release --quiet --no-default-features --lib
+step "rust: JSON-Schema-Test-Suite draft 2020-12 (prints its count)" \
+    cargo test --release --quiet --test json_schema_suite -- --nocapture json_schema_test_suite
 step "header: committed copy matches cbindgen, compiles as C99 and C++17" tests/header.sh
 step "demo: one agent turn" tests/demo.sh
 step "readme: the C quick start as written" tests/readme.sh

@@ -93,6 +93,7 @@ pub mod shell;
 #[cfg(feature = "storage")]
 pub mod storage;
 mod tool;
+pub mod validation;
 
 pub use environment::{CancelToken, Environment};
 pub use error::{Error, PanicOrigin, Status};
@@ -100,3 +101,4 @@ pub use json::{is_valid_json, MAX_DEPTH};
 pub use registry::{Registry, Rejected};
 pub use tool::{Handler, HandlerResult, ToolCall, ToolDefinition, ToolError, ToolResult};
 pub use uuid::Uuid;
+pub use validation::{Repair, ValidationMode};
