@@ -56,9 +56,16 @@ pub(crate) const MAX_LEN: usize = u32::MAX as usize;
 pub(crate) fn build(text: &str, tape: &mut Vec<Entry>) {
     debug_assert!(text.len() <= MAX_LEN);
     tape.clear();
+    // A value takes two bytes at least (`1,`); most take far more. Room
+    // for one per eight bytes up front spares most documents a regrowth.
+    tape.reserve(text.len() / 8 + 8);
     let bytes = text.as_bytes();
-    // Open containers: their entries' indices. The check bounded the depth.
+    // Open containers: their entries' indices, their counts so far and
+    // whether they are objects, kept here rather than read back from the
+    // tape. The check bounded the depth.
     let mut open = [0u32; MAX_DEPTH + 1];
+    let mut counts = [0u32; MAX_DEPTH + 1];
+    let mut objects = [false; MAX_DEPTH + 1];
     let mut depth = 0usize;
     let mut expect_key = false;
     let mut pos = 0usize;
@@ -66,36 +73,9 @@ pub(crate) fn build(text: &str, tape: &mut Vec<Entry>) {
         let byte = bytes[pos];
         let start = pos;
         let kind = match byte {
-            b' ' | b'\t' | b'\r' | b'\n' | b':' => {
-                pos += 1;
-                continue;
-            }
             b',' => {
                 pos += 1;
-                expect_key = depth > 0 && tape[open[depth - 1] as usize].kind == Kind::Object;
-                continue;
-            }
-            b'}' | b']' => {
-                pos += 1;
-                depth -= 1;
-                let index = open[depth] as usize;
-                let next = tape.len() as u32;
-                let entry = &mut tape[index];
-                entry.end = pos as u32;
-                entry.next = next;
-                expect_key = false;
-                continue;
-            }
-            b'{' | b'[' => {
-                let kind = if byte == b'{' { Kind::Object } else { Kind::Array };
-                count_in_parent(tape, &open, depth, expect_key);
-                if depth < open.len() {
-                    open[depth] = tape.len() as u32;
-                }
-                depth += 1;
-                tape.push(Entry { kind, start: start as u32, ..Entry::default() });
-                pos += 1;
-                expect_key = kind == Kind::Object;
+                expect_key = objects[depth.saturating_sub(1) % (MAX_DEPTH + 1)] && depth > 0;
                 continue;
             }
             b'"' => {
@@ -113,19 +93,44 @@ pub(crate) fn build(text: &str, tape: &mut Vec<Entry>) {
                     }
                 }
                 pos += 1;
-                let is_key = expect_key;
-                if !is_key {
-                    count_in_parent(tape, &open, depth, false);
+                if !expect_key && depth > 0 {
+                    counts[(depth - 1) % (MAX_DEPTH + 1)] += 1;
                 }
                 expect_key = false;
-                tape.push(Entry {
-                    kind: Kind::String,
-                    escaped,
-                    start: start as u32,
-                    end: pos as u32,
-                    next: tape.len() as u32 + 1,
-                    count: 0,
-                });
+                let next = tape.len() as u32 + 1;
+                tape.push(Entry { kind: Kind::String, escaped, start: start as u32, end: pos as u32, next, count: 0 });
+                continue;
+            }
+            b':' | b' ' | b'\t' | b'\r' | b'\n' => {
+                pos += 1;
+                continue;
+            }
+            b'}' | b']' => {
+                pos += 1;
+                depth -= 1;
+                let slot = depth % (MAX_DEPTH + 1);
+                let next = tape.len() as u32;
+                let entry = &mut tape[open[slot] as usize];
+                entry.end = pos as u32;
+                entry.next = next;
+                entry.count = counts[slot];
+                expect_key = false;
+                continue;
+            }
+            b'{' | b'[' => {
+                let is_object = byte == b'{';
+                if depth > 0 {
+                    counts[(depth - 1) % (MAX_DEPTH + 1)] += 1;
+                }
+                let slot = depth % (MAX_DEPTH + 1);
+                open[slot] = tape.len() as u32;
+                counts[slot] = 0;
+                objects[slot] = is_object;
+                depth += 1;
+                let kind = if is_object { Kind::Object } else { Kind::Array };
+                tape.push(Entry { kind, start: start as u32, ..Entry::default() });
+                pos += 1;
+                expect_key = is_object;
                 continue;
             }
             b't' => {
@@ -148,22 +153,11 @@ pub(crate) fn build(text: &str, tape: &mut Vec<Entry>) {
                 Kind::Number
             }
         };
-        count_in_parent(tape, &open, depth, false);
-        tape.push(Entry {
-            kind,
-            escaped: false,
-            start: start as u32,
-            end: pos as u32,
-            next: tape.len() as u32 + 1,
-            count: 0,
-        });
-    }
-}
-
-#[inline(always)]
-fn count_in_parent(tape: &mut [Entry], open: &[u32], depth: usize, is_key: bool) {
-    if depth > 0 && !is_key {
-        tape[open[depth - 1] as usize].count += 1;
+        if depth > 0 {
+            counts[(depth - 1) % (MAX_DEPTH + 1)] += 1;
+        }
+        let next = tape.len() as u32 + 1;
+        tape.push(Entry { kind, escaped: false, start: start as u32, end: pos as u32, next, count: 0 });
     }
 }
 
@@ -261,6 +255,9 @@ impl Json for Tape {
     type PreparedKey = Box<str>;
     type StringBuffer = [Entry; 1];
     const ACYCLIC: bool = true;
+    // A lookup scans the members (no hash index), so one pass over an
+    // object's members beats a lookup per property on all but large ones.
+    const KEYS_PER_LOOKUP: usize = 0;
 
     fn prepare_key(key: &str) -> Box<str> {
         key.into()

@@ -7,4 +7,5 @@ test {
     _ = @import("storage.zig");
     _ = @import("shell.zig");
     _ = @import("linkage.zig");
+    _ = @import("validation.zig");
 }
