@@ -123,5 +123,16 @@ info "   GNU grep on an empty file, spawned (its spawn cost)" "$(ms "$(criterion
 row "10. crates the shell adds to the registry-only build" "$shell_crates" "" "< 88 bashkit" \
     "$(verdict "$shell_crates" '<' 88)"
 info "   (registry-only $crates_registry, with storage $crates_storage, default $crates_default)" "" ""
+full_ratio=$(figure full_over_required)
+row "11. small dispatch, FULL validation vs REQUIRED (same run)" "$full_ratio" x "<= 2x" \
+    "$(verdict "$full_ratio" '<=' 2)"
+info "   REQUIRED / FULL, ns per call" "$(figure small_required_ns) / $(figure small_full_ns)" ns
+info "   allocations per small dispatch in FULL mode" "$(figure small_full_allocations)" ""
+full_mbps=$(figure large_full_mbps)
+row "12. 1 MiB of arguments in FULL mode, every record's schema checked" "$full_mbps" MB/s ">= 300 MB/s" \
+    "$(verdict "$full_mbps" '>=' 300)"
+info "Rust API: small dispatch, FULL (criterion)" "$(criterion_ns dispatch/small_full)" ns
+info "Rust API: 1 MiB in FULL mode (criterion)" \
+    "$(awk -v ns="$(criterion_ns check/1MiB_full)" 'BEGIN { printf "%.0f", 1048576 * 1000 / ns }')" MB/s
 echo
 echo "targets: $hits hit, $misses missed (criterion's reports: build/criterion.txt, build/criterion-shell.txt)"
