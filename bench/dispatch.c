@@ -309,6 +309,76 @@ static void measure_large(long iterations) {
     aikido_registry_free(registry);
 }
 
+/* ---- 11 to 13: full validation (AIKIDO_VALIDATE_FULL) ---- */
+
+/* The records of large_arguments, described whole: every field typed, with
+ * bounds, so that FULL mode checks every value of the 1 MiB document. */
+static const char RECORDS_SCHEMA[] =
+    "{\"type\":\"object\",\"required\":[\"records\"],\"properties\":{"
+    "\"batch\":{\"type\":\"string\"},\"total\":{\"type\":\"integer\",\"minimum\":0},"
+    "\"ratio\":{\"type\":\"number\"},"
+    "\"records\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"required\":[\"id\",\"name\"],"
+    "\"properties\":{\"id\":{\"type\":\"integer\",\"minimum\":0},\"name\":{\"type\":\"string\",\"maxLength\":64},"
+    "\"cost\":{\"type\":\"number\"},\"ok\":{\"type\":\"boolean\"},"
+    "\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},"
+    "\"at\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\"},\"y\":{\"type\":\"integer\"}}},"
+    "\"note\":{\"type\":[\"string\",\"null\"]}}}}}}";
+
+static void set_mode(aikido_registry *registry, uint32_t mode) {
+    char *error = NULL;
+    aikido_status status = aikido_registry_set_validation(registry, mode, &error);
+    if (status != AIKIDO_OK) {
+        fail("set_validation", status, error);
+    }
+}
+
+/* The small dispatch in REQUIRED and FULL mode, alternating rounds in one
+ * run, so that both see the same machine; FULL's allocations per call. */
+static void measure_validation(long iterations) {
+    struct fixture required = fixture_new();
+    struct fixture full = fixture_new();
+    set_mode(full.registry, AIKIDO_VALIDATE_FULL);
+    double required_ns[ROUNDS], full_ns[ROUNDS];
+    run_calls(required.registry, &required.small_call, &required.environment, iterations / 10 + 1);
+    run_calls(full.registry, &full.small_call, &full.environment, iterations / 10 + 1);
+    for (int round = 0; round < ROUNDS; round++) {
+        double start = cpu_ns();
+        run_calls(required.registry, &required.small_call, &required.environment, iterations);
+        required_ns[round] = (cpu_ns() - start) / (double)iterations;
+        start = cpu_ns();
+        run_calls(full.registry, &full.small_call, &full.environment, iterations);
+        full_ns[round] = (cpu_ns() - start) / (double)iterations;
+    }
+    double required_median = median(required_ns, ROUNDS), full_median = median(full_ns, ROUNDS);
+    printf("small_required_ns\t%.1f\tns\n", required_median);
+    printf("small_full_ns\t%.1f\tns\n", full_median);
+    printf("full_over_required\t%.2f\tx\n", full_median / required_median);
+    unsigned long before = allocations;
+    run_calls(full.registry, &full.small_call, &full.environment, 1000);
+    printf("small_full_allocations\t%.2f\tallocations/call\n", (double)(allocations - before) / 1000.0);
+    fixture_free(&required);
+    fixture_free(&full);
+
+    aikido_registry *registry = aikido_registry_new();
+    set_mode(registry, AIKIDO_VALIDATE_FULL);
+    register_tool(registry, "import_records", "Import a batch of records.", RECORDS_SCHEMA);
+    size_t length;
+    long records;
+    char *arguments = large_arguments(1 << 20, &length, &records);
+    aikido_tool_call call = {"call-3", "import_records", arguments, length};
+    double per_call[ROUNDS];
+    long large_iterations = iterations / 10000 + 2;
+    run_calls(registry, &call, NULL, 2);
+    for (int round = 0; round < ROUNDS; round++) {
+        double start = cpu_ns();
+        run_calls(registry, &call, NULL, large_iterations);
+        per_call[round] = (cpu_ns() - start) / (double)large_iterations;
+    }
+    printf("large_full_mbps\t%.0f\tMB/s\n", (double)length * 1000.0 / median(per_call, ROUNDS));
+    free(arguments);
+    aikido_registry_free(registry);
+}
+
 /* ---- 5: definitions of 100 tools ---- */
 
 static void measure_definitions(long iterations) {
@@ -375,12 +445,16 @@ int main(int argc, char **argv) {
         measure_definitions(iterations ? iterations : 100000);
         known = 1;
     }
+    if (all || strcmp(measure, "validation") == 0) {
+        measure_validation(iterations ? iterations : 300000);
+        known = 1;
+    }
     if (all || strcmp(measure, "rss") == 0) {
         measure_rss(iterations ? iterations : 10000000);
         known = 1;
     }
     if (!known) {
-        fprintf(stderr, "usage: %s [small|threads|large|definitions|rss|all] [iterations]\n", argv[0]);
+        fprintf(stderr, "usage: %s [small|threads|large|definitions|rss|validation|all] [iterations]\n", argv[0]);
         return 2;
     }
     return 0;

@@ -6,10 +6,13 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 
-use aikido::{Environment, Registry, ToolCall, ToolDefinition, ToolResult};
+use aikido::{Environment, Registry, ToolCall, ToolDefinition, ToolResult, ValidationMode};
 
 const SCHEMA: &str = r#"{"type":"object","properties":{"path":{"type":"string","description":"The file to read."},"limit":{"type":"integer","description":"How many lines."},"encoding":{"type":"string"},"follow":{"type":"boolean"}},"required":["path","limit"]}"#;
 const SMALL_ARGUMENTS: &str = r#"{"path":"/var/log/syslog","limit":200,"encoding":"utf-8","follow":false}"#;
+/// The records of `large_arguments`, every field typed (bench/dispatch.c
+/// has the same schema).
+const RECORDS_SCHEMA: &str = r#"{"type":"object","required":["records"],"properties":{"batch":{"type":"string"},"total":{"type":"integer","minimum":0},"ratio":{"type":"number"},"records":{"type":"array","items":{"type":"object","required":["id","name"],"properties":{"id":{"type":"integer","minimum":0},"name":{"type":"string","maxLength":64},"cost":{"type":"number"},"ok":{"type":"boolean"},"tags":{"type":"array","items":{"type":"string"}},"at":{"type":"object","properties":{"x":{"type":"integer"},"y":{"type":"integer"}}},"note":{"type":["string","null"]}}}}}}"#;
 
 /// About 1 MiB of arguments: an object holding an array of small records
 /// with strings (some escaped or non-ASCII), numbers, booleans, null and
@@ -71,6 +74,23 @@ fn dispatch(c: &mut Criterion) {
     group.throughput(Throughput::Bytes(large.len() as u64));
     group.sample_size(30);
     group.bench_function("1MiB", |b| b.iter(|| large_registry.dispatch(&call, &environment).unwrap()));
+    group.finish();
+
+    // The same two in FULL validation mode (docs/VALIDATION.md).
+    let full = registry_with("read_file", SCHEMA);
+    full.set_validation(ValidationMode::Full).unwrap();
+    let call = ToolCall::new("read_file", SMALL_ARGUMENTS).with_id("call-1");
+    let mut group = c.benchmark_group("dispatch");
+    group.throughput(Throughput::Bytes(SMALL_ARGUMENTS.len() as u64));
+    group.bench_function("small_full", |b| b.iter(|| full.dispatch(&call, &environment).unwrap()));
+    group.finish();
+    let full_large = registry_with("import_records", RECORDS_SCHEMA);
+    full_large.set_validation(ValidationMode::Full).unwrap();
+    let call = ToolCall::new("import_records", &large);
+    let mut group = c.benchmark_group("check");
+    group.throughput(Throughput::Bytes(large.len() as u64));
+    group.sample_size(20);
+    group.bench_function("1MiB_full", |b| b.iter(|| full_large.dispatch(&call, &environment).unwrap()));
     group.finish();
 }
 

@@ -131,6 +131,26 @@
 #define AIKIDO_ACCESS_LIST 2
 
 /*
+ The seed's check: one JSON object holding every required field, not
+ null. The default.
+ */
+#define AIKIDO_VALIDATE_REQUIRED 0
+
+/*
+ The whole schema (JSON Schema 2020-12, and the draft-07 keywords tool
+ schemas still use); every violation reported at its JSON Pointer.
+ */
+#define AIKIDO_VALIDATE_FULL 1
+
+/*
+ FULL, after coercing what the schema makes unambiguous (a string holding
+ the object or array wanted, a numeric string for a number, "true" or
+ "false" for a boolean). Implies FULL: 2 alone is REPAIR with FULL, and
+ `FULL | REPAIR` (3) means the same.
+ */
+#define AIKIDO_VALIDATE_REPAIR 2
+
+/*
  A cancellation token. Thread-safe: fire it from any thread while calls
  that use it run. Opaque; made by `aikido_cancel_new`.
  */
@@ -1024,6 +1044,34 @@ aikido_status aikido_uuid_parse(const char *text,
  */
 void aikido_uuid_format(const uint8_t *id,
                         char *out);
+
+/*
+ Sets how every dispatch (and `respond`) on this registry checks arguments:
+ `AIKIDO_VALIDATE_REQUIRED`, `AIKIDO_VALIDATE_FULL` or
+ `AIKIDO_VALIDATE_REPAIR` (alone or with FULL). Switching to FULL or REPAIR
+ compiles the schema of every tool registered so far; if one is not valid
+ JSON Schema, returns `AIKIDO_ERR_INVALID_INPUT` naming the tool and the
+ reason, and the mode stays as it was. In FULL and REPAIR mode,
+ `aikido_registry_register` refuses such a schema the same way. Any other
+ mode value is `AIKIDO_ERR_INVALID_INPUT`.
+ */
+aikido_status aikido_registry_set_validation(struct aikido_registry *registry,
+                                             uint32_t mode,
+                                             char **error_out);
+
+/*
+ `aikido_registry_dispatch`, and on `AIKIDO_OK` also the repairs REPAIR
+ mode made to the arguments before the handler ran, as a JSON array
+ written to `repairs_out`: `[{"pointer":"/limit","from":"200","to":200}]`
+ (`from` is the string the model sent, `to` the value the handler got;
+ `[]` when nothing was repaired). `repairs_out` may be NULL.
+ */
+aikido_status aikido_registry_dispatch_ex(const struct aikido_registry *registry,
+                                          const struct aikido_tool_call *call,
+                                          const struct aikido_environment *environment,
+                                          char **content_out,
+                                          char **repairs_out,
+                                          char **error_out);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -156,5 +156,16 @@ info "HostDir: stat every file of /usr/include (7,911 here)" "$(ms "$(criterion_
 info "HostDir: list every folder of /usr/include" "$(ms "$(criterion_ns hostdir/list_every_folder)")" ms
 info "HostDir: read 500 files of /usr/include" "$(ms "$(criterion_ns hostdir/read_500_files)")" ms
 info "Policy over HostDir: stat every file" "$(ms "$(criterion_ns hostdir/policy_stat_every_file)")" ms
+full_ratio=$(figure full_over_required)
+row "16. small dispatch, FULL validation vs REQUIRED (same run)" "$full_ratio" x "<= 2x" \
+    "$(verdict "$full_ratio" '<=' 2)"
+info "   REQUIRED / FULL, ns per call" "$(figure small_required_ns) / $(figure small_full_ns)" ns
+info "   allocations per small dispatch in FULL mode" "$(figure small_full_allocations)" ""
+full_mbps=$(figure large_full_mbps)
+row "17. 1 MiB of arguments in FULL mode, every record's schema checked" "$full_mbps" MB/s ">= 300 MB/s" \
+    "$(verdict "$full_mbps" '>=' 300)"
+info "Rust API: small dispatch, FULL (criterion)" "$(criterion_ns dispatch/small_full)" ns
+info "Rust API: 1 MiB in FULL mode (criterion)" \
+    "$(awk -v ns="$(criterion_ns check/1MiB_full)" 'BEGIN { printf "%.0f", 1048576 * 1000 / ns }')" MB/s
 echo
 echo "targets: $hits hit, $misses missed (criterion's reports: build/criterion.txt, build/criterion-shell.txt)"

@@ -42,6 +42,8 @@ step "rust: clippy, every target, warnings are errors" cargo clippy --release --
 step "rust: build the tests (cargo's progress shown)" cargo test --release --no-run
 step "rust: unit, integration and doc tests" cargo test --release --quiet
 step "rust: the registry-only build (no default features)" cargo test --release --quiet --no-default-features --lib
+step "rust: JSON-Schema-Test-Suite draft 2020-12 (prints its count)" \
+    cargo test --release --quiet --test json_schema_suite -- --nocapture json_schema_test_suite
 step "header: committed copy matches cbindgen, compiles as C99 and C++17" tests/header.sh
 step "features: cargo build and cargo test build the library alike (no rebuild between them)" tests/features.sh
 step "demo: one agent turn" tests/demo.sh

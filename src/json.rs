@@ -256,7 +256,7 @@ fn stops16(chunk: &[u8; 16]) -> u16 {
 /// The position of the first byte at or after `pos` that is not plain
 /// ASCII: `"`, `\`, a control character or a byte of a multi-byte sequence.
 #[inline]
-fn skip_plain(bytes: &[u8], mut pos: usize) -> usize {
+pub(crate) fn skip_plain(bytes: &[u8], mut pos: usize) -> usize {
     #[cfg(target_arch = "x86_64")]
     while pos + 16 <= bytes.len() {
         use std::arch::x86_64::*;
@@ -1017,7 +1017,7 @@ impl Presence {
 }
 
 /// `"a"`, `"a" and "b"`, `"a", "b" and "c"`.
-fn quote_list(names: &[&str]) -> String {
+pub(crate) fn quote_list(names: &[&str]) -> String {
     let quoted: Vec<String> = names.iter().map(|name| format!("\"{name}\"")).collect();
     match quoted.split_last() {
         Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
@@ -1027,7 +1027,7 @@ fn quote_list(names: &[&str]) -> String {
 
 /// Decodes the inside of a JSON string already checked by the scanner. A lone
 /// surrogate escape (valid JSON, not valid Unicode) becomes U+FFFD.
-fn decode_string(raw: &str) -> String {
+pub(crate) fn decode_string(raw: &str) -> String {
     let mut out = String::with_capacity(raw.len());
     let mut chars = raw.chars();
     while let Some(c) = chars.next() {

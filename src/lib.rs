@@ -116,6 +116,7 @@ pub mod storage;
 mod thread_stack;
 mod tool;
 mod watch;
+pub mod validation;
 
 pub use dialect::{tool_calls_parse, Dialect, ParsedCall};
 pub use environment::{CancelToken, Environment};
@@ -125,3 +126,4 @@ pub use registry::{Registry, Rejected};
 pub use tool::{Handler, HandlerResult, ToolCall, ToolDefinition, ToolError, ToolResult};
 pub use uuid::Uuid;
 pub use watch::WatchId;
+pub use validation::{Repair, ValidationMode};

@@ -20,6 +20,7 @@ use crate::environment::Environment;
 use crate::error::{panic_message, Error, PanicOrigin};
 use crate::json;
 use crate::tool::{Handler, HandlerResult, ToolCall, ToolDefinition, ToolError, ToolResult};
+use crate::validation::{self, Schema, ValidationMode};
 
 /// A registered tool: its definition, the `required` list read from its
 /// schema once, and its handler.
@@ -27,6 +28,9 @@ struct Tool {
     definition: ToolDefinition,
     required: Box<[Box<str>]>,
     handler: Box<dyn Handler>,
+    /// The compiled schema, made when the tool is registered in a full
+    /// validation mode or when the registry switches to one.
+    schema: OnceLock<Schema>,
 }
 
 /// One immutable version of the tool table.
@@ -38,6 +42,8 @@ struct Table {
     definitions_json: OnceLock<Box<str>>,
     /// The definitions in each provider's format, made on request (src/dialect).
     dialects: crate::dialect::Cache,
+    /// How dispatch checks arguments (docs/VALIDATION.md).
+    validation: ValidationMode,
 }
 
 /// A handler that was not registered, handed back with the reason, so that
@@ -138,10 +144,23 @@ impl Registry {
             let error = Error::DuplicateTool { name: definition.name };
             return Err(Rejected { error, handler });
         }
+        let schema = OnceLock::new();
+        if current.validation.is_full() {
+            match compile(&definition) {
+                Ok(Some(compiled)) => drop(schema.set(compiled)),
+                Ok(None) => {}
+                Err(error) => return Err(Rejected { error, handler }),
+            }
+        }
         let mut tools = current.tools.clone();
         let name: Box<str> = definition.name.as_str().into();
-        tools.insert(name, Arc::new(Tool { definition, required, handler: Box::new(handler) }));
-        self.table.store(Arc::new(Table { tools, definitions_json: OnceLock::new(), dialects: Default::default() }));
+        tools.insert(name, Arc::new(Tool { definition, required, handler: Box::new(handler), schema }));
+        self.table.store(Arc::new(Table {
+            tools,
+            definitions_json: OnceLock::new(),
+            dialects: Default::default(),
+            validation: current.validation,
+        }));
         drop(_writer);
         self.watchers.notify();
         Ok(())
@@ -163,6 +182,7 @@ impl Registry {
                 tools,
                 definitions_json: OnceLock::new(),
                 dialects: Default::default(),
+                validation: current.validation,
             }));
             removed
         };
@@ -228,15 +248,18 @@ impl Registry {
         let Some(tool) = table.tools.get(call.name) else {
             return Err(unknown_tool(call.name, &table));
         };
-        let arguments = json::check(call.arguments, &tool.required)
+        let checked = validation::check_arguments(call.arguments, &tool.required, table.validation, tool.schema.get())
             .map_err(|reason| Error::InvalidArguments { tool: call.name.to_owned(), reason })?;
         if environment.is_cancelled() {
             return Err(Error::Cancelled { tool: call.name.to_owned() });
         }
-        let outcome = catch_unwind(AssertUnwindSafe(|| tool.handler.call(arguments, environment)));
+        let outcome = catch_unwind(AssertUnwindSafe(|| tool.handler.call(&checked.arguments, environment)));
         let tool_name = || call.name.to_owned();
         match outcome {
-            Ok(Ok(result)) => Ok(result),
+            Ok(Ok(mut result)) => {
+                result.repairs.extend(checked.repairs);
+                Ok(result)
+            }
             Ok(Err(ToolError::Failed(message))) if message.is_empty() => Err(Error::ToolFailed {
                 tool: tool_name(),
                 message: format!(
@@ -253,6 +276,53 @@ impl Registry {
             }
         }
     }
+}
+
+impl Registry {
+    /// Sets how dispatch checks arguments (docs/VALIDATION.md), for this
+    /// registry and every call from now on.
+    ///
+    /// Switching to [`ValidationMode::Full`] or [`ValidationMode::Repair`]
+    /// compiles the schema of every tool registered so far; when one is not
+    /// valid JSON Schema, this fails with [`Error::InvalidInput`] naming the
+    /// tool and the reason, and the mode stays as it was. From then on,
+    /// `register` refuses a schema that is not valid JSON Schema.
+    pub fn set_validation(&self, mode: ValidationMode) -> Result<(), Error> {
+        let _writer = self.writer.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let current = self.table.load();
+        if mode.is_full() {
+            let mut compiled = Vec::new();
+            for tool in current.tools.values().filter(|tool| tool.schema.get().is_none()) {
+                if let Some(schema) = compile(&tool.definition)? {
+                    compiled.push((tool, schema));
+                }
+            }
+            for (tool, schema) in compiled {
+                drop(tool.schema.set(schema));
+            }
+        }
+        let definitions_json = current.definitions_json.clone();
+        self.table.store(Arc::new(Table { tools: current.tools.clone(), definitions_json, dialects: Default::default(), validation: mode }));
+        Ok(())
+    }
+
+    /// How dispatch checks arguments now.
+    pub fn validation(&self) -> ValidationMode {
+        self.table.load().validation
+    }
+}
+
+/// The compiled schema of a definition; `None` when it declares no parameters.
+fn compile(definition: &ToolDefinition) -> Result<Option<Schema>, Error> {
+    let Some(parameters) = definition.parameters.as_deref().filter(|text| !text.is_empty()) else {
+        return Ok(None);
+    };
+    Schema::compile(parameters).map(Some).map_err(|reason| {
+        Error::InvalidInput(format!(
+            "the parameters of tool \"{}\" are not valid JSON Schema: {reason}",
+            definition.name
+        ))
+    })
 }
 
 /// Checks a definition before it enters the table and returns its

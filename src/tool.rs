@@ -59,12 +59,15 @@ impl<'a> ToolCall<'a> {
 pub struct ToolResult {
     /// The tool's output, shown to the model.
     pub content: String,
+    /// What REPAIR validation changed in the arguments before the handler
+    /// ran (docs/VALIDATION.md); dispatch fills it, handlers leave it empty.
+    pub repairs: Vec<crate::validation::Repair>,
 }
 
 impl ToolResult {
     /// A result holding this text.
     pub fn new(content: impl Into<String>) -> Self {
-        ToolResult { content: content.into() }
+        ToolResult { content: content.into(), repairs: Vec::new() }
     }
 }
 

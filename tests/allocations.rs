@@ -206,3 +206,55 @@ fn a_rejected_call_allocates_only_for_its_message() {
     assert_eq!(counts.allocations, counts.frees);
     assert!(counts.allocations > 0);
 }
+
+/// FULL validation reuses each thread's entry array: a valid small call in
+/// FULL mode allocates what it does in REQUIRED mode, only the reply.
+#[test]
+fn a_dispatch_in_full_mode_allocates_only_the_reply() {
+    let registry = CRegistry::new();
+    let status = unsafe {
+        aikido::ffi::validation::aikido_registry_set_validation(
+            registry.0,
+            aikido::ffi::validation::AIKIDO_VALIDATE_FULL,
+            ptr::null_mut(),
+        )
+    };
+    assert_eq!(status, AIKIDO_OK);
+    let call = aikido_tool_call {
+        id: c"call-1".as_ptr(),
+        name: c"read_file".as_ptr(),
+        arguments: ARGUMENTS.as_ptr().cast(),
+        arguments_len: ARGUMENTS.len(),
+    };
+    let counts = counts_per_call(1000, || {
+        let mut content: *mut c_char = ptr::null_mut();
+        let status = unsafe { aikido_registry_dispatch(registry.0, &call, ptr::null(), &mut content, ptr::null_mut()) };
+        assert_eq!(status, AIKIDO_OK);
+        unsafe { aikido_string_free(content) };
+    });
+    assert_eq!(counts, Counts { allocations: 1, reallocations: 0, frees: 1 });
+}
+
+/// A large document in FULL mode: what validation of it needs (one entry
+/// array, as it is larger than a thread keeps), not an allocation per value.
+#[test]
+fn a_large_document_in_full_mode_allocates_a_bounded_few_blocks() {
+    let registry = Registry::new();
+    registry.set_validation(aikido::ValidationMode::Full).unwrap();
+    registry
+        .register(
+            ToolDefinition::new("import", "").with_parameters(
+                r#"{"type":"object","properties":{"rows":{"type":"array","items":{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"}}}}}}"#,
+            ),
+            |_: &str, _: &Environment| Ok(ToolResult::default()),
+        )
+        .unwrap();
+    let rows: Vec<String> = (0..50_000).map(|index| format!(r#"{{"id":{index},"name":"row {index}"}}"#)).collect();
+    let arguments = format!(r#"{{"rows":[{}]}}"#, rows.join(","));
+    let call = ToolCall::new("import", &arguments);
+    let environment = Environment::default();
+    let counts = counts_per_call(5, || {
+        registry.dispatch(&call, &environment).unwrap();
+    });
+    assert!(counts.allocations + counts.reallocations <= 40, "{counts:?} for 150,000 values");
+}

@@ -1,7 +1,7 @@
 //! The shared dispatch cases (tests/cases/dispatch.tsv) through the native
 //! Rust API. The C, C++, Go and Zig runners read the same file.
 
-use aikido::{CancelToken, Environment, Registry, ToolCall, ToolDefinition, ToolError, ToolResult};
+use aikido::{CancelToken, Environment, Registry, ToolCall, ToolDefinition, ToolError, ToolResult, ValidationMode};
 
 /// One line of the case table.
 struct Case {
@@ -13,6 +13,8 @@ struct Case {
     status: String,
     fragment: Vec<u8>,
     cancelled: bool,
+    /// The registry validates in this mode (flags `full`, `repair`).
+    validation: ValidationMode,
 }
 
 /// Decodes the table's escapes: \t \n \r \\ and \xHH (one raw byte).
@@ -74,6 +76,13 @@ fn cases() -> Vec<Case> {
                 status: columns[5].to_owned(),
                 fragment: unescape(columns[6]),
                 cancelled: columns[7].split(',').any(|flag| flag == "cancelled"),
+                validation: if columns[7].split(',').any(|flag| flag == "repair") {
+                    ValidationMode::Repair
+                } else if columns[7].split(',').any(|flag| flag == "full") {
+                    ValidationMode::Full
+                } else {
+                    ValidationMode::Required
+                },
             }
         })
         .collect()
@@ -101,6 +110,7 @@ fn every_case_of_the_shared_table_holds() {
     let mut failures = Vec::new();
     for case in &cases {
         let registry = Registry::new();
+        registry.set_validation(case.validation).unwrap();
         let handler = case.handler.clone();
         let definition =
             ToolDefinition { name: "probe".into(), description: String::new(), parameters: case.schema.clone() };

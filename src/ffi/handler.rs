@@ -62,7 +62,7 @@ impl Reply {
             ))
         };
         match (status, self.error) {
-            (AIKIDO_OK, _) => Ok(ToolResult { content: self.content.unwrap_or_default() }),
+            (AIKIDO_OK, _) => Ok(ToolResult::new(self.content.unwrap_or_default())),
             (AIKIDO_ERR_TOOL_FAILED | AIKIDO_ERR_TOOL_PANICKED, None) if self.refused => Err(refused_text()),
             (AIKIDO_ERR_TOOL_FAILED, error) => Err(ToolError::Failed(error.unwrap_or_default())),
             (AIKIDO_ERR_TOOL_PANICKED, error) => Err(ToolError::Panicked(

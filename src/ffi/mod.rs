@@ -25,6 +25,7 @@ pub mod status;
 #[cfg(feature = "storage")]
 pub mod storage;
 pub mod uuid;
+pub mod validation;
 
 #[cfg(test)]
 mod tests;

@@ -216,3 +216,30 @@ pub unsafe extern "C" fn aikido_registry_dispatch(
         Ok(())
     })
 }
+
+/// The call and environment a dispatch reads, converted (the same steps as
+/// in `aikido_registry_dispatch`, for `aikido_registry_dispatch_ex`).
+///
+/// # Safety
+/// `call` and `environment` are NULL or valid, as documented on
+/// `aikido_tool_call` and `aikido_environment`, for `'a`.
+pub(crate) unsafe fn call_parts<'a>(
+    call: *const aikido_tool_call,
+    environment: *const aikido_environment,
+) -> Result<(ToolCall<'a>, Environment<'a>), Error> {
+    let call = unsafe { reference(call, "call") }?;
+    let call = ToolCall {
+        id: unsafe { optional_str(call.id, "call->id") }?,
+        name: unsafe { required_str(call.name, "call->name") }?,
+        arguments: unsafe { byte_slice(call.arguments, call.arguments_len, "call->arguments") }?,
+    };
+    let environment = match unsafe { environment.as_ref() } {
+        None => Environment::default(),
+        Some(environment) => Environment {
+            session_id: unsafe { optional_str(environment.session_id, "environment->session_id") }?,
+            turn_id: uuid::Uuid::from_bytes(environment.turn_id),
+            cancel: unsafe { cancel::token(environment.cancel) },
+        },
+    };
+    Ok((call, environment))
+}

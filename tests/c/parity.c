@@ -117,6 +117,8 @@ static int run_case(char **column) {
     memset(&environment, 0, sizeof environment);
     environment.cancel = token;
     if (has_flag(column[7], "cancelled")) aikido_cancel_fire(token);
+    if (has_flag(column[7], "full")) aikido_registry_set_validation(registry, AIKIDO_VALIDATE_FULL, NULL);
+    if (has_flag(column[7], "repair")) aikido_registry_set_validation(registry, AIKIDO_VALIDATE_REPAIR, NULL);
     status = aikido_registry_register(registry, "probe", NULL, schema, table_handler, column[2], NULL, &error);
     if (status != AIKIDO_OK) {
         printf("FAIL %s: register: %s\n", name, error ? error : aikido_status_name(status));

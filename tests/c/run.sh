@@ -22,7 +22,7 @@ static_libs=("$AIKIDO_LIB/libaikido.a" -lpthread -ldl -lm)
 shared_libs=(-L"$AIKIDO_LIB" -laikido)
 # Valgrind runs the static build: the program then holds exactly the code
 # the first configuration ran, with no dynamic loader in the leak report.
-valgrind_flags=(--quiet --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all
+valgrind_flags=(--quiet --num-callers=50 --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all
     --error-exitcode=1 --suppressions="$AIKIDO_ROOT/tests/valgrind.supp")
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
 limit=300 # seconds per run; a hang (a deadlock) fails the run

@@ -301,6 +301,13 @@ private:
     bool failed_ = false;
 };
 
+/// How a registry checks a call's arguments (AIKIDO_VALIDATE_*).
+enum class Validation : std::uint32_t {
+    required = AIKIDO_VALIDATE_REQUIRED, ///< the seed's check (the default)
+    full = AIKIDO_VALIDATE_FULL,         ///< the whole JSON Schema, every violation
+    repair = AIKIDO_VALIDATE_REPAIR,     ///< full, after repairing what is unambiguous
+};
+
 /// What dispatch returns: the handler's content, or the Error that stopped
 /// the call (unknown tool, invalid arguments, cancelled, the handler's
 /// failure or exception). Test it like a pointer: `if (outcome) ...`.
@@ -1023,6 +1030,50 @@ public:
             aikido_registry_register_shell_tool(registry_.get(), storage.native(), limits ? &c_limits : nullptr,
                                                 &error);
         detail::check(status, error);
+    }
+
+    /// How dispatch checks arguments (docs/VALIDATION.md): Validation::full
+    /// checks the whole JSON Schema and reports every violation;
+    /// Validation::repair also coerces what the schema makes unambiguous.
+    /// Throws Error (Status::invalid_input) naming a registered tool whose
+    /// schema is not valid JSON Schema; the mode then stays as it was.
+    void set_validation(Validation mode) {
+        char *error = nullptr;
+        const aikido_status status =
+            aikido_registry_set_validation(registry_.get(), static_cast<std::uint32_t>(mode), &error);
+        detail::check(status, error);
+    }
+
+    /// dispatch, and on success also the repairs REPAIR mode made, as the
+    /// JSON array aikido_registry_dispatch_ex writes into `repairs_json`
+    /// ([{"pointer":"/limit","from":"200","to":200}], "[]" for none; left
+    /// empty when the call failed).
+    Outcome dispatch_with_repairs(std::string_view name, std::string_view arguments, std::string &repairs_json,
+                                  const Environment &environment = Environment()) const {
+        repairs_json.clear();
+        if (detail::holds_nul(name) || detail::holds_nul(environment.session_id_)) {
+            return Error(Status::invalid_input,
+                         "the tool name or session id holds a NUL byte, which the C API cannot pass");
+        }
+        const std::string c_name(name);
+        const aikido_tool_call call{nullptr, c_name.c_str(), arguments.data(), arguments.size()};
+        aikido_environment native{};
+        native.session_id = environment.session_id_.c_str();
+        std::memcpy(native.turn_id, environment.turn_id_.bytes().data(), sizeof native.turn_id);
+        native.cancel = environment.cancel_;
+        char *content = nullptr;
+        char *repairs = nullptr;
+        char *error = nullptr;
+        const aikido_status status =
+            aikido_registry_dispatch_ex(registry_.get(), &call, &native, &content, &repairs, &error);
+        const detail::OwnedString owned_content(content);
+        const detail::OwnedString owned_repairs(repairs);
+        const detail::OwnedString owned_error(error);
+        if (status != AIKIDO_OK) {
+            return detail::error_from(status, owned_error);
+        }
+        repairs_json = owned_repairs ? owned_repairs.get() : "[]";
+        return std::string(owned_content ? owned_content.get() : "");
     }
 
     /// The C handle, for calls into aikido.h; NULL once moved from.

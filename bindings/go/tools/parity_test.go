@@ -18,6 +18,7 @@ import (
 type dispatchCase struct {
 	name, schema, handler, call, arguments, status, fragment string
 	cancelled                                                bool
+	full, repair                                             bool // the registry's validation mode
 }
 
 // unescape decodes the table's escapes: \t \n \r \\ and \xHH (one raw byte).
@@ -86,6 +87,8 @@ func loadCases(t *testing.T) []dispatchCase {
 		}
 		for _, flag := range strings.Split(columns[7], ",") {
 			c.cancelled = c.cancelled || flag == "cancelled"
+			c.full = c.full || flag == "full"
+			c.repair = c.repair || flag == "repair"
 		}
 		if c.schema == "-" {
 			c.schema = ""
@@ -148,6 +151,15 @@ func TestSharedDispatchCases(t *testing.T) {
 	cancel()
 	for _, c := range cases {
 		registry := tools.NewRegistry()
+		if c.repair {
+			if err := registry.SetValidation(tools.ValidateRepair); err != nil {
+				t.Fatalf("%s: SetValidation: %v", c.name, err)
+			}
+		} else if c.full {
+			if err := registry.SetValidation(tools.ValidateFull); err != nil {
+				t.Fatalf("%s: SetValidation: %v", c.name, err)
+			}
+		}
 		definition := llm.ToolDefinition{Name: "probe", Parameters: json.RawMessage(c.schema)}
 		if err := registry.Register(definition, caseHandler(t, c.handler)); err != nil {
 			t.Errorf("%s: register: %v", c.name, err)

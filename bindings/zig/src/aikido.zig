@@ -416,6 +416,49 @@ pub const Registry = struct {
         try record(c.aikido_registry_register_shell_tool(registry.raw, storage.raw, if (limits != null) &c_limits else null, &error_text), error_text, diagnostics);
     }
 
+    /// Sets how dispatch checks arguments (docs/VALIDATION.md). Switching to
+    /// `.full` or `.repair` compiles every registered tool's schema; one
+    /// that is not valid JSON Schema fails with `error.InvalidInput` (the
+    /// message, naming the tool, in `diagnostics`) and the mode stays.
+    pub fn setValidation(registry: Registry, mode: Validation, diagnostics: ?*Diagnostics) Error!void {
+        var error_text: [*c]u8 = null;
+        try record(c.aikido_registry_set_validation(registry.raw, @backingInt(mode), &error_text), error_text, diagnostics);
+    }
+
+    /// `dispatch`, and on success also the repairs REPAIR mode made, as a
+    /// JSON array (`[{"pointer":"/limit","from":"200","to":200}]`, `[]` for
+    /// none) in `repairs`; both strings are owned by `gpa`.
+    pub fn dispatchWithRepairs(
+        registry: Registry,
+        gpa: Allocator,
+        call: ToolCall,
+        environment: Environment,
+        diagnostics: ?*Diagnostics,
+    ) (Error || Allocator.Error)!Repaired {
+        const raw_call: c.aikido_tool_call = .{
+            .id = if (call.id) |id| id.ptr else null,
+            .name = call.name.ptr,
+            .arguments = call.arguments.ptr,
+            .arguments_len = call.arguments.len,
+        };
+        const raw_environment = environment.toC();
+        var content: [*c]u8 = null;
+        var repairs: [*c]u8 = null;
+        var error_text: [*c]u8 = null;
+        check(c.aikido_registry_dispatch_ex(registry.raw, &raw_call, &raw_environment, &content, &repairs, &error_text)) catch |err| {
+            c.aikido_string_free(content);
+            c.aikido_string_free(repairs);
+            Diagnostics.record(diagnostics, error_text);
+            return err;
+        };
+        const owned_content = takeString(gpa, content) catch |err| {
+            c.aikido_string_free(repairs);
+            return err;
+        };
+        errdefer gpa.free(owned_content);
+        return .{ .content = owned_content, .repairs = try takeString(gpa, repairs) };
+    }
+
     /// Runs one tool call: checks the name and arguments, then the handler.
     /// Returns the handler's content, owned by `gpa`; on an error the
     /// message for the model is in `diagnostics`.
@@ -509,6 +552,27 @@ pub fn parseToolCalls(gpa: Allocator, dialect: Dialect, reply: []const u8, diagn
     };
     return takeString(gpa, json);
 }
+
+/// How a registry checks a call's arguments (`AIKIDO_VALIDATE_*`).
+pub const Validation = enum(u32) {
+    /// The seed's check (the default): one object, every required field.
+    required = c.AIKIDO_VALIDATE_REQUIRED,
+    /// The whole JSON Schema; every violation at its JSON Pointer.
+    full = c.AIKIDO_VALIDATE_FULL,
+    /// `full`, after repairing what the schema makes unambiguous.
+    repair = c.AIKIDO_VALIDATE_REPAIR,
+};
+
+/// What `Registry.dispatchWithRepairs` returns; `deinit` frees both.
+pub const Repaired = struct {
+    content: [:0]u8,
+    repairs: [:0]u8,
+
+    pub fn deinit(repaired: Repaired, gpa: Allocator) void {
+        gpa.free(repaired.content);
+        gpa.free(repaired.repairs);
+    }
+};
 
 /// What kind of thing a path names.
 pub const FileKind = enum(i32) {

@@ -9,4 +9,5 @@ test {
     _ = @import("shell.zig");
     _ = @import("linkage.zig");
     _ = @import("mcp.zig");
+    _ = @import("validation.zig");
 }

@@ -16,6 +16,8 @@ const Case = struct {
     status: []const u8,
     fragment: []const u8,
     cancelled: bool,
+    /// The registry's validation mode (flags `full`, `repair`).
+    validation: aikido.Validation,
 };
 
 /// The probe tool: does what the case's handler column says.
@@ -71,6 +73,7 @@ fn run(case: *const Case) !void {
     const gpa = testing.allocator;
     var registry = try aikido.Registry.init();
     defer registry.deinit();
+    try registry.setValidation(case.validation, null);
     try registry.register(.{ .name = "probe", .parameters = case.schema }, case, probe, null, null);
 
     const token = try aikido.CancelToken.create();
@@ -119,6 +122,7 @@ fn parseTable(arena: Allocator, table: []const u8) ![]Case {
             .status = columns[5],
             .fragment = try unescape(arena, columns[6]),
             .cancelled = hasFlag(columns[7], "cancelled"),
+            .validation = if (hasFlag(columns[7], "repair")) .repair else if (hasFlag(columns[7], "full")) .full else .required,
         });
     }
     return cases.items;

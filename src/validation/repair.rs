@@ -1,0 +1,151 @@
+//! REPAIR mode: before the check, coerce what the schema makes unambiguous.
+//!
+//! Only a string where the schema's `type` wants something else is touched,
+//! and only when the string's text is itself a JSON value of a wanted type:
+//! `"200"` for an integer or a number, `"2.5"` for a number (not for an
+//! integer), `"true"`/`"false"` for a boolean, `"{…}"`/`"[…]"` holding the
+//! object or array wanted. A string inside an `anyOf`/`oneOf` alternative is
+//! never repaired: which alternative was meant is not unambiguous. Repaired
+//! text is checked again, so an object pulled out of a string is repaired and
+//! checked in its turn (up to [`ROUNDS`] levels).
+
+use std::borrow::Cow;
+
+use jsonschema::error::{TypeKind, ValidationErrorKind};
+use jsonschema::json::Node;
+use jsonschema::JsonType;
+
+use super::tape::{Kind, TapeNode};
+use super::{message, Schema, Violation};
+use crate::json;
+
+/// How many times a repaired text is checked and repaired again.
+const ROUNDS: usize = 4;
+
+/// One change REPAIR mode made to a call's arguments before the handler ran.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Repair {
+    /// Where, as a JSON Pointer into the arguments the model sent.
+    pub pointer: String,
+    /// The JSON text the model sent there (always a string), e.g. `"200"`.
+    pub from: String,
+    /// The JSON text the handler received instead, e.g. `200`.
+    pub to: String,
+}
+
+impl Repair {
+    /// `{"pointer":"/limit","from":"200","to":200}`: `from` and `to` as the
+    /// JSON values they are.
+    pub fn to_json(&self) -> String {
+        format!(
+            "{{\"pointer\":{},\"from\":{},\"to\":{}}}",
+            serde_json::Value::String(self.pointer.clone()),
+            self.from,
+            compact(&self.to)
+        )
+    }
+}
+
+/// Repairs as a JSON array of [`Repair::to_json`] objects.
+pub fn repairs_json(repairs: &[Repair]) -> String {
+    let items: Vec<String> = repairs.iter().map(Repair::to_json).collect();
+    format!("[{}]", items.join(","))
+}
+
+fn compact(json: &str) -> String {
+    serde_json::from_str::<serde_json::Value>(json).map(|value| value.to_string()).unwrap_or_else(|_| json.to_owned())
+}
+
+/// The text a string holding `wanted` is repaired to, when it is one.
+fn coerced(text: &str, wanted: &[JsonType]) -> Option<String> {
+    let wants = |kind: JsonType| wanted.contains(&kind);
+    let trimmed = text.trim_matches(|c| matches!(c, ' ' | '\t' | '\r' | '\n'));
+    let first = trimmed.bytes().next()?;
+    match first {
+        b'{' if wants(JsonType::Object) => json::is_valid_json(trimmed.as_bytes()).then(|| trimmed.to_owned()),
+        b'[' if wants(JsonType::Array) => json::is_valid_json(trimmed.as_bytes()).then(|| trimmed.to_owned()),
+        b't' | b'f' if wants(JsonType::Boolean) && (text == "true" || text == "false") => Some(text.to_owned()),
+        b'-' | b'0'..=b'9' if text == trimmed && json::is_valid_json(text.as_bytes()) => {
+            let integral = !text.contains(['.', 'e', 'E']);
+            (wants(JsonType::Number) || (wants(JsonType::Integer) && integral)).then(|| text.to_owned())
+        }
+        _ => None,
+    }
+}
+
+/// The node a JSON Pointer leads to.
+fn resolve<'a>(root: TapeNode<'a>, pointer: &str) -> Option<TapeNode<'a>> {
+    let mut node = root;
+    if pointer.is_empty() {
+        return Some(node);
+    }
+    for token in pointer.strip_prefix('/')?.split('/') {
+        let token = token.replace("~1", "/").replace("~0", "~");
+        node = node.child(&token)?;
+    }
+    Some(node)
+}
+
+/// One pass: the edits that the type errors of `text` call for.
+fn edits(schema: &Schema, text: &str) -> Vec<(usize, usize, Repair)> {
+    schema.with_errors(text, |root, errors| {
+        let mut edits = Vec::new();
+        for error in &errors {
+            let ValidationErrorKind::Type { kind } = error.kind() else { continue };
+            let wanted: Vec<JsonType> = match kind {
+                TypeKind::Single(single) => vec![*single],
+                TypeKind::Multiple(set) => set.iter().collect(),
+            };
+            let path = error.instance_path().as_str();
+            let Some(node) = resolve(root, path) else { continue };
+            if node.entry().kind != Kind::String {
+                continue;
+            }
+            let Some(string) = node.as_string() else { continue };
+            if let Some(to) = coerced(&string, &wanted) {
+                let entry = node.entry();
+                let pointer = if path.is_empty() { message::ROOT.to_owned() } else { path.to_owned() };
+                edits.push((
+                    entry.start as usize,
+                    entry.end as usize,
+                    Repair { pointer, from: node.raw().to_owned(), to },
+                ));
+            }
+        }
+        edits
+    })
+}
+
+/// Repairs checked arguments (one JSON object) for `schema`, then checks
+/// them: the repaired text and every repair, or the violations left.
+pub(crate) fn repair<'a>(arguments: &'a str, schema: &Schema) -> Result<(Cow<'a, str>, Vec<Repair>), String> {
+    let mut text = Cow::Borrowed(arguments);
+    let mut repairs = Vec::new();
+    for _ in 0..ROUNDS {
+        let mut found = edits(schema, &text);
+        if found.is_empty() {
+            break;
+        }
+        found.sort_by_key(|(start, _, _)| *start);
+        let mut out = String::with_capacity(text.len());
+        let mut at = 0;
+        for (start, end, repair) in found {
+            if start < at {
+                continue; // the same string reported twice
+            }
+            out.push_str(&text[at..start]);
+            out.push_str(&repair.to);
+            at = end;
+            if !repairs.contains(&repair) {
+                repairs.push(repair);
+            }
+        }
+        out.push_str(&text[at..]);
+        // What a repair pulled out of a string must pass the seed's rules
+        // too (the depth limit above all).
+        json::check(out.as_bytes(), &[])?;
+        text = Cow::Owned(out);
+    }
+    schema.validate_checked(&text).map_err(|violations: Vec<Violation>| message::join(&violations))?;
+    Ok((text, repairs))
+}
