@@ -115,8 +115,8 @@ pub mod storage;
 #[cfg(feature = "shell")]
 mod thread_stack;
 mod tool;
-mod watch;
 pub mod validation;
+mod watch;
 
 pub use dialect::{tool_calls_parse, Dialect, ParsedCall};
 pub use environment::{CancelToken, Environment};
@@ -125,5 +125,5 @@ pub use json::{is_valid_json, MAX_DEPTH};
 pub use registry::{Registry, Rejected};
 pub use tool::{Handler, HandlerResult, ToolCall, ToolDefinition, ToolError, ToolResult};
 pub use uuid::Uuid;
-pub use watch::WatchId;
 pub use validation::{Repair, ValidationMode};
+pub use watch::WatchId;

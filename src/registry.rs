@@ -302,7 +302,12 @@ impl Registry {
             }
         }
         let definitions_json = current.definitions_json.clone();
-        self.table.store(Arc::new(Table { tools: current.tools.clone(), definitions_json, dialects: Default::default(), validation: mode }));
+        self.table.store(Arc::new(Table {
+            tools: current.tools.clone(),
+            definitions_json,
+            dialects: Default::default(),
+            validation: mode,
+        }));
         Ok(())
     }
 

@@ -1193,7 +1193,7 @@ fn replace(
                     break;
                 }
                 scanned += 1;
-                if scanned % 64 == 0 {
+                if scanned.is_multiple_of(64) {
                     check()?;
                 }
                 let mut best = None;
