@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
-	"runtime/cgo"
 	"strings"
 	"sync"
 	"unsafe"
@@ -152,4 +151,3 @@ func (r *Registry) Respond(ctx context.Context, dialect Dialect, reply []byte, e
 	}
 	return json.RawMessage(text), nil
 }
-

@@ -11,7 +11,7 @@ import (
 	"github.com/govengers/aikido/tools"
 )
 
-const readSchema = `{"type":"object","properties":{"path":{"type":"string"},"limit":{"type":"integer"},"mode":{"enum":["r","w"]}},"required":["path"]}`
+const validatedReadSchema = `{"type":"object","properties":{"path":{"type":"string"},"limit":{"type":"integer"},"mode":{"enum":["r","w"]}},"required":["path"]}`
 
 func echoHandler(_ context.Context, arguments json.RawMessage, _ tools.Environment) (tools.Result, error) {
 	return tools.Result{Content: string(arguments)}, nil
@@ -19,7 +19,7 @@ func echoHandler(_ context.Context, arguments json.RawMessage, _ tools.Environme
 
 func TestSetValidationFullReportsEveryViolation(t *testing.T) {
 	reg := tools.NewRegistry()
-	if err := reg.Register(llm.ToolDefinition{Name: "read", Parameters: json.RawMessage(readSchema)}, echoHandler); err != nil {
+	if err := reg.Register(llm.ToolDefinition{Name: "read", Parameters: json.RawMessage(validatedReadSchema)}, echoHandler); err != nil {
 		t.Fatal(err)
 	}
 	if err := reg.SetValidation(tools.ValidateFull); err != nil {
@@ -58,7 +58,7 @@ func TestSetValidationRepairHandsTheHandlerTheRepairedArguments(t *testing.T) {
 	if err := reg.SetValidation(tools.ValidateFull | tools.ValidateRepair); err != nil {
 		t.Fatal(err)
 	}
-	if err := reg.Register(llm.ToolDefinition{Name: "read", Parameters: json.RawMessage(readSchema)}, echoHandler); err != nil {
+	if err := reg.Register(llm.ToolDefinition{Name: "read", Parameters: json.RawMessage(validatedReadSchema)}, echoHandler); err != nil {
 		t.Fatal(err)
 	}
 	result, err := reg.Dispatch(context.Background(), llm.ToolCall{Name: "read", Arguments: `{"path":"a","limit":"200"}`}, tools.Environment{})
