@@ -93,6 +93,8 @@ pub(crate) struct Runtime<'r> {
     commands: Cell<u64>,
     iterations: Cell<u64>,
     ticks: Cell<u32>,
+    /// A nearer end than `max_duration`, while `timeout` runs a command.
+    deadline: Cell<Option<Instant>>,
     /// The stack address when the run started (see [`STACK_BUDGET`]).
     stack_base: usize,
 }
@@ -119,6 +121,7 @@ impl<'r> Runtime<'r> {
             commands: Cell::new(0),
             iterations: Cell::new(0),
             ticks: Cell::new(0),
+            deadline: Cell::new(None),
             stack_base: stack_address(),
         }
     }
@@ -138,6 +141,9 @@ impl<'r> Runtime<'r> {
             return Err(LimitHit::Cancelled);
         }
         if self.start.elapsed() > self.limits.max_duration {
+            return Err(LimitHit::WallTime);
+        }
+        if self.deadline.get().is_some_and(|end| Instant::now() >= end) {
             return Err(LimitHit::WallTime);
         }
         Ok(())
@@ -1181,6 +1187,33 @@ impl Runner for Interp<'_> {
         stderr: &mut Output,
     ) -> Result<i32, LimitHit> {
         self.run_argv(Some(env), argv, stdin, stdout, stderr)
+    }
+
+    fn run_with_timeout(
+        &mut self,
+        limit: std::time::Duration,
+        argv: &[String],
+        stdin: &[u8],
+        stdout: &mut Output,
+        stderr: &mut Output,
+    ) -> Result<Option<i32>, LimitHit> {
+        let outer = self.rt.deadline.get();
+        let end = Instant::now().checked_add(limit);
+        let narrowed = match (outer, end) {
+            (Some(outer), Some(end)) if end < outer => Some(end),
+            (None, Some(end)) => Some(end),
+            _ => None,
+        };
+        if narrowed.is_some() {
+            self.rt.deadline.set(narrowed);
+        }
+        let result = self.run_argv(None, argv, stdin, stdout, stderr);
+        self.rt.deadline.set(outer);
+        match result {
+            // Ours fired, not the run's own clock or an outer `timeout`.
+            Err(LimitHit::WallTime) if narrowed.is_some() && self.rt.check().is_ok() => Ok(None),
+            other => other.map(Some),
+        }
     }
 }
 

@@ -9,6 +9,7 @@ mod awk;
 mod diff;
 mod files;
 mod grep;
+mod hash;
 mod jq;
 mod regex_syntax;
 
@@ -20,7 +21,7 @@ mod utils;
 pub(crate) use text::printf_format;
 
 /// Every group's commands, in lookup order.
-const GROUPS: [&[(&str, CommandFn)]; 8] = [
+const GROUPS: [&[(&str, CommandFn)]; 9] = [
     files::COMMANDS,
     text::COMMANDS,
     grep::COMMANDS,
@@ -29,6 +30,7 @@ const GROUPS: [&[(&str, CommandFn)]; 8] = [
     jq::COMMANDS,
     utils::COMMANDS,
     diff::COMMANDS,
+    hash::COMMANDS,
 ];
 
 /// The command called `name`, if the shell has it.
