@@ -23,6 +23,7 @@ mod copy;
 mod find;
 mod ls;
 mod seq;
+mod split;
 mod xargs;
 
 pub(super) const COMMANDS: &[(&str, CommandFn)] = &[
@@ -46,6 +47,8 @@ pub(super) const COMMANDS: &[(&str, CommandFn)] = &[
     ("tee", basic::tee),
     ("touch", basic::touch),
     ("xargs", xargs::xargs),
+    ("truncate", split::truncate),
+    ("split", split::split),
 ];
 
 /// The options a command accepts.
