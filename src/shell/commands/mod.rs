@@ -7,6 +7,7 @@ use super::command::CommandFn;
 
 mod awk;
 mod diff;
+mod dump;
 mod files;
 mod grep;
 mod hash;
@@ -21,7 +22,7 @@ mod utils;
 pub(crate) use text::printf_format;
 
 /// Every group's commands, in lookup order.
-const GROUPS: [&[(&str, CommandFn)]; 9] = [
+const GROUPS: [&[(&str, CommandFn)]; 10] = [
     files::COMMANDS,
     text::COMMANDS,
     grep::COMMANDS,
@@ -31,6 +32,7 @@ const GROUPS: [&[(&str, CommandFn)]; 9] = [
     utils::COMMANDS,
     diff::COMMANDS,
     hash::COMMANDS,
+    dump::COMMANDS,
 ];
 
 /// The command called `name`, if the shell has it.
