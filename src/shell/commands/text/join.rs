@@ -202,46 +202,52 @@ pub(super) fn join(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
         }
         pos = [1.min(inputs[0].len()), 1.min(inputs[1].len())];
     }
-    // The number of fields in each file's first line (for `-o auto`).
     let mut disorder: [bool; 2] = [false, false];
     let mut disorder_seen = false;
     let mut unpaired_seen = false;
-    let check_order =
-        |which: usize, at: usize, ctx: &mut Context<'_>, disorder: &mut [bool; 2]| -> Result<bool, LimitHit> {
-            if at == 0 || at >= inputs[which].len() || disorder[which] {
-                return Ok(false);
+    let check_order = |which: usize,
+                       at: usize,
+                       enabled: bool,
+                       ctx: &mut Context<'_>,
+                       disorder: &mut [bool; 2]|
+     -> Result<bool, LimitHit> {
+        // Checked by default only once an unpairable line was seen.
+        let enabled = enabled || opts.check == Some(true);
+        if !enabled || at == 0 || at >= inputs[which].len() || disorder[which] || opts.check == Some(false) {
+            return Ok(false);
+        }
+        let (number, line) = &inputs[which][at];
+        if key(line, which) < key(&inputs[which][at - 1].1, which) {
+            disorder[which] = true;
+            if opts.check != Some(false) {
+                let text = String::from_utf8_lossy(line.raw);
+                ctx.error(format!("{}:{number}: is not sorted: {text}", names[which]))?;
             }
-            let (number, line) = &inputs[which][at];
-            if key(line, which) < key(&inputs[which][at - 1].1, which) {
-                disorder[which] = true;
-                if opts.check != Some(false) {
-                    let text = String::from_utf8_lossy(line.raw);
-                    ctx.error(format!("{}:{number}: is not sorted: {text}", names[which]))?;
-                }
-                return Ok(true);
-            }
-            Ok(false)
-        };
+            return Ok(true);
+        }
+        Ok(false)
+    };
     while pos[0] < inputs[0].len() && pos[1] < inputs[1].len() {
         tick(ctx, &mut counter)?;
         let k1 = key(&inputs[0][pos[0]].1, 0);
         let k2 = key(&inputs[1][pos[1]].1, 1);
         match k1.cmp(&k2) {
             std::cmp::Ordering::Less => {
-                unpaired_seen = true;
                 if opts.unpaired[0] || opts.only_unpaired[0] {
                     write_joined(&mut out, &opts, Some(&inputs[0][pos[0]].1), None, delim);
                 }
                 pos[0] += 1;
-                disorder_seen |= check_order(0, pos[0], ctx, &mut disorder)?;
+                // GNU checks the line it reads before it notes the unpaired one.
+                disorder_seen |= check_order(0, pos[0], unpaired_seen, ctx, &mut disorder)?;
+                unpaired_seen = true;
             }
             std::cmp::Ordering::Greater => {
-                unpaired_seen = true;
                 if opts.unpaired[1] || opts.only_unpaired[1] {
                     write_joined(&mut out, &opts, None, Some(&inputs[1][pos[1]].1), delim);
                 }
                 pos[1] += 1;
-                disorder_seen |= check_order(1, pos[1], ctx, &mut disorder)?;
+                disorder_seen |= check_order(1, pos[1], unpaired_seen, ctx, &mut disorder)?;
+                unpaired_seen = true;
             }
             std::cmp::Ordering::Equal => {
                 let mut end = [pos[0], pos[1]];
@@ -262,8 +268,8 @@ pub(super) fn join(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
                     }
                 }
                 pos = end;
-                disorder_seen |= check_order(0, pos[0], ctx, &mut disorder)?;
-                disorder_seen |= check_order(1, pos[1], ctx, &mut disorder)?;
+                disorder_seen |= check_order(0, pos[0], unpaired_seen, ctx, &mut disorder)?;
+                disorder_seen |= check_order(1, pos[1], unpaired_seen, ctx, &mut disorder)?;
             }
         }
     }
@@ -277,11 +283,11 @@ pub(super) fn join(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
                 write_joined(&mut out, &opts, a, b, delim);
             }
             pos[which] += 1;
-            disorder_seen |= check_order(which, pos[which], ctx, &mut disorder)?;
+            disorder_seen |= check_order(which, pos[which], unpaired_seen, ctx, &mut disorder)?;
         }
     }
     ctx.stdout.write(&out)?;
-    if disorder_seen && opts.check != Some(false) && (unpaired_seen || opts.check == Some(true)) {
+    if disorder_seen && opts.check != Some(false) {
         ctx.error("input is not in sorted order")?;
         return Ok(1);
     }
