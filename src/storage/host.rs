@@ -240,6 +240,18 @@ impl Storage for HostDir {
             _ => Err(StorageError::InvalidArgument(real)),
         }
     }
+
+    fn set_mode(&self, path: &str, mode: u32) -> Result<(), StorageError> {
+        use std::os::unix::fs::PermissionsExt;
+        // Resolved inside the root, symlinks followed there: the final path
+        // is a real file or directory under the root.
+        let real = self.resolve(path, true)?;
+        if let Lookup::Missing = self.lookup(&real)? {
+            return Err(StorageError::NotFound(real));
+        }
+        fs::set_permissions(self.host(&real), fs::Permissions::from_mode(mode & 0o7777))
+            .map_err(|error| host_error(&real, error))
+    }
 }
 
 #[cfg(test)]

@@ -331,6 +331,19 @@ impl Storage for MemoryStorage {
             _ => Err(StorageError::InvalidArgument(real)),
         }
     }
+
+    fn set_mode(&self, path: &str, mode: u32) -> Result<(), StorageError> {
+        let mut tree = self.lock();
+        let real = tree.resolve(path, true)?;
+        tree.node(&real)?;
+        match tree.nodes.get_mut(&real) {
+            Some(Node::File { mode: bits, .. } | Node::Directory { mode: bits, .. }) => {
+                *bits = mode & 0o7777;
+                Ok(())
+            }
+            _ => Err(StorageError::NotFound(real)),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -176,6 +176,14 @@ pub trait Storage: Send + Sync {
     fn symlink(&self, target: &str, link: &str) -> Result<(), StorageError>;
     /// The target of a symlink, as written.
     fn readlink(&self, path: &str) -> Result<String, StorageError>;
+    /// Sets the permission bits (`0o7777`) of a file or directory, symlinks
+    /// followed, as chmod(2). The default, for a storage that keeps no
+    /// modes, refuses with `Operation not supported` once the path exists.
+    fn set_mode(&self, path: &str, mode: u32) -> Result<(), StorageError> {
+        let _ = mode;
+        self.stat(path)?;
+        Err(StorageError::Io { path: normalize(path), message: "Operation not supported".to_owned() })
+    }
 }
 
 /// Implements every [`Storage`] method by calling it on `$inner`, an
@@ -225,6 +233,10 @@ macro_rules! forward_storage {
         fn readlink(&self, path: &str) -> Result<String, $crate::storage::StorageError> {
             let $this = self;
             $inner.readlink(path)
+        }
+        fn set_mode(&self, path: &str, mode: u32) -> Result<(), $crate::storage::StorageError> {
+            let $this = self;
+            $inner.set_mode(path, mode)
         }
     };
 }

@@ -158,6 +158,10 @@ impl Storage for Mounts {
     fn readlink(&self, path: &str) -> Result<String, StorageError> {
         self.on(path, |storage, inner| storage.readlink(inner))
     }
+
+    fn set_mode(&self, path: &str, mode: u32) -> Result<(), StorageError> {
+        self.on(path, |storage, inner| storage.set_mode(inner, mode))
+    }
 }
 
 impl Mounts {

@@ -222,6 +222,9 @@ impl<S: Storage> Storage for Policy<S> {
     fn readlink(&self, path: &str) -> Result<String, StorageError> {
         self.inner.readlink(&self.real(path, false, Access::Read)?)
     }
+    fn set_mode(&self, path: &str, mode: u32) -> Result<(), StorageError> {
+        self.inner.set_mode(&self.real(path, true, Access::Write)?, mode)
+    }
 }
 
 #[cfg(test)]

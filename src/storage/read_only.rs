@@ -46,6 +46,9 @@ impl<S: Storage> Storage for ReadOnly<S> {
     fn readlink(&self, path: &str) -> Result<String, StorageError> {
         self.0.readlink(path)
     }
+    fn set_mode(&self, path: &str, _mode: u32) -> Result<(), StorageError> {
+        refuse(path)
+    }
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ use crate::shell::LimitHit;
 use crate::storage::{FileKind, Metadata, StorageError};
 
 mod basic;
+mod chmod;
 mod copy;
 mod find;
 mod ls;
@@ -49,6 +50,7 @@ pub(super) const COMMANDS: &[(&str, CommandFn)] = &[
     ("xargs", xargs::xargs),
     ("truncate", split::truncate),
     ("split", split::split),
+    ("chmod", chmod::chmod),
 ];
 
 /// The options a command accepts.
