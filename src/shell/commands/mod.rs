@@ -5,6 +5,7 @@
 
 use super::command::CommandFn;
 
+mod archive;
 mod awk;
 mod diff;
 mod dump;
@@ -22,7 +23,7 @@ mod utils;
 pub(crate) use text::printf_format;
 
 /// Every group's commands, in lookup order.
-const GROUPS: [&[(&str, CommandFn)]; 10] = [
+const GROUPS: [&[(&str, CommandFn)]; 11] = [
     files::COMMANDS,
     text::COMMANDS,
     grep::COMMANDS,
@@ -33,6 +34,7 @@ const GROUPS: [&[(&str, CommandFn)]; 10] = [
     diff::COMMANDS,
     hash::COMMANDS,
     dump::COMMANDS,
+    archive::COMMANDS,
 ];
 
 /// The command called `name`, if the shell has it.

@@ -146,7 +146,7 @@ pub(super) fn perm_mode(text: &str) -> Option<u32> {
 }
 
 /// `rwxr-xr-x`, with `s S t T`.
-fn symbolic(mode: u32) -> String {
+pub(super) fn symbolic(mode: u32) -> String {
     let mut out = String::with_capacity(9);
     for (shift, special, letter) in [(6, 0o4000, 's'), (3, 0o2000, 's'), (0, 0o1000, 't')] {
         let bits = (mode >> shift) & 7;

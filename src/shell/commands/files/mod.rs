@@ -302,6 +302,17 @@ pub(in crate::shell::commands) const MONTH_NAMES: [&str; 12] = [
     "December",
 ];
 
+/// `drwxr-sr-x`: the kind and the permission bits, with `s S t T`, as
+/// `ls -l`, `stat` and `tar -tv` show them.
+pub(in crate::shell::commands) fn mode_string_of(meta: &Metadata) -> String {
+    let kind = match meta.kind {
+        FileKind::Directory => 'd',
+        FileKind::Symlink => 'l',
+        FileKind::File => '-',
+    };
+    format!("{kind}{}", chmod::symbolic(meta.mode))
+}
+
 /// A UTC civil time: (year, month 1–12, day, hour, minute, second).
 pub(in crate::shell::commands) fn civil(seconds: i64) -> (i64, u32, u32, u32, u32, u32) {
     let days = seconds.div_euclid(86_400);
