@@ -13,6 +13,7 @@ mod files;
 mod grep;
 mod hash;
 mod jq;
+mod patch;
 mod regex_syntax;
 
 pub(crate) use regex_syntax::ere_to_regex;
@@ -23,7 +24,7 @@ mod utils;
 pub(crate) use text::printf_format;
 
 /// Every group's commands, in lookup order.
-const GROUPS: [&[(&str, CommandFn)]; 11] = [
+const GROUPS: [&[(&str, CommandFn)]; 12] = [
     files::COMMANDS,
     text::COMMANDS,
     grep::COMMANDS,
@@ -35,6 +36,7 @@ const GROUPS: [&[(&str, CommandFn)]; 11] = [
     hash::COMMANDS,
     dump::COMMANDS,
     archive::COMMANDS,
+    patch::COMMANDS,
 ];
 
 /// The command called `name`, if the shell has it.
