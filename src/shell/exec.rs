@@ -802,9 +802,11 @@ impl<'r> Interp<'r> {
                     self.trace(std::slice::from_ref(&assign), &[])?;
                 }
                 if let Err(message) = self.assign(&assign, false) {
-                    // A failed assignment ends a non-interactive bash.
+                    // A failed assignment ends a non-interactive bash; one to a
+                    // readonly variable only abandons the current line (5.2).
+                    let readonly = message.ends_with(": readonly variable");
                     self.error(message)?;
-                    return Err(Flow::Exit(1));
+                    return Err(if readonly { Flow::Abort(1) } else { Flow::Exit(1) });
                 }
             }
             return Ok(self.subst_status.unwrap_or(0));
@@ -989,6 +991,7 @@ impl<'r> Interp<'r> {
             return Err(format!("{}: readonly variable", assign.name));
         }
         let integer = existing.is_some_and(|v| v.integer);
+        let case = existing.map_or(0, |v| v.case);
         let is_assoc = matches!(existing.map(|v| &v.value), Some(Value::Assoc(_)));
         match (&assign.index, &assign.value) {
             (None, AssignValue::Scalar(value)) => {
@@ -1005,6 +1008,11 @@ impl<'r> Interp<'r> {
                     format!("{}{}", self.st.get(&assign.name).unwrap_or(""), value)
                 } else {
                     value.clone()
+                };
+                let value = match case {
+                    1 => value.to_uppercase(),
+                    2 => value.to_lowercase(),
+                    _ => value,
                 };
                 self.st.set_scalar(&assign.name, value);
             }
