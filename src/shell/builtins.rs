@@ -48,6 +48,10 @@ pub(crate) fn lookup(name: &str) -> Option<BuiltinFn> {
         "getopts" => getopts,
         "compgen" => compgen,
         "bash" | "sh" => bash,
+        "builtin" => builtin,
+        "pushd" => pushd,
+        "popd" => popd,
+        "dirs" => dirs,
         "exec" => exec,
         "shopt" => shopt,
         "wait" | "hash" | "alias" | "unalias" | "ulimit" | "disown" | "jobs" => |_, _| Ok(0),
@@ -69,11 +73,13 @@ const BUILTINS: &[&str] = &[
     "alias",
     "bash",
     "break",
+    "builtin",
     "cd",
     "command",
     "compgen",
     "continue",
     "declare",
+    "dirs",
     "disown",
     "echo",
     "eval",
@@ -87,7 +93,9 @@ const BUILTINS: &[&str] = &[
     "let",
     "local",
     "mapfile",
+    "popd",
     "printf",
+    "pushd",
     "pwd",
     "read",
     "readarray",
@@ -231,6 +239,143 @@ fn find_backslash_c(arg: &str) -> Option<usize> {
         }
     }
     None
+}
+
+/// `builtin NAME [ARG]...`: runs the builtin NAME, skipping functions.
+fn builtin(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    let Some(name) = argv.get(1) else { return Ok(0) };
+    match lookup(name).filter(|_| BUILTINS.contains(&name.as_str()) && !matches!(name.as_str(), "bash" | "sh")) {
+        Some(function) => function(interp, &argv[1..]),
+        None => {
+            interp.error(format_args!("builtin: {name}: not a shell builtin"))?;
+            Ok(1)
+        }
+    }
+}
+
+/// Changes the working directory for `pushd`/`popd` (`who` names the
+/// builtin in messages). Returns the status.
+fn change_dir(interp: &mut Interp<'_>, who: &str, target: &str) -> Result<i32, Flow> {
+    let path = storage_path(&interp.st.cwd, target);
+    match interp.rt.storage.stat(&path) {
+        Ok(meta) if meta.kind == FileKind::Directory => {}
+        Ok(_) => {
+            interp.error(format_args!("{who}: {target}: Not a directory"))?;
+            return Ok(1);
+        }
+        Err(error) => {
+            interp.error(format_args!("{who}: {target}: {}", super::command::error_reason(&error)))?;
+            return Ok(1);
+        }
+    }
+    let path = crate::storage::normalize(&path);
+    let old = interp.st.cwd.to_string();
+    interp.st.set_scalar("OLDPWD", old);
+    interp.st.set_scalar("PWD", path.clone());
+    interp.st.cwd = path.into();
+    Ok(0)
+}
+
+/// The stack as `dirs` prints it: the working directory first, `$HOME` as `~`.
+fn dir_stack_words(interp: &Interp<'_>) -> Vec<String> {
+    let home = interp.st.get("HOME").unwrap_or("").to_string();
+    std::iter::once(interp.st.cwd.to_string())
+        .chain(interp.st.dir_stack.iter().cloned())
+        .map(|dir| match dir.strip_prefix(home.as_str()) {
+            Some(rest) if !home.is_empty() && (rest.is_empty() || rest.starts_with('/')) => format!("~{rest}"),
+            _ => dir,
+        })
+        .collect()
+}
+
+/// `dirs [-c] [-p] [-v] [-l]`.
+fn dirs(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    let (mut clear, mut lines, mut numbered, mut long) = (false, false, false, false);
+    for arg in &argv[1..] {
+        match arg.as_str() {
+            "-c" => clear = true,
+            "-p" => lines = true,
+            "-v" => numbered = true,
+            "-l" => long = true,
+            other => {
+                interp.error(format_args!("dirs: {other}: invalid option"))?;
+                interp.error("dirs: usage: dirs [-clpv] [+N] [-N]")?;
+                return Ok(2);
+            }
+        }
+    }
+    if clear {
+        interp.st.dir_stack.clear();
+        return Ok(0);
+    }
+    let words = if long {
+        std::iter::once(interp.st.cwd.to_string()).chain(interp.st.dir_stack.iter().cloned()).collect()
+    } else {
+        dir_stack_words(interp)
+    };
+    let text = if numbered {
+        words.iter().enumerate().map(|(i, w)| format!("{i:2}  {w}\n")).collect::<String>()
+    } else if lines {
+        words.iter().map(|w| format!("{w}\n")).collect::<String>()
+    } else {
+        format!("{}\n", words.join(" "))
+    };
+    interp.out(text.as_bytes())?;
+    Ok(0)
+}
+
+/// `pushd [-n] [DIR]`: pushes the working directory and goes to DIR (or
+/// swaps the top two), then prints the stack.
+fn pushd(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    let quiet = argv[1..].iter().any(|a| a == "-n");
+    let args: Vec<&String> = argv[1..].iter().filter(|a| *a != "-n" && *a != "--").collect();
+    if args.len() > 1 {
+        interp.error("pushd: too many arguments")?;
+        return Ok(1);
+    }
+    let old = interp.st.cwd.to_string();
+    match args.first() {
+        None => {
+            let Some(top) = interp.st.dir_stack.first().cloned() else {
+                interp.error("pushd: no other directory")?;
+                return Ok(1);
+            };
+            let status = change_dir(interp, "pushd", &top)?;
+            if status != 0 {
+                return Ok(status);
+            }
+            interp.st.dir_stack[0] = old;
+        }
+        Some(dir) => {
+            let status = change_dir(interp, "pushd", dir)?;
+            if status != 0 {
+                return Ok(status);
+            }
+            interp.st.dir_stack.insert(0, old);
+        }
+    }
+    if !quiet {
+        dirs(interp, &["dirs".to_string()])?;
+    }
+    Ok(0)
+}
+
+/// `popd [-n]`: goes back to the directory on top of the stack.
+fn popd(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    let quiet = argv[1..].iter().any(|a| a == "-n");
+    let Some(top) = interp.st.dir_stack.first().cloned() else {
+        interp.error("popd: directory stack empty")?;
+        return Ok(1);
+    };
+    let status = change_dir(interp, "popd", &top)?;
+    if status != 0 {
+        return Ok(status);
+    }
+    interp.st.dir_stack.remove(0);
+    if !quiet {
+        dirs(interp, &["dirs".to_string()])?;
+    }
+    Ok(0)
 }
 
 fn cd(interp: &mut Interp<'_>, argv: &[String]) -> Res {
@@ -430,7 +575,7 @@ fn set(interp: &mut Interp<'_>, argv: &[String]) -> Res {
                     Some(name) => {
                         if !set_option(interp, name, on) {
                             interp.error(format_args!("set: {name}: invalid option name"))?;
-                            return Ok(1);
+                            return Ok(2);
                         }
                     }
                     None => {
@@ -589,6 +734,7 @@ pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg])
     let mut print = false;
     let mut functions = false;
     let mut global = false;
+    let mut case: Option<u8> = None;
     let mut status = 0;
     let converted: Vec<DeclArg> = args
         .iter()
@@ -616,7 +762,9 @@ pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg])
                         'p' => print = true,
                         'f' | 'F' => functions = true,
                         'g' => global = true,
-                        'n' | 'l' | 'u' | 't' => {}
+                        'u' => case = Some(if on { 1 } else { 0 }),
+                        'l' => case = Some(if on { 2 } else { 0 }),
+                        'n' | 't' => {}
                         _ => {
                             interp.error(format_args!("{name}: {word}: invalid option"))?;
                             return Ok(2);
@@ -746,6 +894,15 @@ pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg])
                 interp.st.unset(var_name);
                 // bash keeps the attribute on an unset variable; we create it empty.
                 interp.st.vars_mut().insert(var_name.to_string(), Var { integer: true, ..Var::string(String::new()) });
+            }
+        }
+        if let Some(case) = case {
+            match interp.st.vars_mut().get_mut(var_name) {
+                Some(var) => var.case = case,
+                None if case != 0 => {
+                    interp.st.vars_mut().insert(var_name.to_string(), Var { case, ..Var::string(String::new()) });
+                }
+                None => {}
             }
         }
         if let Some(assign) = assign {

@@ -125,6 +125,22 @@ pub trait Runner {
         }
         self.run(argv, stdin, stdout, stderr)
     }
+
+    /// Runs `argv` as [`run`](Runner::run) does, but stops it once `limit`
+    /// has passed (`timeout`): `Ok(None)` when that cut it short. The run's
+    /// own limits still apply and win when they come first. A runner that
+    /// cannot narrow the clock runs the command under the run's limits.
+    fn run_with_timeout(
+        &mut self,
+        limit: std::time::Duration,
+        argv: &[String],
+        stdin: &[u8],
+        stdout: &mut Output,
+        stderr: &mut Output,
+    ) -> Result<Option<i32>, LimitHit> {
+        let _ = limit;
+        self.run(argv, stdin, stdout, stderr).map(Some)
+    }
 }
 
 /// How `env` changes the environment of the command it runs: `-i`, then

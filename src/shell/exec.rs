@@ -97,6 +97,8 @@ pub(crate) struct Runtime<'r> {
     stored: Cell<usize>,
     /// Set when the memory budget was exceeded: the next command stops.
     over_memory: Cell<bool>,
+    /// A nearer end than `max_duration`, while `timeout` runs a command.
+    deadline: Cell<Option<Instant>>,
     /// The stack address when the run started (see [`STACK_BUDGET`]).
     stack_base: usize,
 }
@@ -125,6 +127,7 @@ impl<'r> Runtime<'r> {
             ticks: Cell::new(0),
             stored: Cell::new(0),
             over_memory: Cell::new(false),
+            deadline: Cell::new(None),
             stack_base: stack_address(),
         }
     }
@@ -144,6 +147,9 @@ impl<'r> Runtime<'r> {
             return Err(LimitHit::Cancelled);
         }
         if self.start.elapsed() > self.limits.max_duration {
+            return Err(LimitHit::WallTime);
+        }
+        if self.deadline.get().is_some_and(|end| Instant::now() >= end) {
             return Err(LimitHit::WallTime);
         }
         Ok(())
@@ -826,9 +832,11 @@ impl<'r> Interp<'r> {
                     self.trace(std::slice::from_ref(&assign), &[])?;
                 }
                 if let Err(message) = self.assign(&assign, false) {
-                    // A failed assignment ends a non-interactive bash.
+                    // A failed assignment ends a non-interactive bash; one to a
+                    // readonly variable only abandons the current line (5.2).
+                    let readonly = message.ends_with(": readonly variable");
                     self.error(message)?;
-                    return Err(Flow::Exit(1));
+                    return Err(if readonly { Flow::Abort(1) } else { Flow::Exit(1) });
                 }
             }
             return Ok(self.subst_status.unwrap_or(0));
@@ -1028,6 +1036,7 @@ impl<'r> Interp<'r> {
             return Err(format!("{}: readonly variable", assign.name));
         }
         let integer = existing.is_some_and(|v| v.integer);
+        let case = existing.map_or(0, |v| v.case);
         let is_assoc = matches!(existing.map(|v| &v.value), Some(Value::Assoc(_)));
         match (&assign.index, &assign.value) {
             (None, AssignValue::Scalar(value)) => {
@@ -1044,6 +1053,11 @@ impl<'r> Interp<'r> {
                     format!("{}{}", self.st.get(&assign.name).unwrap_or(""), value)
                 } else {
                     value.clone()
+                };
+                let value = match case {
+                    1 => value.to_uppercase(),
+                    2 => value.to_lowercase(),
+                    _ => value,
                 };
                 self.st.set_scalar(&assign.name, value);
             }
@@ -1226,6 +1240,33 @@ impl Runner for Interp<'_> {
         stderr: &mut Output,
     ) -> Result<i32, LimitHit> {
         self.run_argv(Some(env), argv, stdin, stdout, stderr)
+    }
+
+    fn run_with_timeout(
+        &mut self,
+        limit: std::time::Duration,
+        argv: &[String],
+        stdin: &[u8],
+        stdout: &mut Output,
+        stderr: &mut Output,
+    ) -> Result<Option<i32>, LimitHit> {
+        let outer = self.rt.deadline.get();
+        let end = Instant::now().checked_add(limit);
+        let narrowed = match (outer, end) {
+            (Some(outer), Some(end)) if end < outer => Some(end),
+            (None, Some(end)) => Some(end),
+            _ => None,
+        };
+        if narrowed.is_some() {
+            self.rt.deadline.set(narrowed);
+        }
+        let result = self.run_argv(None, argv, stdin, stdout, stderr);
+        self.rt.deadline.set(outer);
+        match result {
+            // Ours fired, not the run's own clock or an outer `timeout`.
+            Err(LimitHit::WallTime) if narrowed.is_some() && self.rt.check().is_ok() => Ok(None),
+            other => other.map(Some),
+        }
     }
 }
 

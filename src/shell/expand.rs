@@ -400,8 +400,14 @@ impl Interp<'_> {
             return Ok(());
         }
         match self.word_pieces(rest) {
-            Some(pieces) => self.expand_pieces(&pieces, false, fields),
+            Some(pieces) => {
+                if looks_bad(&pieces) {
+                    self.check_bad_substitution(rest)?;
+                }
+                self.expand_pieces(&pieces, false, fields)
+            }
             None => {
+                self.check_bad_substitution(rest)?;
                 fields.lit(rest, false);
                 Ok(())
             }
@@ -914,14 +920,28 @@ impl Interp<'_> {
         }
         let saved = std::mem::replace(&mut fields.split_text, true);
         let result = match self.word_pieces(word) {
+            Some(pieces) if looks_bad(&pieces) => {
+                self.check_bad_substitution(word)?;
+                self.expand_pieces(&pieces, false, fields)
+            }
             Some(pieces) => self.expand_pieces(&pieces, false, fields),
             None => {
+                self.check_bad_substitution(word)?;
                 fields.exp(word, false);
                 Ok(())
             }
         };
         fields.split_text = saved;
         result
+    }
+
+    /// A word the parser refused: when it holds a `${…}` that is no
+    /// parameter expansion (`${a.b}`), bash reports `bad substitution` and
+    /// abandons the current line (status 1); other such words stay literal.
+    fn check_bad_substitution(&mut self, word: &str) -> Result<(), Flow> {
+        let Some(bad) = bad_substitution(word, &self.popts) else { return Ok(()) };
+        self.err(format!("bash: {bad}: bad substitution\n").as_bytes())?;
+        Err(Flow::Abort(1))
     }
 
     fn emit(&mut self, value: PVal, quoted: bool, fields: &mut Fields) {
@@ -1578,6 +1598,64 @@ fn sequence(inner: &str) -> Option<Vec<String>> {
         }
     }
     Some(items)
+}
+
+/// Whether the parser left a `${` as text: a `$` piece followed by text
+/// that starts with `{` (brush-parser's reading of `${a.b}`).
+fn looks_bad(pieces: &[WordPieceWithSource]) -> bool {
+    use brush_parser::word::WordPiece;
+    pieces.windows(2).any(|pair| {
+        matches!((&pair[0].piece, &pair[1].piece), (WordPiece::Text(a), WordPiece::Text(b)) if a.ends_with('$') && b.starts_with('{'))
+    }) || pieces.iter().any(|p| match &p.piece {
+        WordPiece::DoubleQuotedSequence(inner) | WordPiece::GettextDoubleQuotedSequence(inner) => looks_bad(inner),
+        WordPiece::Text(text) => text.contains("${"),
+        _ => false,
+    })
+}
+
+/// The first `${…}` of `word` (outside single quotes) that is not one
+/// parameter expansion on its own.
+fn bad_substitution(word: &str, options: &brush_parser::ParserOptions) -> Option<String> {
+    let bytes = word.as_bytes();
+    let (mut i, mut single) = (0, false);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if !single => i += 1,
+            b'\'' => single = !single,
+            b'$' if !single && bytes.get(i + 1) == Some(&b'{') => {
+                let mut depth = 0;
+                let mut j = i + 1;
+                while j < bytes.len() {
+                    match bytes[j] {
+                        b'{' => depth += 1,
+                        b'}' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        b'\\' => j += 1,
+                        _ => {}
+                    }
+                    j += 1;
+                }
+                if j >= bytes.len() {
+                    return None;
+                }
+                let text = &word[i..=j];
+                let single_expansion = super::parse::parse_word(text, options).is_some_and(|pieces| {
+                    pieces.len() == 1 && matches!(pieces[0].piece, brush_parser::word::WordPiece::ParameterExpansion(_))
+                });
+                if !single_expansion {
+                    return Some(text.to_string());
+                }
+                i = j;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 #[cfg(test)]

@@ -328,4 +328,7 @@ impl Storage for Recorder<'_> {
     fn readlink(&self, path: &str) -> Result<String, StorageError> {
         self.inner.readlink(path)
     }
+    fn set_mode(&self, path: &str, mode: u32) -> Result<(), StorageError> {
+        self.note(self.inner.set_mode(path, mode), &[path])
+    }
 }

@@ -60,12 +60,14 @@ pub(crate) struct Var {
     pub(crate) readonly: bool,
     /// `declare -i`: assignments are evaluated as arithmetic.
     pub(crate) integer: bool,
+    /// `declare -u` (1) / `declare -l` (2): assigned values change case.
+    pub(crate) case: u8,
 }
 
 impl Var {
     /// A plain string variable.
     pub(crate) fn string(value: String) -> Self {
-        Var { value: Value::Str(value), exported: false, readonly: false, integer: false }
+        Var { value: Value::Str(value), exported: false, readonly: false, integer: false, case: 0 }
     }
 }
 
@@ -129,6 +131,8 @@ pub(crate) struct State {
     pub(crate) pipestatus: Vec<i32>,
     /// `trap '…' EXIT`.
     pub(crate) exit_trap: Option<Arc<str>>,
+    /// `pushd`'s stack, below the working directory (bash's `DIRSTACK[1..]`).
+    pub(crate) dir_stack: Vec<String>,
     /// For each running function, the values its `local`s hid, restored on
     /// return: bash's dynamic scoping.
     pub(crate) locals: Vec<Vec<(String, Option<Var>)>>,
@@ -156,6 +160,7 @@ impl State {
             last_status: 0,
             pipestatus: Vec::new(),
             exit_trap: None,
+            dir_stack: Vec::new(),
             locals: Vec::new(),
         }
     }

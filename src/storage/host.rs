@@ -660,6 +660,23 @@ impl Storage for HostDir {
         String::from_utf8(target)
             .map_err(|_| StorageError::Io { path, message: "the symlink's target is not UTF-8".to_owned() })
     }
+
+    fn set_mode(&self, path: &str, mode: u32) -> Result<(), StorageError> {
+        let path = normalize(path);
+        self.writable(&path)?;
+        // The object is reached from the root handle (symlinks followed
+        // inside the root only) and pinned by an O_PATH descriptor; chmod
+        // then acts on that very object through its /proc/self/fd link, so
+        // a swap between the lookup and the change cannot redirect it.
+        let fd = self.open(&path, Open::new(libc::O_PATH, true)).map_err(|error| host_error(&path, error))?;
+        let link =
+            c_name(format!("/proc/self/fd/{}", fd.as_raw_fd()).as_bytes()).map_err(|error| host_error(&path, error))?;
+        // SAFETY: link is a NUL-terminated path that lives across the call.
+        if unsafe { libc::chmod(link.as_ptr(), (mode & 0o7777) as libc::mode_t) } != 0 {
+            return Err(host_error(&path, io::Error::last_os_error()));
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

@@ -341,6 +341,19 @@ impl MemoryStorage {
             _ => Err(StorageError::InvalidArgument(real)),
         }
     }
+
+    fn raw_set_mode(&self, path: &str, mode: u32) -> Result<(), StorageError> {
+        let mut tree = self.lock();
+        let real = tree.resolve(path, true)?;
+        tree.node(&real)?;
+        match tree.nodes.get_mut(&real) {
+            Some(Node::File { mode: bits, .. } | Node::Directory { mode: bits, .. }) => {
+                *bits = mode & 0o7777;
+                Ok(())
+            }
+            _ => Err(StorageError::NotFound(real)),
+        }
+    }
 }
 
 /// The operations above, with errors naming the path asked for.
@@ -380,6 +393,9 @@ impl Storage for MemoryStorage {
     }
     fn readlink(&self, path: &str) -> Result<String, StorageError> {
         asked(path, self.raw_readlink(path))
+    }
+    fn set_mode(&self, path: &str, mode: u32) -> Result<(), StorageError> {
+        asked(path, self.raw_set_mode(path, mode))
     }
     fn file_size_limit(&self, _path: &str) -> Option<u64> {
         let limit = self.limits.max_file_bytes.min(self.limits.max_total_bytes);

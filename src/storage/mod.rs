@@ -199,6 +199,14 @@ pub trait Storage: Send + Sync {
         let _ = path;
         None
     }
+    /// Sets the permission bits (`0o7777`) of a file or directory, symlinks
+    /// followed, as chmod(2). The default, for a storage that keeps no
+    /// modes, refuses with `Operation not supported` once the path exists.
+    fn set_mode(&self, path: &str, mode: u32) -> Result<(), StorageError> {
+        let _ = mode;
+        self.stat(path)?;
+        Err(StorageError::Io { path: normalize(path), message: "Operation not supported".to_owned() })
+    }
 }
 
 /// Implements every [`Storage`] method by calling it on `$inner`, an
@@ -252,6 +260,10 @@ macro_rules! forward_storage {
         fn file_size_limit(&self, path: &str) -> Option<u64> {
             let $this = self;
             $inner.file_size_limit(path)
+        }
+        fn set_mode(&self, path: &str, mode: u32) -> Result<(), $crate::storage::StorageError> {
+            let $this = self;
+            $inner.set_mode(path, mode)
         }
     };
 }

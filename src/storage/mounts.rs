@@ -292,6 +292,11 @@ impl Storage for Mounts {
         let (_, storage, inner) = self.route(&normalize(path));
         storage.file_size_limit(&inner)
     }
+
+    fn set_mode(&self, path: &str, mode: u32) -> Result<(), StorageError> {
+        let _held = self.writing();
+        self.on(path, true, |storage, inner, _| storage.set_mode(inner, mode))
+    }
 }
 
 #[cfg(test)]

@@ -469,12 +469,33 @@ impl<L: Storage> Overlay<L> {
             _ => Err(StorageError::InvalidArgument(real)),
         }
     }
+
+    /// Files only: a file's mode is copied up with its content. The
+    /// overlay's directories have no mode of their own (`Operation not
+    /// supported`).
+    fn raw_set_mode(&self, path: &str, mode: u32) -> Result<(), StorageError> {
+        let mut upper = self.lock();
+        let real = self.resolve(&upper, path, true)?;
+        match self.lookup(&upper, &real)? {
+            Lookup::Missing => Err(StorageError::NotFound(real)),
+            Lookup::Directory => Err(StorageError::Io { path: real, message: "Operation not supported".to_owned() }),
+            _ => {
+                let data = self.read_real(&upper, &real)?;
+                let modified = self.metadata_real(&upper, &real)?.modified;
+                Self::place(&mut upper, &real, Upper::File { data, mode: mode & 0o7777, modified });
+                Ok(())
+            }
+        }
+    }
 }
 
 /// The operations above, with errors naming the path asked for.
 impl<L: Storage> Storage for Overlay<L> {
     fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
         asked(path, self.raw_read(path))
+    }
+    fn set_mode(&self, path: &str, mode: u32) -> Result<(), StorageError> {
+        asked(path, self.raw_set_mode(path, mode))
     }
     fn write(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
         asked(path, self.raw_write(path, data))

@@ -426,6 +426,10 @@ impl<S: Storage> Storage for Policy<S> {
     fn file_size_limit(&self, path: &str) -> Option<u64> {
         self.inner.file_size_limit(path)
     }
+    fn set_mode(&self, path: &str, mode: u32) -> Result<(), StorageError> {
+        let _held = self.writing();
+        asked(path, self.real(path, true, Access::Write).and_then(|real| self.inner.set_mode(&real, mode)))
+    }
 }
 
 #[cfg(test)]

@@ -49,6 +49,9 @@ impl<S: Storage> Storage for ReadOnly<S> {
     fn file_size_limit(&self, path: &str) -> Option<u64> {
         self.0.file_size_limit(path)
     }
+    fn set_mode(&self, path: &str, _mode: u32) -> Result<(), StorageError> {
+        refuse(path)
+    }
 }
 
 #[cfg(test)]

@@ -5,11 +5,15 @@
 
 use super::command::CommandFn;
 
+mod archive;
 mod awk;
 mod diff;
+mod dump;
 mod files;
 mod grep;
+mod hash;
 mod jq;
+mod patch;
 mod regex_syntax;
 
 pub(crate) use regex_syntax::ere_to_regex;
@@ -20,7 +24,7 @@ mod utils;
 pub(crate) use text::printf_format;
 
 /// Every group's commands, in lookup order.
-const GROUPS: [&[(&str, CommandFn)]; 8] = [
+const GROUPS: [&[(&str, CommandFn)]; 12] = [
     files::COMMANDS,
     text::COMMANDS,
     grep::COMMANDS,
@@ -29,6 +33,10 @@ const GROUPS: [&[(&str, CommandFn)]; 8] = [
     jq::COMMANDS,
     utils::COMMANDS,
     diff::COMMANDS,
+    hash::COMMANDS,
+    dump::COMMANDS,
+    archive::COMMANDS,
+    patch::COMMANDS,
 ];
 
 /// The command called `name`, if the shell has it.

@@ -254,7 +254,16 @@ impl Parser<'_> {
                 b'\\' => {
                     if let Some(e) = self.peek() {
                         self.i += 1;
-                        out.push(e);
+                        // GNU's escapes in text: `\t` is a tab, `\n` a newline…
+                        out.push(match e {
+                            b't' => b'\t',
+                            b'n' => b'\n',
+                            b'a' => 7,
+                            b'f' => 12,
+                            b'v' => 11,
+                            b'r' => b'\r',
+                            other => other,
+                        });
                     }
                 }
                 _ => out.push(c),

@@ -4,9 +4,11 @@
 
 use crate::shell::command::CommandFn;
 
+mod column;
 pub(super) mod common;
 mod cut;
 mod head_tail;
+mod join;
 mod misc;
 mod printf;
 
@@ -30,6 +32,8 @@ pub(super) const COMMANDS: &[(&str, CommandFn)] = &[
     ("nl", misc::nl),
     ("paste", misc::paste),
     ("fold", misc::fold),
+    ("join", join::join),
+    ("column", column::column),
 ];
 
 #[cfg(test)]

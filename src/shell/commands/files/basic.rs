@@ -576,8 +576,10 @@ pub(super) fn readlink(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Li
 pub(super) fn realpath(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     const SPEC: Spec = Spec {
         flags: "emqszLP",
-        valued: "",
+        valued: "RB",
         long: &[
+            ("relative-to", 'R'),
+            ("relative-base", 'B'),
             ("canonicalize-existing", 'e'),
             ("canonicalize-missing", 'm'),
             ("quiet", 'q'),
@@ -601,6 +603,20 @@ pub(super) fn realpath(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Li
     });
     let terminator = if parsed.has('z') { "\0" } else { "\n" };
     let mut status = 0;
+    // `--relative-to=DIR`, `--relative-base=DIR`: canonicalised as the operands are.
+    let mut anchors = [None, None];
+    for (slot, option) in [(0, 'R'), (1, 'B')] {
+        if let Some(dir) = parsed.value(option) {
+            let dir = dir.to_string();
+            match canonicalize(ctx, &dir, mode.unwrap_or(Canon::AllButLast)) {
+                Ok(path) => anchors[slot] = Some(path),
+                Err(error) => {
+                    ctx.error(format_args!("{dir}: {}", error_reason(&error)))?;
+                    return Ok(1);
+                }
+            }
+        }
+    }
     for operand in &parsed.operands {
         let result = if parsed.has('s') {
             let absolute = ctx.path(operand);
@@ -611,6 +627,13 @@ pub(super) fn realpath(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Li
         } else {
             canonicalize(ctx, operand, mode.unwrap_or(Canon::AllButLast))
         };
+        let result = result.map(|path| match &anchors {
+            [Some(to), Some(base)] if under(&path, base) && under(to, base) => relative(&path, to),
+            [Some(_), Some(_)] => path,
+            [Some(to), None] => relative(&path, to),
+            [None, Some(base)] if under(&path, base) => relative(&path, base),
+            _ => path,
+        });
         match result {
             Ok(path) => ctx.stdout.write_str(&format!("{path}{terminator}"))?,
             Err(error) => {
@@ -622,6 +645,25 @@ pub(super) fn realpath(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Li
         }
     }
     Ok(status)
+}
+
+/// Whether absolute `path` is `base` or under it.
+fn under(path: &str, base: &str) -> bool {
+    base == "/" || path == base || path.strip_prefix(base).is_some_and(|rest| rest.starts_with('/'))
+}
+
+/// `path` relative to the directory `from` (both absolute, normalised).
+fn relative(path: &str, from: &str) -> String {
+    let parts = |p: &str| p.split('/').filter(|c| !c.is_empty()).map(str::to_string).collect::<Vec<_>>();
+    let (to, from) = (parts(path), parts(from));
+    let common = to.iter().zip(&from).take_while(|(a, b)| a == b).count();
+    let mut out: Vec<String> = vec!["..".to_string(); from.len() - common];
+    out.extend(to[common..].iter().cloned());
+    if out.is_empty() {
+        ".".to_string()
+    } else {
+        out.join("/")
+    }
 }
 
 /// `basename NAME [SUFFIX]`, `basename -a [-s SUFFIX] [-z] NAME…`.

@@ -206,8 +206,10 @@ impl Parser<'_> {
                     Some(b'/') => ('/', &value[1..]),
                     _ => ('=', value.as_str()),
                 };
-                let mode =
-                    u32::from_str_radix(digits, 8).map_err(|_| format!("invalid mode {}", super::quote(&value)))?;
+                let mode = u32::from_str_radix(digits, 8)
+                    .ok()
+                    .or_else(|| super::chmod::perm_mode(digits))
+                    .ok_or_else(|| format!("invalid mode {}", super::quote(&value)))?;
                 Node::Perm { mode, how }
             }
             "-readable" => Node::Access(0o444),

@@ -285,19 +285,7 @@ fn print_block(ctx: &mut Context<'_>, items: &[Item], options: &LsOptions, with_
 
 /// `drwxr-xr-x`.
 pub(super) fn mode_string(meta: &Metadata) -> String {
-    let mut text = String::with_capacity(10);
-    text.push(match meta.kind {
-        FileKind::Directory => 'd',
-        FileKind::Symlink => 'l',
-        FileKind::File => '-',
-    });
-    for shift in [6, 3, 0] {
-        let bits = (meta.mode >> shift) & 7;
-        text.push(if bits & 4 != 0 { 'r' } else { '-' });
-        text.push(if bits & 2 != 0 { 'w' } else { '-' });
-        text.push(if bits & 1 != 0 { 'x' } else { '-' });
-    }
-    text
+    super::mode_string_of(meta)
 }
 
 /// `ls -l`'s date: `Dec  2 16:05` within six months, `Dec  2  2025` otherwise.

@@ -19,10 +19,12 @@ use crate::shell::LimitHit;
 use crate::storage::{FileKind, Metadata, StorageError};
 
 mod basic;
+mod chmod;
 mod copy;
 mod find;
 mod ls;
 mod seq;
+mod split;
 mod xargs;
 
 pub(super) const COMMANDS: &[(&str, CommandFn)] = &[
@@ -46,6 +48,9 @@ pub(super) const COMMANDS: &[(&str, CommandFn)] = &[
     ("tee", basic::tee),
     ("touch", basic::touch),
     ("xargs", xargs::xargs),
+    ("truncate", split::truncate),
+    ("split", split::split),
+    ("chmod", chmod::chmod),
 ];
 
 /// The options a command accepts.
@@ -296,6 +301,17 @@ pub(in crate::shell::commands) const MONTH_NAMES: [&str; 12] = [
     "November",
     "December",
 ];
+
+/// `drwxr-sr-x`: the kind and the permission bits, with `s S t T`, as
+/// `ls -l`, `stat` and `tar -tv` show them.
+pub(in crate::shell::commands) fn mode_string_of(meta: &Metadata) -> String {
+    let kind = match meta.kind {
+        FileKind::Directory => 'd',
+        FileKind::Symlink => 'l',
+        FileKind::File => '-',
+    };
+    format!("{kind}{}", chmod::symbolic(meta.mode))
+}
 
 /// A UTC civil time: (year, month 1–12, day, hour, minute, second).
 pub(in crate::shell::commands) fn civil(seconds: i64) -> (i64, u32, u32, u32, u32, u32) {

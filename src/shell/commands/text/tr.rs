@@ -189,7 +189,10 @@ pub(super) fn tr(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit
         }
     }
     let translating = !delete && sets.len() == 2;
+    // Operands: two to translate or to delete and squeeze, one to delete,
+    // one or two to squeeze (then translating first).
     let needed = if delete == squeeze { 2 } else { 1 };
+    let most = if delete && !squeeze { 1 } else { 2 };
     if sets.is_empty() {
         return usage(ctx, "missing operand", 1);
     }
@@ -201,8 +204,8 @@ pub(super) fn tr(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit
         };
         return usage(ctx, &format!("missing operand after {}\n{why}", quote(&sets[0])), 1);
     }
-    if sets.len() > needed {
-        let extra = quote(&sets[needed]);
+    if sets.len() > most {
+        let extra = quote(&sets[most]);
         let message = if needed == 1 && delete {
             format!("extra operand {extra}\nOnly one string may be given when deleting without squeezing repeats.")
         } else {

@@ -15,6 +15,8 @@ use super::text::common::{parse, quote, read_input, tick, usage, Arg, HasArg, Op
 
 mod date;
 mod expr;
+mod timeout;
+mod yes;
 
 pub(super) const COMMANDS: &[(&str, CommandFn)] = &[
     ("sleep", sleep),
@@ -29,6 +31,8 @@ pub(super) const COMMANDS: &[(&str, CommandFn)] = &[
     ("id", id),
     ("hostname", hostname),
     ("date", date::date),
+    ("yes", yes::yes),
+    ("timeout", timeout::timeout),
 ];
 
 /// The user every file belongs to (as `ls -l` and `stat` show it).

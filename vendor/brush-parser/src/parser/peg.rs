@@ -139,7 +139,8 @@ peg::parser! {
         // TODO(arithmetic): evaluate arithmetic end; the semicolon is used in arithmetic for loops.
         rule arithmetic_end() -> () =
             specific_operator(")") specific_operator(")") {} /
-            specific_operator(";") {}
+            specific_operator(";") {} /
+            specific_operator(";;") {}
 
         rule subshell() -> ast::SubshellCommand =
             start:specific_operator("(") list:compound_list() end:specific_operator(")") {
@@ -187,8 +188,8 @@ peg::parser! {
         rule arithmetic_for_clause() -> ast::ArithmeticForClauseCommand =
             s:specific_word("for")
             specific_operator("(") specific_operator("(")
-                initializer:arithmetic_expression()? specific_operator(";")
-                condition:arithmetic_expression()? specific_operator(";")
+                initializer:arithmetic_expression()?
+                condition:arithmetic_for_condition()
                 updater:arithmetic_expression()?
             specific_operator(")") specific_operator(")")
             body:arithmetic_for_body() {
@@ -197,6 +198,12 @@ peg::parser! {
                 let loc = SourceSpan::within(start, end);
                 ast::ArithmeticForClauseCommand { initializer, condition, updater, body, loc }
             }
+
+        // Ours: the tokenizer reads `;;` (an empty condition, `for ((;;))`,
+        // `for ((i=0;;i++))`) as the case terminator, one token.
+        rule arithmetic_for_condition() -> Option<ast::UnexpandedArithmeticExpr> =
+            specific_operator(";;") { None } /
+            specific_operator(";") condition:arithmetic_expression()? specific_operator(";") { condition }
 
         rule arithmetic_for_body() -> ast::DoGroupCommand =
             sequential_sep()? body:do_group() { body } /

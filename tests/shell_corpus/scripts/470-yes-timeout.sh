@@ -1,0 +1,10 @@
+# timeout runs a command under a narrower clock; yes feeds prompts.
+timeout 5 echo "fast enough"; echo "status $?"
+timeout 0.2 sleep 3; echo "timed out: $?"
+timeout --preserve-status 0.2 sleep 3; echo "preserved: $?"
+timeout -s KILL 0.2 sleep 3; echo "killed: $?"
+timeout 1 false; echo "inner: $?"
+timeout 2>&1; echo "usage: $?"
+timeout x sleep 1 2>&1; echo "bad: $?"
+timeout -v 0.2 sleep 2 2>&1; echo "verbose: $?"
+timeout 0 true; echo "zero: $?"
