@@ -1069,6 +1069,35 @@ fn hex4(chars: &mut std::str::Chars<'_>) -> u32 {
     (0..4).fold(0, |code, _| code * 16 + chars.next().and_then(|c| c.to_digit(16)).unwrap_or(0))
 }
 
+/// The same JSON without insignificant whitespace; key order and number
+/// spelling kept. Borrowed when there was none.
+pub(crate) fn compact(json: &str) -> std::borrow::Cow<'_, str> {
+    if !json.bytes().any(|byte| matches!(byte, b' ' | b'\t' | b'\r' | b'\n')) {
+        return std::borrow::Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len());
+    let mut in_string = false;
+    let mut escaped = false;
+    for c in json.chars() {
+        if in_string {
+            out.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            }
+        } else if c == '"' {
+            in_string = true;
+            out.push(c);
+        } else if !matches!(c, ' ' | '\t' | '\r' | '\n') {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

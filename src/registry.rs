@@ -377,7 +377,7 @@ fn definitions_json(table: &Table) -> Box<str> {
             out.push_str(",\"parameters\":");
             // Checked at registration; compacted here so the list has no
             // whitespace whatever the caller's formatting was.
-            out.push_str(&compact(parameters));
+            out.push_str(&json::compact(parameters));
         }
         out.push('}');
     }
@@ -387,30 +387,4 @@ fn definitions_json(table: &Table) -> Box<str> {
 
 fn push_json_string(out: &mut String, text: &str) {
     out.push_str(&serde_json::to_string(text).expect("a string always serialises"));
-}
-
-/// The same JSON without insignificant whitespace; key order and number
-/// spelling are kept as the caller wrote them.
-fn compact(json: &str) -> String {
-    let mut out = String::with_capacity(json.len());
-    let mut in_string = false;
-    let mut escaped = false;
-    for c in json.chars() {
-        if in_string {
-            out.push(c);
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                in_string = false;
-            }
-        } else if c == '"' {
-            in_string = true;
-            out.push(c);
-        } else if !matches!(c, ' ' | '\t' | '\r' | '\n') {
-            out.push(c);
-        }
-    }
-    out
 }

@@ -29,6 +29,7 @@ use rustc_hash::FxHashMap;
 
 use crate::environment::Environment;
 use crate::error::Error;
+use crate::json::compact;
 use crate::registry::Registry;
 use crate::tool::{ToolCall, ToolDefinition, ToolResult};
 
@@ -464,35 +465,6 @@ pub(crate) fn parse_schema(definition: &ToolDefinition, dialect: Dialect) -> Res
         )));
     }
     Ok(value)
-}
-
-/// The same JSON without insignificant whitespace; key order and number
-/// spelling kept. Borrowed when there was none.
-pub(crate) fn compact(json: &str) -> Cow<'_, str> {
-    if !json.bytes().any(|byte| matches!(byte, b' ' | b'\t' | b'\r' | b'\n')) {
-        return Cow::Borrowed(json);
-    }
-    let mut out = String::with_capacity(json.len());
-    let mut in_string = false;
-    let mut escaped = false;
-    for c in json.chars() {
-        if in_string {
-            out.push(c);
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                in_string = false;
-            }
-        } else if c == '"' {
-            in_string = true;
-            out.push(c);
-        } else if !matches!(c, ' ' | '\t' | '\r' | '\n') {
-            out.push(c);
-        }
-    }
-    Cow::Owned(out)
 }
 
 /// Appends `text` as a JSON string.

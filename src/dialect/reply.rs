@@ -174,7 +174,7 @@ pub(crate) fn kind_of_raw(text: &str) -> &'static str {
 pub(crate) fn arguments_text(raw: Option<&RawValue>) -> Cow<'_, str> {
     match raw {
         None => Cow::Borrowed("{}"),
-        Some(raw) => super::compact(raw.get()),
+        Some(raw) => crate::json::compact(raw.get()),
     }
 }
 
