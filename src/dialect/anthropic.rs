@@ -1,14 +1,12 @@
 //! Anthropic Messages: tools with `input_schema`, `tool_use` blocks of
 //! `content` in, one user message of `tool_result` blocks back.
 
-use std::borrow::Cow;
-
 use serde::de::{Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::reply;
-use super::{object_parameters, outcome_text, push_description, push_string, strict, Call, Dialect, Parameters};
+use super::{object_schema, outcome_text, push_description, push_string, Call, Dialect};
 use crate::error::Error;
 use crate::tool::{ToolDefinition, ToolResult};
 
@@ -16,14 +14,7 @@ const DIALECT: Dialect = Dialect::Anthropic;
 
 /// `{"name","description","input_schema"[,"strict":true]}`
 pub(super) fn write_definition(out: &mut String, definition: &ToolDefinition, strict: bool) -> Result<(), Error> {
-    let schema = if strict {
-        strict::parameters(definition, DIALECT)?
-    } else {
-        match object_parameters(definition, DIALECT)? {
-            Parameters::None => Cow::Borrowed(r#"{"type":"object","properties":{}}"#),
-            Parameters::Text(text) => text,
-        }
-    };
+    let schema = object_schema(definition, DIALECT, strict)?;
     out.push_str("{\"name\":");
     push_string(out, &definition.name);
     push_description(out, definition, "description");

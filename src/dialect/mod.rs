@@ -445,6 +445,23 @@ pub(crate) fn object_parameters<'a>(definition: &'a ToolDefinition, dialect: Dia
     }
 }
 
+/// A tool's schema as OpenAI, Anthropic and MCP take it: the strict
+/// rewrite when `strict` is asked, else the object schema, and
+/// `{"type":"object","properties":{}}` for a tool that declares none.
+pub(crate) fn object_schema(
+    definition: &ToolDefinition,
+    dialect: Dialect,
+    strict: bool,
+) -> Result<Cow<'_, str>, Error> {
+    if strict {
+        return strict::parameters(definition, dialect);
+    }
+    Ok(match object_parameters(definition, dialect)? {
+        Parameters::None => Cow::Borrowed(r#"{"type":"object","properties":{}}"#),
+        Parameters::Text(text) => text,
+    })
+}
+
 /// The tool's parameters parsed, refused unless they are a JSON object.
 pub(crate) fn parse_schema(definition: &ToolDefinition, dialect: Dialect) -> Result<serde_json::Value, Error> {
     let text = definition.parameters.as_deref().unwrap_or("{}");

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::reply::{self, Shape};
-use super::{object_parameters, outcome_text, push_description, push_string, strict, Call, Dialect, Parameters};
+use super::{object_schema, outcome_text, push_description, push_string, Call, Dialect};
 use crate::error::Error;
 use crate::tool::{ToolDefinition, ToolResult};
 
@@ -15,14 +15,7 @@ const DIALECT: Dialect = Dialect::OpenAiResponses;
 
 /// `{"type":"function","name","description","parameters","strict":false|true}`
 pub(super) fn write_definition(out: &mut String, definition: &ToolDefinition, strict: bool) -> Result<(), Error> {
-    let parameters = if strict {
-        strict::parameters(definition, DIALECT)?
-    } else {
-        match object_parameters(definition, DIALECT)? {
-            Parameters::None => Cow::Borrowed(r#"{"type":"object","properties":{}}"#),
-            Parameters::Text(text) => text,
-        }
-    };
+    let parameters = object_schema(definition, DIALECT, strict)?;
     out.push_str("{\"type\":\"function\",\"name\":");
     push_string(out, &definition.name);
     push_description(out, definition, "description");
