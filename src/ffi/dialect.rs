@@ -7,11 +7,10 @@ use std::ffi::c_char;
 
 use super::registry::{aikido_environment, aikido_registry};
 use super::status::aikido_status;
-use super::{boundary, cancel, optional_str, reference, text_slice, write_out};
+use super::{boundary, handle, optional_str, text_slice, write_out};
 use crate::dialect::{self, Dialect};
 use crate::environment::Environment;
 use crate::error::Error;
-use crate::registry::Registry;
 
 /// The library's own shapes: the definitions `aikido_registry_definitions`
 /// writes, calls `[{"id","name","arguments"}]`, results
@@ -56,7 +55,7 @@ unsafe fn environment_from<'a>(environment: *const aikido_environment) -> Result
         Some(environment) => Environment {
             session_id: optional_str(environment.session_id, "environment->session_id")?,
             turn_id: uuid::Uuid::from_bytes(environment.turn_id),
-            cancel: cancel::token(environment.cancel),
+            cancel: handle::get(environment.cancel),
         },
     })
 }
@@ -80,7 +79,7 @@ pub unsafe extern "C" fn aikido_registry_definitions_for(
     boundary::status("aikido_registry_definitions_for", error_out, || {
         // SAFETY: the caller passes NULL or valid pointers.
         unsafe { super::clear_out(json_out) };
-        let registry = unsafe { reference(registry.cast::<Registry>(), "registry") }?;
+        let registry = unsafe { handle::borrow(registry, "registry") }?;
         let dialect = Dialect::from_code_checked(dialect)?;
         let json = registry.with_definitions_for(dialect, flags, copy_json)?;
         if json_out.is_null() {
@@ -147,7 +146,7 @@ pub unsafe extern "C" fn aikido_registry_respond(
     boundary::status("aikido_registry_respond", error_out, || {
         // SAFETY: the caller passes NULL or valid pointers.
         unsafe { super::clear_out(messages_out) };
-        let registry = unsafe { reference(registry.cast::<Registry>(), "registry") }?;
+        let registry = unsafe { handle::borrow(registry, "registry") }?;
         let dialect = Dialect::from_code_checked(dialect)?;
         let reply = unsafe { text_slice(reply, reply_len, "reply") }?;
         let environment = unsafe { environment_from(environment) }?;

@@ -4,7 +4,8 @@
 use std::ffi::{c_char, c_void};
 use std::mem::MaybeUninit;
 
-use super::cancel;
+use super::cancel::aikido_cancel;
+use super::handle::{self, Handle};
 use super::registry::aikido_environment;
 use super::status::{
     aikido_status, AIKIDO_ERR_INVALID_INPUT, AIKIDO_ERR_TOOL_FAILED, AIKIDO_ERR_TOOL_PANICKED, AIKIDO_OK,
@@ -17,6 +18,12 @@ use crate::tool::{Handler, HandlerResult, ToolError, ToolResult};
 /// handler call that received it.
 pub struct aikido_reply {
     _private: [u8; 0],
+}
+
+// SAFETY: aikido_reply is never constructed; its pointers are lent to a
+// handler by CHandler::call, from a &mut Reply that outlives the call.
+unsafe impl Handle for aikido_reply {
+    type Target = Reply;
 }
 
 /// A tool's implementation in C. It writes its outcome into `reply` and
@@ -42,7 +49,7 @@ pub type aikido_userdata_free = Option<unsafe extern "C" fn(userdata: *mut c_voi
 
 /// What a C handler wrote into its reply.
 #[derive(Default)]
-struct Reply {
+pub(crate) struct Reply {
     content: Option<String>,
     error: Option<String>,
     /// A set_* call refused its text; a handler that then returns that
@@ -132,7 +139,7 @@ impl Handler for CHandler {
                 let c_environment = aikido_environment {
                     session_id,
                     turn_id: *environment.turn_id.as_bytes(),
-                    cancel: environment.cancel.map_or(std::ptr::null(), cancel::pointer),
+                    cancel: environment.cancel.map_or(std::ptr::null(), handle::from_ref::<aikido_cancel>),
                 };
                 let mut reply = Reply::default();
                 // SAFETY: the pointers are valid for the call's duration, as
@@ -143,7 +150,7 @@ impl Handler for CHandler {
                         arguments_ptr,
                         arguments.len(),
                         &c_environment,
-                        (&mut reply as *mut Reply).cast(),
+                        handle::from_mut::<aikido_reply>(&mut reply),
                     )
                 };
                 reply.outcome(status, &self.tool)
@@ -213,7 +220,7 @@ unsafe fn set_reply_text(
     len: usize,
     store: impl FnOnce(&mut Reply, String),
 ) -> Result<(), crate::Error> {
-    let reply = reply.cast::<Reply>().as_mut().ok_or_else(|| invalid("reply is NULL"))?;
+    let reply = handle::get_mut(reply).ok_or_else(|| invalid("reply is NULL"))?;
     let text = text_slice(text, len, "text").inspect_err(|_| reply.refused = true)?;
     // Room for the NUL, so that handing the text to C later needs no second
     // allocation.

@@ -5,12 +5,12 @@
 use std::ffi::{c_char, c_int};
 use std::io::BufReader;
 
-use super::cancel::{self, aikido_cancel};
+use super::cancel::aikido_cancel;
+use super::handle::{self, Boxed, Handle};
 use super::registry::aikido_registry;
 use super::status::aikido_status;
-use super::{boundary, byte_slice, invalid, optional_str, reference, write_out};
+use super::{boundary, byte_slice, invalid, optional_str, write_out};
 use crate::mcp::{FdReader, McpServer};
-use crate::registry::Registry;
 
 /// An MCP server over one registry, with one MCP session (its calls run
 /// with one session id, so the `bash` tool keeps one shell for it). Opaque
@@ -20,11 +20,14 @@ pub struct aikido_mcp_server {
     _private: [u8; 0],
 }
 
-/// # Safety
-/// `server` is NULL or was made by `aikido_mcp_server_new` and not yet freed.
-unsafe fn server_ref<'a>(server: *const aikido_mcp_server) -> Result<&'a McpServer<'static>, crate::Error> {
-    reference(server.cast::<McpServer<'static>>(), "server")
+// SAFETY: aikido_mcp_server is never constructed; its pointers are made by
+// aikido_mcp_server_new, from a Box<McpServer> (whose registry the C
+// contract keeps alive while the server lives).
+unsafe impl Handle for aikido_mcp_server {
+    type Target = McpServer<'static>;
 }
+// SAFETY: as above; aikido_mcp_server_free frees them.
+unsafe impl Boxed for aikido_mcp_server {}
 
 /// A new MCP server for `registry`, introducing itself as `name` (NULL:
 /// "aikido") and `version` (NULL: the library's version). The registry is
@@ -44,7 +47,7 @@ pub unsafe extern "C" fn aikido_mcp_server_new(
 ) -> *mut aikido_mcp_server {
     boundary::value(|| {
         // SAFETY: the C contract: NULL or a live registry that outlives the server.
-        let Some(registry) = (unsafe { registry.cast::<Registry>().as_ref() }) else {
+        let Some(registry) = (unsafe { handle::get(registry) }) else {
             return std::ptr::null_mut();
         };
         // SAFETY: NULL or NUL-terminated strings, by the C contract.
@@ -55,19 +58,15 @@ pub unsafe extern "C" fn aikido_mcp_server_new(
         };
         let name = if name.is_empty() { "aikido" } else { name };
         let version = if version.is_empty() { env!("CARGO_PKG_VERSION") } else { version };
-        Box::into_raw(Box::new(McpServer::new(registry, name, version))).cast()
+        handle::into_raw(McpServer::new(registry, name, version))
     })
 }
 
 /// Frees a server. No call on it may be running. NULL does nothing.
 #[no_mangle]
 pub unsafe extern "C" fn aikido_mcp_server_free(server: *mut aikido_mcp_server) {
-    boundary::value(|| {
-        if !server.is_null() {
-            // SAFETY: made by aikido_mcp_server_new, freed once, by the C contract.
-            drop(unsafe { Box::from_raw(server.cast::<McpServer<'static>>()) });
-        }
-    })
+    // SAFETY: made by aikido_mcp_server_new, freed once, by the C contract.
+    boundary::value(|| unsafe { handle::free(server) })
 }
 
 /// Handles one JSON-RPC message (`message_len` bytes, not necessarily
@@ -93,7 +92,7 @@ pub unsafe extern "C" fn aikido_mcp_server_handle(
         // SAFETY: the C contract: response_out is NULL or writable.
         unsafe { super::clear_out(response_out) };
         // SAFETY: the C contract on server and message.
-        let server = unsafe { server_ref(server) }?;
+        let server = unsafe { handle::borrow(server, "server") }?;
         let message = unsafe { byte_slice(message, message_len, "message") }?;
         if let Some(response) = server.handle_in(server.session(), message) {
             // SAFETY: as above.
@@ -123,8 +122,8 @@ pub unsafe extern "C" fn aikido_mcp_server_serve_stdio(
 ) -> aikido_status {
     boundary::status("aikido_mcp_server_serve_stdio", error_out, || {
         // SAFETY: the C contract on server and stop.
-        let server = unsafe { server_ref(server) }?;
-        let stop = unsafe { cancel::token(stop) }.cloned();
+        let server = unsafe { handle::borrow(server, "server") }?;
+        let stop = unsafe { handle::get(stop) }.cloned();
         if in_fd < 0 || out_fd < 0 {
             return Err(invalid(format!("file descriptors must not be negative (in_fd {in_fd}, out_fd {out_fd})")));
         }

@@ -14,6 +14,7 @@
 
 pub mod cancel;
 pub mod dialect;
+pub(crate) mod handle;
 pub mod handler;
 #[cfg(feature = "mcp")]
 pub mod mcp;

@@ -2,7 +2,8 @@
 
 use std::ffi::{c_char, c_void, CString};
 
-use super::cancel::{self, aikido_cancel};
+use super::cancel::aikido_cancel;
+use super::handle::{self, Boxed, Handle};
 use super::handler::{aikido_handler, aikido_userdata_free, CHandler};
 use super::status::aikido_status;
 use super::{boundary, byte_slice, invalid, optional_str, reference, required_str, write_out};
@@ -17,6 +18,14 @@ use crate::tool::{ToolCall, ToolDefinition};
 pub struct aikido_registry {
     _private: [u8; 0],
 }
+
+// SAFETY: aikido_registry is never constructed; its pointers are made by
+// aikido_registry_new, from a Box<Registry>.
+unsafe impl Handle for aikido_registry {
+    type Target = Registry;
+}
+// SAFETY: as above; aikido_registry_free frees them.
+unsafe impl Boxed for aikido_registry {}
 
 /// Per-call context passed to `aikido_registry_dispatch` and on to the
 /// handler.
@@ -47,16 +56,10 @@ pub struct aikido_tool_call {
     pub arguments_len: usize,
 }
 
-/// # Safety
-/// `registry` is NULL or was made by `aikido_registry_new` and not yet freed.
-unsafe fn registry_ref<'a>(registry: *const aikido_registry) -> Result<&'a Registry, Error> {
-    reference(registry.cast::<Registry>(), "registry")
-}
-
 /// A new, empty registry. Free it with `aikido_registry_free`.
 #[no_mangle]
 pub extern "C" fn aikido_registry_new() -> *mut aikido_registry {
-    boundary::value(|| Box::into_raw(Box::new(Registry::new())).cast())
+    boundary::value(|| handle::into_raw(Registry::new()))
 }
 
 /// Frees a registry and every tool in it, running each tool's
@@ -64,12 +67,8 @@ pub extern "C" fn aikido_registry_new() -> *mut aikido_registry {
 /// and no handler of it may be running. NULL does nothing.
 #[no_mangle]
 pub unsafe extern "C" fn aikido_registry_free(registry: *mut aikido_registry) {
-    boundary::value(|| {
-        if !registry.is_null() {
-            // SAFETY: made by aikido_registry_new, freed once, by the C contract.
-            drop(unsafe { Box::from_raw(registry.cast::<Registry>()) });
-        }
-    })
+    // SAFETY: made by aikido_registry_new, freed once, by the C contract.
+    boundary::value(|| unsafe { handle::free(registry) })
 }
 
 /// Registers a tool. `name` must be non-empty UTF-8; `description` may be
@@ -100,7 +99,7 @@ pub unsafe extern "C" fn aikido_registry_register(
 ) -> aikido_status {
     boundary::status("aikido_registry_register", error_out, || {
         // SAFETY: the caller passes NULL or valid pointers, per the contract above.
-        let registry = unsafe { registry_ref(registry) }?;
+        let registry = unsafe { handle::borrow(registry, "registry") }?;
         let name = unsafe { required_str(name, "name") }?;
         let description = unsafe { optional_str(description, "description") }?;
         let parameters = unsafe { optional_str(parameters_json, "parameters_json") }?;
@@ -129,7 +128,7 @@ pub unsafe extern "C" fn aikido_registry_unregister(
 ) -> aikido_status {
     boundary::status("aikido_registry_unregister", error_out, || {
         // SAFETY: the caller passes NULL or valid pointers.
-        let registry = unsafe { registry_ref(registry) }?;
+        let registry = unsafe { handle::borrow(registry, "registry") }?;
         registry.unregister(unsafe { required_str(name, "name") }?)
     })
 }
@@ -146,7 +145,7 @@ pub unsafe extern "C" fn aikido_registry_definitions(
     boundary::status("aikido_registry_definitions", error_out, || {
         // SAFETY: the caller passes NULL or valid pointers.
         unsafe { super::clear_out(json_out) };
-        let registry = unsafe { registry_ref(registry) }?;
+        let registry = unsafe { handle::borrow(registry, "registry") }?;
         if !json_out.is_null() {
             let json = registry.with_definitions_json(copy_json_to_c_string);
             // SAFETY: json_out is not NULL and writable.
@@ -171,7 +170,7 @@ fn copy_json_to_c_string(json: &str) -> *mut c_char {
 #[no_mangle]
 pub unsafe extern "C" fn aikido_registry_len(registry: *const aikido_registry) -> usize {
     // SAFETY: the caller passes NULL or a live registry.
-    boundary::value(|| unsafe { registry_ref(registry) }.map_or(0, Registry::len))
+    boundary::value(|| unsafe { handle::borrow(registry, "registry") }.map_or(0, Registry::len))
 }
 
 /// Dispatches one tool call to its handler.
@@ -195,7 +194,7 @@ pub unsafe extern "C" fn aikido_registry_dispatch(
         // SAFETY: the caller passes NULL or valid pointers, as documented on
         // aikido_tool_call and aikido_environment.
         unsafe { super::clear_out(content_out) };
-        let registry = unsafe { registry_ref(registry) }?;
+        let registry = unsafe { handle::borrow(registry, "registry") }?;
         let call = unsafe { reference(call, "call") }?;
         let call = ToolCall {
             id: unsafe { optional_str(call.id, "call->id") }?,
@@ -207,7 +206,7 @@ pub unsafe extern "C" fn aikido_registry_dispatch(
             Some(environment) => Environment {
                 session_id: unsafe { optional_str(environment.session_id, "environment->session_id") }?,
                 turn_id: uuid::Uuid::from_bytes(environment.turn_id),
-                cancel: unsafe { cancel::token(environment.cancel) },
+                cancel: unsafe { handle::get(environment.cancel) },
             },
         };
         let result = registry.dispatch(&call, &environment)?;
@@ -238,7 +237,7 @@ pub(crate) unsafe fn call_parts<'a>(
         Some(environment) => Environment {
             session_id: unsafe { optional_str(environment.session_id, "environment->session_id") }?,
             turn_id: uuid::Uuid::from_bytes(environment.turn_id),
-            cancel: unsafe { cancel::token(environment.cancel) },
+            cancel: unsafe { handle::get(environment.cancel) },
         },
     };
     Ok((call, environment))

@@ -5,12 +5,12 @@ use std::ffi::c_char;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use super::cancel::{self, aikido_cancel};
+use super::cancel::aikido_cancel;
+use super::handle::{self, Boxed, Handle};
 use super::registry::aikido_registry;
 use super::status::aikido_status;
 use super::storage::{self, aikido_storage};
-use super::{boundary, invalid, reference, text_slice};
-use crate::registry::Registry;
+use super::{boundary, invalid, text_slice};
 use crate::shell::{register_shell_tool, LimitHit, Limits, RunResult, Shell, ShellOptions};
 use crate::storage::Storage;
 
@@ -21,6 +21,14 @@ use crate::storage::Storage;
 pub struct aikido_shell {
     _private: [u8; 0],
 }
+
+// SAFETY: aikido_shell is never constructed; its pointers are made by
+// aikido_shell_new, from a Box<Session>.
+unsafe impl Handle for aikido_shell {
+    type Target = Session;
+}
+// SAFETY: as above; aikido_shell_free frees them.
+unsafe impl Boxed for aikido_shell {}
 
 /// Bounds on each run of a script. A field of 0 takes the default, given in
 /// brackets. A script that reaches a limit stops, writes a message to its
@@ -90,7 +98,7 @@ pub struct aikido_shell_result {
 
 /// What an `aikido_shell` points to: the session, and what a fresh one is
 /// made of.
-struct Session {
+pub(crate) struct Session {
     shell: Mutex<Shell>,
     storage: Arc<dyn Storage>,
     options: ShellOptions,
@@ -218,7 +226,7 @@ pub unsafe extern "C" fn aikido_registry_register_shell_tool(
 ) -> aikido_status {
     boundary::status("aikido_registry_register_shell_tool", error_out, || {
         // SAFETY: the caller passes a live registry, a live handle, and NULL or readable limits.
-        let registry = unsafe { reference(registry.cast::<Registry>().cast_const(), "registry") }?;
+        let registry = unsafe { handle::borrow(registry, "registry") }?;
         let storage = unsafe { storage::shared(storage, "storage") }?;
         register_shell_tool(registry, storage, unsafe { options(limits) })
     })
@@ -237,14 +245,8 @@ pub unsafe extern "C" fn aikido_shell_new(
         let Ok(storage) = (unsafe { storage::shared(storage, "storage") }) else { return std::ptr::null_mut() };
         let options = unsafe { options(limits) };
         let shell = Mutex::new(Shell::new(storage.clone(), options.clone()));
-        Box::into_raw(Box::new(Session { shell, storage, options })).cast()
+        handle::into_raw(Session { shell, storage, options })
     })
-}
-
-/// # Safety
-/// `shell` is NULL or was made by `aikido_shell_new` and not yet freed.
-unsafe fn session<'a>(shell: *const aikido_shell) -> Result<&'a Session, crate::Error> {
-    reference(shell.cast::<Session>(), "shell")
 }
 
 /// Runs a script (`script_len` bytes of UTF-8 at `script`, no NUL) as
@@ -269,9 +271,9 @@ pub unsafe extern "C" fn aikido_shell_run(
         let out = unsafe { result_out.as_mut() }.ok_or_else(|| invalid("result_out is NULL"))?;
         *out = EMPTY_RESULT;
         // SAFETY: the caller passes a live shell, script_len bytes, and NULL or a live token.
-        let session = unsafe { session(shell) }?;
+        let session = unsafe { handle::borrow(shell, "shell") }?;
         let script = unsafe { text_slice(script, script_len, "script") }?;
-        let cancel = unsafe { cancel::token(cancel) };
+        let cancel = unsafe { handle::get(cancel) };
         let result = session.lock().run(script, cancel);
         *out = c_result(result);
         Ok(())
@@ -284,7 +286,7 @@ pub unsafe extern "C" fn aikido_shell_run(
 pub unsafe extern "C" fn aikido_shell_reset(shell: *mut aikido_shell) {
     boundary::value(|| {
         // SAFETY: the caller passes NULL or a live shell.
-        if let Ok(session) = unsafe { session(shell) } {
+        if let Ok(session) = unsafe { handle::borrow(shell, "shell") } {
             session.lock().reset();
         }
     })
@@ -313,12 +315,8 @@ pub unsafe extern "C" fn aikido_shell_result_free(result: *mut aikido_shell_resu
 /// Frees a shell. No run on it may be in progress. NULL does nothing.
 #[no_mangle]
 pub unsafe extern "C" fn aikido_shell_free(shell: *mut aikido_shell) {
-    boundary::value(|| {
-        if !shell.is_null() {
-            // SAFETY: made by aikido_shell_new, freed once.
-            drop(unsafe { Box::from_raw(shell.cast::<Session>()) });
-        }
-    })
+    // SAFETY: made by aikido_shell_new, freed once, by the C contract.
+    boundary::value(|| unsafe { handle::free(shell) })
 }
 
 #[cfg(test)]

@@ -9,11 +9,11 @@ use std::ffi::c_char;
 use std::sync::Arc;
 use std::time::UNIX_EPOCH;
 
+use super::handle::{self, Boxed, Handle};
 use super::registry::aikido_registry;
 use super::status::aikido_status;
-use super::{boundary, invalid, reference, required_str, write_out};
+use super::{boundary, invalid, required_str, write_out};
 use crate::error::Error;
-use crate::registry::Registry;
 use crate::storage::{
     register_file_tools, Access, DryRun, FileKind, HostDir, MemoryLimits, MemoryStorage, Metadata, Mounts, Overlay,
     PathPolicy, Policy, ReadOnly, Storage,
@@ -25,6 +25,14 @@ use crate::storage::{
 pub struct aikido_storage {
     _private: [u8; 0],
 }
+
+// SAFETY: aikido_storage is never constructed; its pointers are made by
+// Held::into_raw (handle::into_raw of a Held).
+unsafe impl Handle for aikido_storage {
+    type Target = Held;
+}
+// SAFETY: as above; aikido_storage_free frees them.
+unsafe impl Boxed for aikido_storage {}
 
 /// A regular file.
 pub const AIKIDO_FILE_KIND_FILE: i32 = 0;
@@ -69,51 +77,47 @@ pub struct aikido_path_rule {
 }
 
 /// What a handle holds: any storage, or one whose kind adds operations.
-enum Handle {
+pub(crate) enum Held {
     Plain(Arc<dyn Storage>),
     Overlay(Arc<Overlay<Arc<dyn Storage>>>),
     DryRun(Arc<DryRun<Arc<dyn Storage>>>),
     Mounts(Mounts),
 }
 
-impl Handle {
+impl Held {
     fn storage(&self) -> Arc<dyn Storage> {
         match self {
-            Handle::Plain(storage) => storage.clone(),
-            Handle::Overlay(overlay) => overlay.clone(),
-            Handle::DryRun(dry_run) => dry_run.clone(),
-            Handle::Mounts(mounts) => Arc::new(mounts.clone()),
+            Held::Plain(storage) => storage.clone(),
+            Held::Overlay(overlay) => overlay.clone(),
+            Held::DryRun(dry_run) => dry_run.clone(),
+            Held::Mounts(mounts) => Arc::new(mounts.clone()),
         }
     }
 
     fn into_raw(self) -> *mut aikido_storage {
-        Box::into_raw(Box::new(self)).cast()
+        handle::into_raw(self)
     }
-}
-
-/// # Safety
-/// `storage` is NULL or a live handle.
-unsafe fn handle<'a>(storage: *const aikido_storage, what: &str) -> Result<&'a Handle, Error> {
-    reference(storage.cast::<Handle>(), what)
 }
 
 /// The storage behind a live handle, shared (for the shell's functions).
 ///
 /// # Safety
-/// As [`handle`].
+/// `storage` is NULL or a live handle.
 #[cfg(feature = "shell")]
 pub(super) unsafe fn shared(storage: *const aikido_storage, what: &str) -> Result<Arc<dyn Storage>, Error> {
-    handle(storage, what).map(Handle::storage)
+    // SAFETY: forwarded from the caller.
+    unsafe { handle::borrow(storage, what) }.map(Held::storage)
 }
 
 /// A new storage from a live inner one, or NULL when `inner` is NULL.
 ///
 /// # Safety
-/// As [`handle`].
-unsafe fn compose(inner: *const aikido_storage, make: impl FnOnce(Arc<dyn Storage>) -> Handle) -> *mut aikido_storage {
-    match handle(inner, "inner") {
-        Ok(inner) => make(inner.storage()).into_raw(),
-        Err(_) => std::ptr::null_mut(),
+/// `inner` is NULL or a live handle.
+unsafe fn compose(inner: *const aikido_storage, make: impl FnOnce(Arc<dyn Storage>) -> Held) -> *mut aikido_storage {
+    // SAFETY: forwarded from the caller.
+    match unsafe { handle::get(inner) } {
+        Some(inner) => make(inner.storage()).into_raw(),
+        None => std::ptr::null_mut(),
     }
 }
 
@@ -124,7 +128,7 @@ pub extern "C" fn aikido_storage_memory_new(max_total_bytes: u64, max_file_bytes
     boundary::value(|| {
         let limit = |bytes: u64| if bytes == 0 { u64::MAX } else { bytes };
         let limits = MemoryLimits { max_total_bytes: limit(max_total_bytes), max_file_bytes: limit(max_file_bytes) };
-        Handle::Plain(Arc::new(MemoryStorage::new(limits))).into_raw()
+        Held::Plain(Arc::new(MemoryStorage::new(limits))).into_raw()
     })
 }
 
@@ -148,7 +152,7 @@ pub unsafe extern "C" fn aikido_storage_host_new(
         let root = unsafe { required_str(root, "root") }?;
         let host =
             HostDir::new(root).map_err(|error| invalid(format!("the folder \"{root}\" cannot be used: {error}")))?;
-        *out = Handle::Plain(Arc::new(if read_only { host.read_only() } else { host })).into_raw();
+        *out = Held::Plain(Arc::new(if read_only { host.read_only() } else { host })).into_raw();
         Ok(())
     })
 }
@@ -157,7 +161,7 @@ pub unsafe extern "C" fn aikido_storage_host_new(
 #[no_mangle]
 pub unsafe extern "C" fn aikido_storage_read_only(inner: *const aikido_storage) -> *mut aikido_storage {
     // SAFETY: the caller passes NULL or a live handle.
-    boundary::value(|| unsafe { compose(inner, |inner| Handle::Plain(Arc::new(ReadOnly(inner)))) })
+    boundary::value(|| unsafe { compose(inner, |inner| Held::Plain(Arc::new(ReadOnly(inner)))) })
 }
 
 /// A writable layer in memory over `lower`, which is untouched until
@@ -165,7 +169,7 @@ pub unsafe extern "C" fn aikido_storage_read_only(inner: *const aikido_storage) 
 #[no_mangle]
 pub unsafe extern "C" fn aikido_storage_overlay_new(lower: *const aikido_storage) -> *mut aikido_storage {
     // SAFETY: the caller passes NULL or a live handle.
-    boundary::value(|| unsafe { compose(lower, |lower| Handle::Overlay(Arc::new(Overlay::new(lower)))) })
+    boundary::value(|| unsafe { compose(lower, |lower| Held::Overlay(Arc::new(Overlay::new(lower)))) })
 }
 
 /// A dry run over `lower`: changes are recorded, never applied; read them
@@ -173,7 +177,7 @@ pub unsafe extern "C" fn aikido_storage_overlay_new(lower: *const aikido_storage
 #[no_mangle]
 pub unsafe extern "C" fn aikido_storage_dry_run_new(lower: *const aikido_storage) -> *mut aikido_storage {
     // SAFETY: the caller passes NULL or a live handle.
-    boundary::value(|| unsafe { compose(lower, |lower| Handle::DryRun(Arc::new(DryRun::new(lower)))) })
+    boundary::value(|| unsafe { compose(lower, |lower| Held::DryRun(Arc::new(DryRun::new(lower)))) })
 }
 
 /// A new storage: `base` with `storage` mounted at `prefix` (the longest
@@ -190,14 +194,14 @@ pub unsafe extern "C" fn aikido_storage_mount(
     boundary::value(|| {
         // SAFETY: the caller passes NULL or live handles and a string.
         let mounted = (|| -> Result<*mut aikido_storage, Error> {
-            let base = unsafe { handle(base, "base") }?;
+            let base = unsafe { handle::borrow(base, "base") }?;
             let prefix = unsafe { required_str(prefix, "prefix") }?;
-            let storage = unsafe { handle(storage, "storage") }?.storage();
+            let storage = unsafe { handle::borrow(storage, "storage") }?.storage();
             let mounts = match base {
-                Handle::Mounts(mounts) => mounts.clone(),
+                Held::Mounts(mounts) => mounts.clone(),
                 other => Mounts::new(other.storage()),
             };
-            Ok(Handle::Mounts(mounts.mount(prefix, storage)).into_raw())
+            Ok(Held::Mounts(mounts.mount(prefix, storage)).into_raw())
         })();
         mounted.unwrap_or(std::ptr::null_mut())
     })
@@ -221,7 +225,7 @@ pub unsafe extern "C" fn aikido_storage_policy_new(
         let out = unsafe { storage_out.as_mut() }.ok_or_else(|| invalid("storage_out is NULL"))?;
         *out = std::ptr::null_mut();
         // SAFETY: the caller passes a live handle and rules_len rules.
-        let inner = unsafe { handle(inner, "inner") }?.storage();
+        let inner = unsafe { handle::borrow(inner, "inner") }?.storage();
         let rules = match (rules.is_null(), rules_len) {
             (true, 0) => &[][..],
             (true, _) => return Err(invalid(format!("rules is NULL but rules_len is {rules_len}"))),
@@ -240,7 +244,7 @@ pub unsafe extern "C" fn aikido_storage_policy_new(
             };
             policy = if rule.allow { policy.allow(access, pattern) } else { policy.deny(access, pattern) };
         }
-        *out = Handle::Plain(Arc::new(Policy::new(inner, policy))).into_raw();
+        *out = Held::Plain(Arc::new(Policy::new(inner, policy))).into_raw();
         Ok(())
     })
 }
@@ -249,12 +253,8 @@ pub unsafe extern "C" fn aikido_storage_policy_new(
 /// NULL does nothing.
 #[no_mangle]
 pub unsafe extern "C" fn aikido_storage_free(storage: *mut aikido_storage) {
-    boundary::value(|| {
-        if !storage.is_null() {
-            // SAFETY: made by one of the constructors above, freed once.
-            drop(unsafe { Box::from_raw(storage.cast::<Handle>()) });
-        }
-    })
+    // SAFETY: made by one of the constructors above, freed once, by the C contract.
+    boundary::value(|| unsafe { handle::free(storage) })
 }
 
 /// Runs a storage operation on a live handle and a path.
@@ -266,7 +266,7 @@ unsafe fn on_path<T>(
     path: *const c_char,
     operation: impl FnOnce(&dyn Storage, &str) -> Result<T, crate::storage::StorageError>,
 ) -> Result<T, Error> {
-    let storage = handle(storage, "storage")?.storage();
+    let storage = handle::borrow(storage, "storage")?.storage();
     let path = required_str(path, "path")?;
     Ok(operation(storage.as_ref(), path)?)
 }
@@ -533,9 +533,9 @@ pub unsafe extern "C" fn aikido_storage_diff(
     boundary::status("aikido_storage_diff", error_out, || {
         // SAFETY: the caller passes a live handle and NULL or a writable pointer.
         unsafe { super::clear_out(json_out) };
-        let changes = match unsafe { handle(storage, "storage") }? {
-            Handle::Overlay(overlay) => overlay.diff()?,
-            Handle::DryRun(dry_run) => dry_run.write_set()?,
+        let changes = match unsafe { handle::borrow(storage, "storage") }? {
+            Held::Overlay(overlay) => overlay.diff()?,
+            Held::DryRun(dry_run) => dry_run.write_set()?,
             _ => return Err(invalid("only an overlay or a dry run has a diff")),
         };
         let changes: Vec<serde_json::Value> = changes
@@ -561,8 +561,8 @@ pub unsafe extern "C" fn aikido_storage_commit(
     storage: *const aikido_storage,
     error_out: *mut *mut c_char,
 ) -> aikido_status {
-    boundary::status("aikido_storage_commit", error_out, || match unsafe { handle(storage, "storage") }? {
-        Handle::Overlay(overlay) => Ok(overlay.commit()?),
+    boundary::status("aikido_storage_commit", error_out, || match unsafe { handle::borrow(storage, "storage") }? {
+        Held::Overlay(overlay) => Ok(overlay.commit()?),
         _ => Err(invalid("only an overlay can commit")),
     })
 }
@@ -573,8 +573,8 @@ pub unsafe extern "C" fn aikido_storage_discard(
     storage: *const aikido_storage,
     error_out: *mut *mut c_char,
 ) -> aikido_status {
-    boundary::status("aikido_storage_discard", error_out, || match unsafe { handle(storage, "storage") }? {
-        Handle::Overlay(overlay) => {
+    boundary::status("aikido_storage_discard", error_out, || match unsafe { handle::borrow(storage, "storage") }? {
+        Held::Overlay(overlay) => {
             overlay.discard();
             Ok(())
         }
@@ -593,8 +593,8 @@ pub unsafe extern "C" fn aikido_registry_register_file_tools(
 ) -> aikido_status {
     boundary::status("aikido_registry_register_file_tools", error_out, || {
         // SAFETY: the caller passes a live registry and a live handle.
-        let registry = unsafe { reference(registry.cast::<Registry>().cast_const(), "registry") }?;
-        let storage = unsafe { handle(storage, "storage") }?.storage();
+        let registry = unsafe { handle::borrow(registry, "registry") }?;
+        let storage = unsafe { handle::borrow(storage, "storage") }?.storage();
         register_file_tools(registry, storage)
     })
 }

@@ -5,8 +5,7 @@ use std::ffi::c_char;
 
 use super::registry::{aikido_environment, aikido_registry, aikido_tool_call, call_parts};
 use super::status::aikido_status;
-use super::{boundary, invalid, reference, write_out};
-use crate::registry::Registry;
+use super::{boundary, handle, invalid, write_out};
 use crate::validation::{repairs_json, ValidationMode};
 
 /// The seed's check: one JSON object holding every required field, not
@@ -37,7 +36,7 @@ pub unsafe extern "C" fn aikido_registry_set_validation(
 ) -> aikido_status {
     boundary::status("aikido_registry_set_validation", error_out, || {
         // SAFETY: the caller passes NULL or a live registry.
-        let registry = unsafe { reference(registry.cast_const().cast::<Registry>(), "registry") }?;
+        let registry = unsafe { handle::borrow(registry, "registry") }?;
         let mode = match mode {
             AIKIDO_VALIDATE_REQUIRED => ValidationMode::Required,
             AIKIDO_VALIDATE_FULL => ValidationMode::Full,
@@ -72,7 +71,7 @@ pub unsafe extern "C" fn aikido_registry_dispatch_ex(
         // aikido_tool_call and aikido_environment.
         unsafe { super::clear_out(content_out) };
         unsafe { super::clear_out(repairs_out) };
-        let registry = unsafe { reference(registry.cast::<Registry>(), "registry") }?;
+        let registry = unsafe { handle::borrow(registry, "registry") }?;
         let (call, environment) = unsafe { call_parts(call, environment) }?;
         let result = registry.dispatch(&call, &environment)?;
         // SAFETY: both outputs are NULL or writable.
