@@ -5,11 +5,36 @@
 //! that a model reading it can correct its call. A handler's own error text is
 //! the one exception: it is passed through unchanged.
 
-/// The outcome of a call, as a stable number. The C surface exposes these as
-/// `AIKIDO_*` constants; the values never change and are never reused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(i32)]
-pub enum Status {
+/// Makes [`Status`] and its lists from the table below, so that each status
+/// is written once: its name, number and meaning. The C layer derives its
+/// constants' names and its name table from the same variants
+/// (`src/ffi/status.rs`).
+macro_rules! statuses {
+    ($($(#[doc = $doc:literal])* $variant:ident = $code:literal,)*) => {
+        /// The outcome of a call, as a stable number. The C surface exposes
+        /// these as `AIKIDO_*` constants; the values never change and are
+        /// never reused.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[repr(i32)]
+        pub enum Status {
+            $($(#[doc = $doc])* $variant = $code,)*
+        }
+
+        impl Status {
+            /// Every status, in numeric order.
+            pub const ALL: [Status; [$($code),*].len()] = [$(Status::$variant),*];
+
+            /// The variant's name, e.g. `"UnknownTool"`.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(Status::$variant => stringify!($variant),)*
+                }
+            }
+        }
+    };
+}
+
+statuses! {
     /// Success.
     Ok = 0,
     /// The name is registered already.
@@ -31,19 +56,6 @@ pub enum Status {
 }
 
 impl Status {
-    /// Every status, in numeric order.
-    pub const ALL: [Status; 9] = [
-        Status::Ok,
-        Status::DuplicateTool,
-        Status::UnknownTool,
-        Status::InvalidArguments,
-        Status::ToolPanicked,
-        Status::ToolFailed,
-        Status::InvalidInput,
-        Status::Cancelled,
-        Status::Storage,
-    ];
-
     /// The status with this number, if there is one.
     pub fn from_code(code: i32) -> Option<Status> {
         Status::ALL.into_iter().find(|status| *status as i32 == code)

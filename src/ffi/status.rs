@@ -43,17 +43,52 @@ pub extern "C" fn aikido_status_name(status: aikido_status) -> *const c_char {
 
 pub(crate) fn status_name(status: aikido_status) -> &'static CStr {
     match Status::from_code(status) {
-        Some(Status::Ok) => c"AIKIDO_OK",
-        Some(Status::DuplicateTool) => c"AIKIDO_ERR_DUPLICATE_TOOL",
-        Some(Status::UnknownTool) => c"AIKIDO_ERR_UNKNOWN_TOOL",
-        Some(Status::InvalidArguments) => c"AIKIDO_ERR_INVALID_ARGUMENTS",
-        Some(Status::ToolPanicked) => c"AIKIDO_ERR_TOOL_PANICKED",
-        Some(Status::ToolFailed) => c"AIKIDO_ERR_TOOL_FAILED",
-        Some(Status::InvalidInput) => c"AIKIDO_ERR_INVALID_INPUT",
-        Some(Status::Cancelled) => c"AIKIDO_ERR_CANCELLED",
-        Some(Status::Storage) => c"AIKIDO_ERR_STORAGE",
+        Some(status) => CStr::from_bytes_until_nul(&C_NAMES[status as usize]).expect("each name ends in NUL"),
         None => c"AIKIDO_UNKNOWN_STATUS",
     }
+}
+
+/// Room for the longest C name and its NUL.
+const NAME_BYTES: usize = 40;
+
+/// Each status's C name, from the one table of statuses in `src/error.rs`
+/// (`Status::ALL` is in numeric order, so a status's number is its index).
+static C_NAMES: [[u8; NAME_BYTES]; Status::ALL.len()] = {
+    let mut names = [[0; NAME_BYTES]; Status::ALL.len()];
+    let mut index = 0;
+    while index < names.len() {
+        assert!(Status::ALL[index] as usize == index, "Status::ALL is in numeric order from 0");
+        names[index] = c_name(Status::ALL[index]);
+        index += 1;
+    }
+    names
+};
+
+/// `AIKIDO_OK`, or `AIKIDO_ERR_` and the variant's name in capitals, words
+/// joined by `_` (`UnknownTool`: `AIKIDO_ERR_UNKNOWN_TOOL`), NUL-terminated.
+/// The constants above carry these names: cbindgen reads them as written,
+/// so they stay literal, and the unit test below holds them to the table.
+const fn c_name(status: Status) -> [u8; NAME_BYTES] {
+    let mut out = [0; NAME_BYTES];
+    let prefix: &[u8] = if matches!(status, Status::Ok) { b"AIKIDO_" } else { b"AIKIDO_ERR_" };
+    let mut len = 0;
+    while len < prefix.len() {
+        out[len] = prefix[len];
+        len += 1;
+    }
+    let name = status.name().as_bytes();
+    let mut index = 0;
+    while index < name.len() {
+        if index > 0 && name[index].is_ascii_uppercase() {
+            out[len] = b'_';
+            len += 1;
+        }
+        out[len] = name[index].to_ascii_uppercase();
+        len += 1;
+        index += 1;
+    }
+    assert!(len < NAME_BYTES, "a status name longer than NAME_BYTES allows");
+    out
 }
 
 /// The library's version, e.g. "0.1.0". The string is static: do not free it.
@@ -92,9 +127,20 @@ mod tests {
             AIKIDO_ERR_CANCELLED,
             AIKIDO_ERR_STORAGE,
         ];
+        assert_eq!(constants.len(), Status::ALL.len());
         for (status, constant) in Status::ALL.into_iter().zip(constants) {
             assert_eq!(status as i32, constant);
         }
+        // Each constant, as the header has it, carries the name the table gives.
+        let header = include_str!("../../include/aikido.h");
+        for status in Status::ALL {
+            let name = status_name(status as i32).to_str().unwrap();
+            let define = format!("#define {name} {}\n", status as i32);
+            assert!(header.contains(&define), "include/aikido.h lacks {define:?}");
+        }
+        assert_eq!(header.matches("\n#define AIKIDO_ERR_").count() + 1, Status::ALL.len());
+        assert_eq!(status_name(AIKIDO_ERR_UNKNOWN_TOOL), c"AIKIDO_ERR_UNKNOWN_TOOL");
+        assert_eq!(status_name(AIKIDO_OK), c"AIKIDO_OK");
         assert_eq!(status_name(AIKIDO_ERR_CANCELLED), c"AIKIDO_ERR_CANCELLED");
         assert_eq!(status_name(8), c"AIKIDO_ERR_STORAGE");
         assert_eq!(status_name(9), c"AIKIDO_UNKNOWN_STATUS");
