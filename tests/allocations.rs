@@ -41,25 +41,30 @@ fn count(change: impl FnOnce(&mut Counts)) {
     });
 }
 
+// SAFETY: every method passes its arguments to System unchanged.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         count(|counts| counts.allocations += 1);
-        System.alloc(layout)
+        // SAFETY: the caller keeps GlobalAlloc's contract, which System needs.
+        unsafe { System.alloc(layout) }
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         count(|counts| counts.allocations += 1);
-        System.alloc_zeroed(layout)
+        // SAFETY: the caller keeps GlobalAlloc's contract, which System needs.
+        unsafe { System.alloc_zeroed(layout) }
     }
 
     unsafe fn realloc(&self, pointer: *mut u8, layout: Layout, size: usize) -> *mut u8 {
         count(|counts| counts.reallocations += 1);
-        System.realloc(pointer, layout, size)
+        // SAFETY: the caller keeps GlobalAlloc's contract, which System needs.
+        unsafe { System.realloc(pointer, layout, size) }
     }
 
     unsafe fn dealloc(&self, pointer: *mut u8, layout: Layout) {
         count(|counts| counts.frees += 1);
-        System.dealloc(pointer, layout)
+        // SAFETY: the caller keeps GlobalAlloc's contract, which System needs.
+        unsafe { System.dealloc(pointer, layout) }
     }
 }
 
@@ -103,7 +108,8 @@ unsafe extern "C" fn reply_ok(
     _environment: *const aikido_environment,
     reply: *mut aikido_reply,
 ) -> aikido_status {
-    aikido_reply_set_content(reply, c"ok".as_ptr(), 2)
+    // SAFETY: the reply is valid for the call (aikido_handler).
+    unsafe { aikido_reply_set_content(reply, c"ok".as_ptr(), 2) }
 }
 
 /// A C registry holding `read_file`, freed on drop.
@@ -112,6 +118,7 @@ struct CRegistry(*mut aikido_registry);
 impl CRegistry {
     fn new() -> Self {
         let registry = aikido_registry_new();
+        // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
         let status = unsafe {
             aikido_registry_register(
                 registry,
@@ -131,6 +138,7 @@ impl CRegistry {
 
 impl Drop for CRegistry {
     fn drop(&mut self) {
+        // SAFETY: self.0 was made above, nothing uses it any more, and it is freed once, here.
         unsafe { aikido_registry_free(self.0) };
     }
 }
@@ -148,10 +156,13 @@ fn a_dispatch_through_the_c_abi_allocates_only_the_reply() {
     let counts = counts_per_call(1000, || {
         let mut content: *mut c_char = ptr::null_mut();
         let mut error: *mut c_char = ptr::null_mut();
+        // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
         let status = unsafe { aikido_registry_dispatch(registry.0, &call, &environment, &mut content, &mut error) };
         assert_eq!(status, AIKIDO_OK);
         assert!(error.is_null());
+        // SAFETY: content is a NUL-terminated string the library returned, not yet freed.
         assert_eq!(unsafe { std::ffi::CStr::from_ptr(content) }, c"ok");
+        // SAFETY: content was made above, nothing uses it any more, and it is freed once, here.
         unsafe { aikido_string_free(content) };
     });
     assert_eq!(counts, Counts { allocations: 1, reallocations: 0, frees: 1 });
@@ -162,9 +173,12 @@ fn definitions_through_the_c_abi_allocate_only_the_copy() {
     let registry = CRegistry::new();
     let counts = counts_per_call(1000, || {
         let mut json: *mut c_char = ptr::null_mut();
+        // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
         let status = unsafe { aikido_registry_definitions(registry.0, &mut json, ptr::null_mut()) };
         assert_eq!(status, AIKIDO_OK);
+        // SAFETY: json is a NUL-terminated string the library returned, not yet freed.
         assert!(unsafe { std::ffi::CStr::from_ptr(json) }.to_bytes().starts_with(br#"[{"name":"read_file""#));
+        // SAFETY: json was made above, nothing uses it any more, and it is freed once, here.
         unsafe { aikido_string_free(json) };
     });
     assert_eq!(counts, Counts { allocations: 1, reallocations: 0, frees: 1 });
@@ -212,6 +226,7 @@ fn a_rejected_call_allocates_only_for_its_message() {
 #[test]
 fn a_dispatch_in_full_mode_allocates_only_the_reply() {
     let registry = CRegistry::new();
+    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
     let status = unsafe {
         aikido::ffi::validation::aikido_registry_set_validation(
             registry.0,
@@ -228,8 +243,10 @@ fn a_dispatch_in_full_mode_allocates_only_the_reply() {
     };
     let counts = counts_per_call(1000, || {
         let mut content: *mut c_char = ptr::null_mut();
+        // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
         let status = unsafe { aikido_registry_dispatch(registry.0, &call, ptr::null(), &mut content, ptr::null_mut()) };
         assert_eq!(status, AIKIDO_OK);
+        // SAFETY: content was made above, nothing uses it any more, and it is freed once, here.
         unsafe { aikido_string_free(content) };
     });
     assert_eq!(counts, Counts { allocations: 1, reallocations: 0, frees: 1 });

@@ -35,20 +35,27 @@ fn c(text: &str) -> CString {
 
 /// Takes a string the library returned.
 unsafe fn take(text: *mut c_char) -> String {
-    assert!(!text.is_null());
-    let owned = CStr::from_ptr(text).to_str().unwrap().to_owned();
-    aikido_string_free(text);
-    owned
+    // SAFETY: a string the library returned, by this function's contract, freed once.
+    unsafe {
+        assert!(!text.is_null());
+        let owned = CStr::from_ptr(text).to_str().unwrap().to_owned();
+        aikido_string_free(text);
+        owned
+    }
 }
 
 unsafe fn ok(status: aikido_status) {
-    assert_eq!(CStr::from_ptr(aikido_status_name(status)).to_str().unwrap(), "AIKIDO_OK");
+    // SAFETY: aikido_status_name returns a static NUL-terminated string.
+    unsafe {
+        assert_eq!(CStr::from_ptr(aikido_status_name(status)).to_str().unwrap(), "AIKIDO_OK");
+    }
 }
 
 #[test]
 fn storage_list_example_is_real_output() {
     // The doc: an empty storage after `mkdir /src` and writing `/a.txt`,
     // listed at `/`.
+    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
     unsafe {
         let storage = aikido_storage_memory_new(0, 0);
         ok(aikido_storage_mkdir(storage, c("/src").as_ptr(), false, ptr::null_mut()));
@@ -69,6 +76,7 @@ fn storage_list_example_is_real_output() {
 fn storage_diff_example_is_real_output() {
     // The doc: an overlay over a storage holding `/b.txt`, after writing
     // `/a.txt` and changing `/b.txt`.
+    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
     unsafe {
         let lower = aikido_storage_memory_new(0, 0);
         ok(aikido_storage_write(lower, c("/b.txt").as_ptr(), b"old\n".as_ptr(), 4, ptr::null_mut()));

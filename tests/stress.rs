@@ -36,11 +36,14 @@ thread_local! {
 }
 
 unsafe extern "C" fn free_probe(userdata: *mut c_void) {
-    let probe = &*userdata.cast::<Probe>();
-    if probe.in_flight.load(Ordering::SeqCst) != 0 {
-        probe.freed_while_running.store(true, Ordering::SeqCst);
+    // SAFETY: registered with a live Probe (kept in an Arc until the test ends).
+    unsafe {
+        let probe = &*userdata.cast::<Probe>();
+        if probe.in_flight.load(Ordering::SeqCst) != 0 {
+            probe.freed_while_running.store(true, Ordering::SeqCst);
+        }
+        probe.frees.fetch_add(1, Ordering::SeqCst);
     }
-    probe.frees.fetch_add(1, Ordering::SeqCst);
 }
 
 unsafe extern "C" fn slow_handler(
@@ -50,28 +53,32 @@ unsafe extern "C" fn slow_handler(
     _environment: *const aikido_environment,
     reply: *mut aikido_reply,
 ) -> aikido_status {
-    let probe = &*userdata.cast::<Probe>();
-    probe.in_flight.fetch_add(1, Ordering::SeqCst);
-    if probe.frees.load(Ordering::SeqCst) != 0 {
-        probe.called_after_free.store(true, Ordering::SeqCst);
-    }
-    // Take a while, so that unregistering often meets a running call.
-    if arguments_len.is_multiple_of(2) {
-        std::thread::sleep(Duration::from_micros(50));
-    } else {
-        for _ in 0..2_000 {
-            std::hint::spin_loop();
+    // SAFETY: its userdata is a live Probe (kept in an Arc until the test ends), and the
+    // library passes arguments and a reply valid for the call (aikido_handler).
+    unsafe {
+        let probe = &*userdata.cast::<Probe>();
+        probe.in_flight.fetch_add(1, Ordering::SeqCst);
+        if probe.frees.load(Ordering::SeqCst) != 0 {
+            probe.called_after_free.store(true, Ordering::SeqCst);
         }
+        // Take a while, so that unregistering often meets a running call.
+        if arguments_len.is_multiple_of(2) {
+            std::thread::sleep(Duration::from_micros(50));
+        } else {
+            for _ in 0..2_000 {
+                std::hint::spin_loop();
+            }
+        }
+        if probe.reenters && !NESTED.get() {
+            NESTED.set(true);
+            let registry = probe.registry.load(Ordering::SeqCst) as *const aikido_registry;
+            let status = dispatch(registry, NAMES[arguments_len % NAMES.len()], "{}");
+            assert!(matches!(status, AIKIDO_OK | AIKIDO_ERR_UNKNOWN_TOOL), "nested dispatch gave {status}");
+            NESTED.set(false);
+        }
+        probe.in_flight.fetch_sub(1, Ordering::SeqCst);
+        aikido_reply_set_content(reply, arguments, arguments_len)
     }
-    if probe.reenters && !NESTED.get() {
-        NESTED.set(true);
-        let registry = probe.registry.load(Ordering::SeqCst) as *const aikido_registry;
-        let status = dispatch(registry, NAMES[arguments_len % NAMES.len()], "{}");
-        assert!(matches!(status, AIKIDO_OK | AIKIDO_ERR_UNKNOWN_TOOL), "nested dispatch gave {status}");
-        NESTED.set(false);
-    }
-    probe.in_flight.fetch_sub(1, Ordering::SeqCst);
-    aikido_reply_set_content(reply, arguments, arguments_len)
 }
 
 fn dispatch(registry: *const aikido_registry, name: &CStr, arguments: &str) -> aikido_status {
@@ -82,11 +89,14 @@ fn dispatch(registry: *const aikido_registry, name: &CStr, arguments: &str) -> a
         arguments_len: arguments.len(),
     };
     let (mut content, mut error) = (ptr::null_mut(), ptr::null_mut());
+    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
     let status = unsafe { aikido_registry_dispatch(registry, &call, ptr::null(), &mut content, &mut error) };
     if status == AIKIDO_OK {
+        // SAFETY: content is a NUL-terminated string the library returned, not yet freed.
         let echoed = unsafe { CStr::from_ptr(content) }.to_str().unwrap();
         assert_eq!(echoed, arguments);
     }
+    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
     unsafe {
         aikido_string_free(content);
         aikido_string_free(error);
@@ -131,6 +141,7 @@ fn worker(registry: usize, seed: u64, deadline: Instant) -> Work {
             60..=74 => {
                 let probe = Arc::new(Probe { reenters: random.below(4) == 0, ..Probe::default() });
                 probe.registry.store(registry as usize, Ordering::SeqCst);
+                // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
                 let status = unsafe {
                     aikido_registry_register(
                         registry,
@@ -150,17 +161,22 @@ fn worker(registry: usize, seed: u64, deadline: Instant) -> Work {
                 }
             }
             75..=89 => {
+                // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
                 let status = unsafe { aikido_registry_unregister(registry, name.as_ptr(), ptr::null_mut()) };
                 assert!(matches!(status, AIKIDO_OK | AIKIDO_ERR_UNKNOWN_TOOL), "unregister gave {status}");
             }
             90..=94 => {
                 let mut json = ptr::null_mut();
+                // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
                 let status = unsafe { aikido_registry_definitions(registry, &mut json, ptr::null_mut()) };
                 assert_eq!(status, AIKIDO_OK);
+                // SAFETY: json is a NUL-terminated string the library returned, not yet freed.
                 let text = unsafe { CStr::from_ptr(json) }.to_str().unwrap().to_owned();
+                // SAFETY: json was made above, nothing uses it any more, and it is freed once, here.
                 unsafe { aikido_string_free(json) };
                 assert!(aikido::is_valid_json(text.as_bytes()), "definitions: {text}");
             }
+            // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
             _ => assert!(unsafe { aikido_registry_len(registry) } <= NAMES.len()),
         }
     }
@@ -179,6 +195,7 @@ fn concurrent_register_unregister_dispatch_free_each_userdata_once_and_never_mid
     let work: Vec<Work> = workers.into_iter().map(|worker| worker.join().expect("a worker panicked")).collect();
     let registered: Vec<&Arc<Probe>> = work.iter().flat_map(|work| &work.registered).collect();
     let freed_before_the_registry = registered.iter().filter(|probe| probe.frees.load(Ordering::SeqCst) == 1).count();
+    // SAFETY: registry was made above, nothing uses it any more, and it is freed once, here.
     unsafe { aikido_registry_free(registry as *mut aikido_registry) };
 
     let handled: usize = work.iter().map(|work| work.handled).sum();

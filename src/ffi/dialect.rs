@@ -5,12 +5,10 @@
 
 use std::ffi::c_char;
 
-use super::registry::{aikido_environment, aikido_registry};
+use super::registry::{aikido_environment, aikido_registry, environment_parts};
 use super::status::aikido_status;
-use super::{boundary, handle, optional_str, text_slice, write_out};
+use super::{boundary, handle, text_slice, write_out};
 use crate::dialect::{self, Dialect};
-use crate::environment::Environment;
-use crate::error::Error;
 
 /// The library's own shapes: the definitions `aikido_registry_definitions`
 /// writes, calls `[{"id","name","arguments"}]`, results
@@ -47,19 +45,6 @@ fn copy_json(json: &str) -> *mut c_char {
     unsafe { std::ffi::CString::from_vec_unchecked(bytes) }.into_raw()
 }
 
-/// # Safety
-/// `environment` is NULL or valid, as documented on `aikido_environment`.
-unsafe fn environment_from<'a>(environment: *const aikido_environment) -> Result<Environment<'a>, Error> {
-    Ok(match environment.as_ref() {
-        None => Environment::default(),
-        Some(environment) => Environment {
-            session_id: optional_str(environment.session_id, "environment->session_id")?,
-            turn_id: uuid::Uuid::from_bytes(environment.turn_id),
-            cancel: handle::get(environment.cancel),
-        },
-    })
-}
-
 /// Writes every definition, in registration order, in `dialect`'s format
 /// (an `AIKIDO_DIALECT_*` value) to `json_out`; `flags` may hold
 /// `AIKIDO_STRICT`. Made once per change of the registry, like
@@ -79,6 +64,7 @@ pub unsafe extern "C" fn aikido_registry_definitions_for(
     boundary::status("aikido_registry_definitions_for", error_out, || {
         // SAFETY: the caller passes NULL or valid pointers.
         unsafe { super::clear_out(json_out) };
+        // SAFETY: registry is NULL or a live handle, by the C contract.
         let registry = unsafe { handle::borrow(registry, "registry") }?;
         let dialect = Dialect::from_code_checked(dialect)?;
         let json = registry.with_definitions_for(dialect, flags, copy_json)?;
@@ -111,6 +97,7 @@ pub unsafe extern "C" fn aikido_tool_calls_parse(
         // SAFETY: the caller passes NULL or valid pointers.
         unsafe { super::clear_out(calls_json_out) };
         let dialect = Dialect::from_code_checked(dialect)?;
+        // SAFETY: reply is NULL or readable for reply_len bytes, by the C contract.
         let reply = unsafe { text_slice(reply, reply_len, "reply") }?;
         let json = dialect::tool_calls_parse_json(dialect, reply)?;
         // SAFETY: calls_json_out is NULL or writable.
@@ -146,10 +133,13 @@ pub unsafe extern "C" fn aikido_registry_respond(
     boundary::status("aikido_registry_respond", error_out, || {
         // SAFETY: the caller passes NULL or valid pointers.
         unsafe { super::clear_out(messages_out) };
+        // SAFETY: registry is NULL or a live handle, by the C contract.
         let registry = unsafe { handle::borrow(registry, "registry") }?;
         let dialect = Dialect::from_code_checked(dialect)?;
+        // SAFETY: reply is NULL or readable for reply_len bytes, by the C contract.
         let reply = unsafe { text_slice(reply, reply_len, "reply") }?;
-        let environment = unsafe { environment_from(environment) }?;
+        // SAFETY: environment is NULL or valid for this call, as aikido_environment documents.
+        let environment = unsafe { environment_parts(environment) }?;
         let json = registry.respond(dialect, reply, &environment, flags)?;
         if !messages_out.is_null() {
             // SAFETY: messages_out is not NULL and writable.

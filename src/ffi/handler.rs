@@ -104,6 +104,7 @@ pub(crate) struct CHandler {
 // SAFETY: the C contract requires handlers and their userdata to be usable
 // from any thread at once (documented on aikido_registry_register).
 unsafe impl Send for CHandler {}
+// SAFETY: as for Send: the contract allows calls from many threads at once.
 unsafe impl Sync for CHandler {}
 
 impl CHandler {
@@ -220,8 +221,11 @@ unsafe fn set_reply_text(
     len: usize,
     store: impl FnOnce(&mut Reply, String),
 ) -> Result<(), crate::Error> {
-    let reply = handle::get_mut(reply).ok_or_else(|| invalid("reply is NULL"))?;
-    let text = text_slice(text, len, "text").inspect_err(|_| reply.refused = true)?;
+    // SAFETY: reply is NULL or the reply of the running call, which nothing
+    // else uses meanwhile (the handler's thread is inside this function).
+    let reply = unsafe { handle::get_mut(reply) }.ok_or_else(|| invalid("reply is NULL"))?;
+    // SAFETY: text is NULL or len readable bytes, by the C contract.
+    let text = unsafe { text_slice(text, len, "text") }.inspect_err(|_| reply.refused = true)?;
     // Room for the NUL, so that handing the text to C later needs no second
     // allocation.
     let mut owned = String::with_capacity(text.len() + 1);

@@ -93,6 +93,7 @@ pub unsafe extern "C" fn aikido_mcp_server_handle(
         unsafe { super::clear_out(response_out) };
         // SAFETY: the C contract on server and message.
         let server = unsafe { handle::borrow(server, "server") }?;
+        // SAFETY: message is NULL or readable for message_len bytes, by the C contract.
         let message = unsafe { byte_slice(message, message_len, "message") }?;
         if let Some(response) = server.handle_in(server.session(), message) {
             // SAFETY: as above.
@@ -123,6 +124,7 @@ pub unsafe extern "C" fn aikido_mcp_server_serve_stdio(
     boundary::status("aikido_mcp_server_serve_stdio", error_out, || {
         // SAFETY: the C contract on server and stop.
         let server = unsafe { handle::borrow(server, "server") }?;
+        // SAFETY: stop is NULL or a live handle, by the C contract.
         let stop = unsafe { handle::get(stop) }.cloned();
         if in_fd < 0 || out_fd < 0 {
             return Err(invalid(format!("file descriptors must not be negative (in_fd {in_fd}, out_fd {out_fd})")));

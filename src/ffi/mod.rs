@@ -115,7 +115,8 @@ pub(crate) fn invalid(what: impl Into<String>) -> Error {
 /// `out` is NULL or valid for a write.
 pub(crate) unsafe fn clear_out(out: *mut *mut c_char) {
     if !out.is_null() {
-        *out = std::ptr::null_mut();
+        // SAFETY: not NULL, so valid for a write, by this function's contract.
+        unsafe { *out = std::ptr::null_mut() };
     }
 }
 
@@ -125,7 +126,8 @@ pub(crate) unsafe fn clear_out(out: *mut *mut c_char) {
 /// `out` is NULL or valid for a write.
 pub(crate) unsafe fn write_out(out: *mut *mut c_char, text: String) {
     if !out.is_null() {
-        *out = into_c_string(text);
+        // SAFETY: not NULL, so valid for a write, by this function's contract.
+        unsafe { *out = into_c_string(text) };
     }
 }
 
@@ -154,12 +156,14 @@ pub(crate) unsafe fn required_str<'a>(ptr: *const c_char, what: &str) -> Result<
     if ptr.is_null() {
         return Err(invalid(format!("{what} is NULL")));
     }
-    let bytes = CStr::from_ptr(ptr).to_bytes();
+    // SAFETY: not NULL, so a NUL-terminated string that outlives 'a, by
+    // this function's contract.
+    let bytes = unsafe { CStr::from_ptr(ptr) }.to_bytes();
     // Names and ids are short and ASCII: is_ascii decides those faster than
     // a full UTF-8 check.
     if bytes.is_ascii() {
         // SAFETY: ASCII is UTF-8.
-        return Ok(std::str::from_utf8_unchecked(bytes));
+        return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
     }
     std::str::from_utf8(bytes).map_err(|_| invalid(format!("{what} is not valid UTF-8")))
 }
@@ -172,7 +176,8 @@ pub(crate) unsafe fn optional_str<'a>(ptr: *const c_char, what: &str) -> Result<
     if ptr.is_null() {
         Ok("")
     } else {
-        required_str(ptr, what)
+        // SAFETY: this function's contract is required_str's.
+        unsafe { required_str(ptr, what) }
     }
 }
 
@@ -184,7 +189,9 @@ pub(crate) unsafe fn byte_slice<'a>(ptr: *const c_char, len: usize, what: &str) 
     match (ptr.is_null(), len) {
         (true, 0) => Ok(&[]),
         (true, _) => Err(invalid(format!("{what} is NULL but its length is {len}"))),
-        (false, _) => Ok(std::slice::from_raw_parts(ptr.cast(), len)),
+        // SAFETY: not NULL, so valid for reads of len bytes that outlive 'a,
+        // by this function's contract.
+        (false, _) => Ok(unsafe { std::slice::from_raw_parts(ptr.cast(), len) }),
     }
 }
 
@@ -193,7 +200,8 @@ pub(crate) unsafe fn byte_slice<'a>(ptr: *const c_char, len: usize, what: &str) 
 /// # Safety
 /// As [`byte_slice`].
 pub(crate) unsafe fn text_slice<'a>(ptr: *const c_char, len: usize, what: &str) -> Result<&'a str, Error> {
-    let bytes = byte_slice(ptr, len, what)?;
+    // SAFETY: this function's contract is byte_slice's.
+    let bytes = unsafe { byte_slice(ptr, len, what) }?;
     if bytes.contains(&0) {
         return Err(invalid(format!("{what} holds a NUL byte")));
     }
@@ -208,10 +216,14 @@ pub(crate) unsafe fn str_array<'a>(ptr: *const *const c_char, len: usize, what: 
     if ptr.is_null() {
         return if len == 0 { Ok(Vec::new()) } else { Err(invalid(format!("{what} is NULL but its length is {len}"))) };
     }
-    std::slice::from_raw_parts(ptr, len)
+    // SAFETY: not NULL, so valid for reads of len pointers, by this
+    // function's contract.
+    let items = unsafe { std::slice::from_raw_parts(ptr, len) };
+    items
         .iter()
         .enumerate()
-        .map(|(index, &item)| required_str(item, &format!("{what}[{index}]")))
+        // SAFETY: each item is as required_str needs, by this function's contract.
+        .map(|(index, &item)| unsafe { required_str(item, &format!("{what}[{index}]")) })
         .collect()
 }
 
@@ -220,5 +232,6 @@ pub(crate) unsafe fn str_array<'a>(ptr: *const *const c_char, len: usize, what: 
 /// # Safety
 /// `ptr` is NULL or points to a live `T` that outlives `'a`.
 pub(crate) unsafe fn reference<'a, T>(ptr: *const T, what: &str) -> Result<&'a T, Error> {
-    ptr.as_ref().ok_or_else(|| invalid(format!("{what} is NULL")))
+    // SAFETY: NULL or a live T that outlives 'a, by this function's contract.
+    unsafe { ptr.as_ref() }.ok_or_else(|| invalid(format!("{what} is NULL")))
 }

@@ -100,8 +100,11 @@ pub unsafe extern "C" fn aikido_registry_register(
     boundary::status("aikido_registry_register", error_out, || {
         // SAFETY: the caller passes NULL or valid pointers, per the contract above.
         let registry = unsafe { handle::borrow(registry, "registry") }?;
+        // SAFETY: name is NULL or a NUL-terminated string, by the C contract.
         let name = unsafe { required_str(name, "name") }?;
+        // SAFETY: description is NULL or a NUL-terminated string, by the C contract.
         let description = unsafe { optional_str(description, "description") }?;
+        // SAFETY: parameters_json is NULL or a NUL-terminated string, by the C contract.
         let parameters = unsafe { optional_str(parameters_json, "parameters_json") }?;
         let handler =
             CHandler::new(name, handler, userdata, userdata_free).ok_or_else(|| invalid("handler is NULL"))?;
@@ -129,6 +132,7 @@ pub unsafe extern "C" fn aikido_registry_unregister(
     boundary::status("aikido_registry_unregister", error_out, || {
         // SAFETY: the caller passes NULL or valid pointers.
         let registry = unsafe { handle::borrow(registry, "registry") }?;
+        // SAFETY: name is NULL or a NUL-terminated string, by the C contract.
         registry.unregister(unsafe { required_str(name, "name") }?)
     })
 }
@@ -145,6 +149,7 @@ pub unsafe extern "C" fn aikido_registry_definitions(
     boundary::status("aikido_registry_definitions", error_out, || {
         // SAFETY: the caller passes NULL or valid pointers.
         unsafe { super::clear_out(json_out) };
+        // SAFETY: registry is NULL or a live handle, by the C contract.
         let registry = unsafe { handle::borrow(registry, "registry") }?;
         if !json_out.is_null() {
             let json = registry.with_definitions_json(copy_json_to_c_string);
@@ -191,24 +196,13 @@ pub unsafe extern "C" fn aikido_registry_dispatch(
     error_out: *mut *mut c_char,
 ) -> aikido_status {
     boundary::status("aikido_registry_dispatch", error_out, || {
-        // SAFETY: the caller passes NULL or valid pointers, as documented on
-        // aikido_tool_call and aikido_environment.
+        // SAFETY: content_out is NULL or writable, by the C contract.
         unsafe { super::clear_out(content_out) };
+        // SAFETY: registry is NULL or live, by the C contract.
         let registry = unsafe { handle::borrow(registry, "registry") }?;
-        let call = unsafe { reference(call, "call") }?;
-        let call = ToolCall {
-            id: unsafe { optional_str(call.id, "call->id") }?,
-            name: unsafe { required_str(call.name, "call->name") }?,
-            arguments: unsafe { byte_slice(call.arguments, call.arguments_len, "call->arguments") }?,
-        };
-        let environment = match unsafe { environment.as_ref() } {
-            None => Environment::default(),
-            Some(environment) => Environment {
-                session_id: unsafe { optional_str(environment.session_id, "environment->session_id") }?,
-                turn_id: uuid::Uuid::from_bytes(environment.turn_id),
-                cancel: unsafe { handle::get(environment.cancel) },
-            },
-        };
+        // SAFETY: call and environment are NULL or valid for this call, as
+        // aikido_tool_call and aikido_environment document.
+        let (call, environment) = unsafe { call_parts(call, environment) }?;
         let result = registry.dispatch(&call, &environment)?;
         // SAFETY: content_out is NULL or writable.
         unsafe { write_out(content_out, result.content) };
@@ -226,19 +220,39 @@ pub(crate) unsafe fn call_parts<'a>(
     call: *const aikido_tool_call,
     environment: *const aikido_environment,
 ) -> Result<(ToolCall<'a>, Environment<'a>), Error> {
+    // SAFETY: call is NULL or a valid aikido_tool_call, by this function's contract.
     let call = unsafe { reference(call, "call") }?;
-    let call = ToolCall {
-        id: unsafe { optional_str(call.id, "call->id") }?,
-        name: unsafe { required_str(call.name, "call->name") }?,
-        arguments: unsafe { byte_slice(call.arguments, call.arguments_len, "call->arguments") }?,
+    // SAFETY: its strings are NULL or valid, as aikido_tool_call documents, for 'a.
+    let call = unsafe {
+        ToolCall {
+            id: optional_str(call.id, "call->id")?,
+            name: required_str(call.name, "call->name")?,
+            arguments: byte_slice(call.arguments, call.arguments_len, "call->arguments")?,
+        }
     };
-    let environment = match unsafe { environment.as_ref() } {
-        None => Environment::default(),
-        Some(environment) => Environment {
-            session_id: unsafe { optional_str(environment.session_id, "environment->session_id") }?,
-            turn_id: uuid::Uuid::from_bytes(environment.turn_id),
-            cancel: unsafe { handle::get(environment.cancel) },
-        },
-    };
+    // SAFETY: environment is NULL or a valid aikido_environment, by this function's contract.
+    let environment = unsafe { environment_parts(environment) }?;
     Ok((call, environment))
+}
+
+/// The environment a call runs in, converted; NULL is the default (no
+/// session, nil turn, never cancelled).
+///
+/// # Safety
+/// `environment` is NULL or valid, as documented on `aikido_environment`,
+/// for `'a`.
+pub(crate) unsafe fn environment_parts<'a>(environment: *const aikido_environment) -> Result<Environment<'a>, Error> {
+    // SAFETY: NULL or a valid aikido_environment, by this function's contract.
+    Ok(match unsafe { environment.as_ref() } {
+        None => Environment::default(),
+        // SAFETY: its session id and token are NULL or valid, as
+        // aikido_environment documents, for 'a.
+        Some(environment) => unsafe {
+            Environment {
+                session_id: optional_str(environment.session_id, "environment->session_id")?,
+                turn_id: uuid::Uuid::from_bytes(environment.turn_id),
+                cancel: handle::get(environment.cancel),
+            }
+        },
+    })
 }

@@ -60,6 +60,7 @@ pub unsafe extern "C" fn aikido_schema_enum(
     boundary::value(|| {
         // SAFETY: the caller passes valid strings and an array of values_len strings.
         schema_text(unsafe { optional_str(description, "description") }.and_then(|description| {
+            // SAFETY: values is NULL or values_len readable string pointers, by the C contract.
             let values = unsafe { str_array(values, values_len, "values") }?;
             Ok(schema::enumeration(description, &values))
         }))
@@ -74,6 +75,7 @@ pub unsafe extern "C" fn aikido_schema_array(items_json: *const c_char, descript
     boundary::value(|| {
         // SAFETY: the caller passes valid strings.
         schema_text(unsafe { super::required_str(items_json, "items_json") }.and_then(|items| {
+            // SAFETY: description is NULL or a NUL-terminated string, by the C contract.
             let description = unsafe { optional_str(description, "description") }?;
             Ok(schema::array(parse_json(items, "items_json")?, description))
         }))
@@ -103,7 +105,9 @@ pub unsafe extern "C" fn aikido_schema_object(
         unsafe { super::clear_out(json_out) };
         // SAFETY: the caller passes arrays of len and required_len strings.
         let names = unsafe { str_array(names, len, "names") }?;
+        // SAFETY: schemas_json is NULL or len readable string pointers, by the C contract.
         let schemas = unsafe { str_array(schemas_json, len, "schemas_json") }?;
+        // SAFETY: required is NULL or required_len readable string pointers, by the C contract.
         let required = unsafe { str_array(required, required_len, "required") }?;
         let properties = names
             .into_iter()

@@ -123,7 +123,8 @@ impl Session {
 /// `limits` is NULL or points to a readable `aikido_shell_limits`.
 unsafe fn options(limits: *const aikido_shell_limits) -> ShellOptions {
     let mut options = ShellOptions::default();
-    let Some(limits) = limits.as_ref() else { return options };
+    // SAFETY: NULL or readable, by this function's contract.
+    let Some(limits) = (unsafe { limits.as_ref() }) else { return options };
     let defaults = Limits::default();
     let or = |value: u64, default: u64| if value == 0 { default } else { value };
     options.limits = Limits {
@@ -178,7 +179,9 @@ fn into_c_bytes(mut bytes: Vec<u8>) -> (*mut c_char, usize) {
 /// freed once.
 unsafe fn free_bytes(data: *mut c_char, len: usize) {
     if !data.is_null() {
-        drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(data.cast::<u8>(), len + 1)));
+        // SAFETY: a boxed slice of len + 1 bytes (into_c_bytes), freed once,
+        // by this function's contract.
+        drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(data.cast::<u8>(), len + 1)) });
     }
 }
 
@@ -227,7 +230,9 @@ pub unsafe extern "C" fn aikido_registry_register_shell_tool(
     boundary::status("aikido_registry_register_shell_tool", error_out, || {
         // SAFETY: the caller passes a live registry, a live handle, and NULL or readable limits.
         let registry = unsafe { handle::borrow(registry, "registry") }?;
+        // SAFETY: storage is NULL or a live handle, by the C contract.
         let storage = unsafe { storage::shared(storage, "storage") }?;
+        // SAFETY: limits is NULL or readable, by the C contract.
         register_shell_tool(registry, storage, unsafe { options(limits) })
     })
 }
@@ -243,6 +248,7 @@ pub unsafe extern "C" fn aikido_shell_new(
     boundary::value(|| {
         // SAFETY: the caller passes NULL or a live handle, and NULL or readable limits.
         let Ok(storage) = (unsafe { storage::shared(storage, "storage") }) else { return std::ptr::null_mut() };
+        // SAFETY: limits is NULL or readable, by the C contract.
         let options = unsafe { options(limits) };
         let shell = Mutex::new(Shell::new(storage.clone(), options.clone()));
         handle::into_raw(Session { shell, storage, options })
@@ -272,7 +278,9 @@ pub unsafe extern "C" fn aikido_shell_run(
         *out = EMPTY_RESULT;
         // SAFETY: the caller passes a live shell, script_len bytes, and NULL or a live token.
         let session = unsafe { handle::borrow(shell, "shell") }?;
+        // SAFETY: script is NULL or readable for script_len bytes, by the C contract.
         let script = unsafe { text_slice(script, script_len, "script") }?;
+        // SAFETY: cancel is NULL or a live handle, by the C contract.
         let cancel = unsafe { handle::get(cancel) };
         let result = session.lock().run(script, cancel);
         *out = c_result(result);
@@ -299,13 +307,16 @@ pub unsafe extern "C" fn aikido_shell_result_free(result: *mut aikido_shell_resu
     boundary::value(|| {
         // SAFETY: the caller passes NULL or a result filled by aikido_shell_run.
         if let Some(result) = unsafe { result.as_mut() } {
+            // SAFETY: the buffers were made by into_c_bytes with these lengths
+            // (or are NULL, in a zeroed result), and are freed once: the result
+            // is zeroed below.
             unsafe {
                 free_bytes(result.stdout_data, result.stdout_len);
                 free_bytes(result.stderr_data, result.stderr_len);
-                if !result.write_set_json.is_null() {
-                    // SAFETY: made by into_c_string (CString::into_raw), freed once.
-                    drop(std::ffi::CString::from_raw(result.write_set_json));
-                }
+            }
+            if !result.write_set_json.is_null() {
+                // SAFETY: made by into_c_string (CString::into_raw), freed once.
+                drop(unsafe { std::ffi::CString::from_raw(result.write_set_json) });
             }
             *result = EMPTY_RESULT;
         }
@@ -331,13 +342,16 @@ mod tests {
 
     fn take(text: *mut c_char) -> String {
         assert!(!text.is_null());
+        // SAFETY: text is a NUL-terminated string the library made, not yet freed.
         let owned = unsafe { CStr::from_ptr(text) }.to_str().unwrap().to_owned();
+        // SAFETY: text was made above, nothing uses it any more, and it is freed once, here.
         unsafe { aikido_string_free(text) };
         owned
     }
 
     #[test]
     fn limits_of_zero_and_null_limits_take_the_defaults() {
+        // SAFETY: NULL or a local aikido_shell_limits.
         assert_eq!(unsafe { options(ptr::null()) }, ShellOptions::default());
         let zero = aikido_shell_limits {
             max_commands: 0,
@@ -347,6 +361,7 @@ mod tests {
             max_milliseconds: 0,
             max_memory_bytes: 0,
         };
+        // SAFETY: NULL or a local aikido_shell_limits.
         assert_eq!(unsafe { options(&zero) }, ShellOptions::default());
         let set = aikido_shell_limits {
             max_commands: 1,
@@ -357,6 +372,7 @@ mod tests {
             max_memory_bytes: 6,
         };
         assert_eq!(
+            // SAFETY: NULL or a local aikido_shell_limits.
             unsafe { options(&set) }.limits,
             Limits {
                 max_commands: 1,
@@ -381,14 +397,19 @@ mod tests {
         };
         let mut result = c_result(run);
         assert_eq!((result.stdout_len, result.stderr_len), (3, 0));
+        // SAFETY: c_result made stdout_len (3) bytes and a NUL.
         let stdout = unsafe { std::slice::from_raw_parts(result.stdout_data.cast::<u8>(), 4) };
         assert_eq!(stdout, b"a\0b\0");
+        // SAFETY: c_result made an empty stderr as one NUL byte.
         assert_eq!(unsafe { *result.stderr_data }, 0);
         assert_eq!((result.exit_code, result.truncated, result.limit), (125, true, AIKIDO_SHELL_LIMIT_OUTPUT));
+        // SAFETY: result was filled by aikido_shell_run or c_result (or zeroed), and its buffers are freed once.
         unsafe { aikido_shell_result_free(&mut result) };
         assert!(result.stdout_data.is_null() && result.stderr_data.is_null());
         // A zeroed result, and NULL, free nothing.
+        // SAFETY: result was filled by aikido_shell_run or c_result (or zeroed), and its buffers are freed once.
         unsafe { aikido_shell_result_free(&mut result) };
+        // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
         unsafe { aikido_shell_result_free(ptr::null_mut()) };
     }
 
@@ -401,49 +422,60 @@ mod tests {
         let storage = aikido_storage_memory_new(0, 0);
         let registry = aikido_registry_new();
         let mut error = ptr::null_mut();
+        // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
         let status = unsafe { aikido_registry_register_shell_tool(ptr::null_mut(), storage, ptr::null(), &mut error) };
         assert_eq!(status, AIKIDO_ERR_INVALID_INPUT);
         assert_eq!(take(error), "aikido/tools: invalid input: registry is NULL");
+        // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
         let status = unsafe { aikido_registry_register_shell_tool(registry, ptr::null(), ptr::null(), &mut error) };
         assert_eq!(
             (status, take(error).as_str()),
-            (AIKIDO_ERR_INVALID_INPUT, "aikido/tools: invalid input: storage is NULL")
+            (AIKIDO_ERR_INVALID_INPUT, "aikido/tools: invalid input: storage is NULL") // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
         );
         assert_eq!(
+            // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
             unsafe { aikido_registry_register_shell_tool(registry, storage, ptr::null(), ptr::null_mut()) },
-            AIKIDO_OK
+            AIKIDO_OK // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
         );
+        // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
         let status = unsafe { aikido_registry_register_shell_tool(registry, storage, ptr::null(), &mut error) };
         assert_eq!(status, AIKIDO_ERR_DUPLICATE_TOOL);
         assert!(take(error).contains("\"bash\""));
 
+        // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
         assert!(unsafe { aikido_shell_new(ptr::null(), ptr::null()) }.is_null());
+        // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
         let shell = unsafe { aikido_shell_new(storage, ptr::null()) };
         assert!(!shell.is_null());
         // Garbage the caller left in the result is overwritten before any check.
         let mut result = aikido_shell_result { exit_code: 7, limit: 3, truncated: true, ..EMPTY_RESULT };
         let status =
+            // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
             unsafe { aikido_shell_run(ptr::null_mut(), c"true".as_ptr(), 4, ptr::null(), &mut result, &mut error) };
         assert_eq!(
             (status, take(error).as_str()),
             (AIKIDO_ERR_INVALID_INPUT, "aikido/tools: invalid input: shell is NULL")
         );
         assert_eq!((result.exit_code, result.limit, result.truncated), (0, 0, false));
+        // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
         let status = unsafe { aikido_shell_run(shell, ptr::null(), 4, ptr::null(), &mut result, &mut error) };
         assert_eq!(
             (status, take(error).as_str()),
             (AIKIDO_ERR_INVALID_INPUT, "aikido/tools: invalid input: script is NULL but its length is 4")
         );
+        // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
         let status = unsafe { aikido_shell_run(shell, c"a\xffb".as_ptr(), 3, ptr::null(), &mut result, &mut error) };
         assert_eq!(
             (status, take(error).as_str()),
             (AIKIDO_ERR_INVALID_INPUT, "aikido/tools: invalid input: script is not valid UTF-8")
         );
+        // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
         let status = unsafe { aikido_shell_run(shell, c"true".as_ptr(), 4, ptr::null(), ptr::null_mut(), &mut error) };
         assert_eq!(
             (status, take(error).as_str()),
             (AIKIDO_ERR_INVALID_INPUT, "aikido/tools: invalid input: result_out is NULL")
         );
+        // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
         unsafe {
             aikido_shell_reset(ptr::null_mut());
             aikido_shell_free(ptr::null_mut());
@@ -459,6 +491,7 @@ mod tests {
         let storage = aikido_storage_memory_new(0, 0);
         let registry = aikido_registry_new();
         assert_eq!(
+            // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
             unsafe { aikido_registry_register_shell_tool(registry, storage, ptr::null(), ptr::null_mut()) },
             AIKIDO_OK
         );
@@ -470,6 +503,7 @@ mod tests {
             arguments_len: arguments.len(),
         };
         let mut content = ptr::null_mut();
+        // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
         let status = unsafe { aikido_registry_dispatch(registry, &call, ptr::null(), &mut content, ptr::null_mut()) };
         assert_eq!((status, take(content).as_str()), (AIKIDO_OK, "hi\n[exit code: 0]"));
 
@@ -481,25 +515,33 @@ mod tests {
             max_milliseconds: 0,
             max_memory_bytes: 0,
         };
+        // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
         let shell = unsafe { aikido_shell_new(storage, &limits) };
+        // SAFETY: storage was made above, nothing uses it any more, and it is freed once, here.
         unsafe { aikido_storage_free(storage) }; // the shell shares the storage
         let mut result = EMPTY_RESULT;
         let script = "cat /f; echo oops >&2; false";
+        // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
         let status = unsafe {
             aikido_shell_run(shell, script.as_ptr().cast(), script.len(), ptr::null(), &mut result, ptr::null_mut())
         };
         assert_eq!(status, AIKIDO_OK);
+        // SAFETY: result.stdout_data is a NUL-terminated string the library made, not yet freed.
         let stdout = unsafe { CStr::from_ptr(result.stdout_data) };
+        // SAFETY: result.stderr_data is a NUL-terminated string the library made, not yet freed.
         let stderr = unsafe { CStr::from_ptr(result.stderr_data) };
         assert_eq!((stdout.to_bytes(), stderr.to_bytes()), (&b"hi\n"[..], &b"oops\n"[..]));
         assert_eq!((result.exit_code, result.limit), (1, AIKIDO_SHELL_LIMIT_NONE));
+        // SAFETY: result was filled by aikido_shell_run or c_result (or zeroed), and its buffers are freed once.
         unsafe { aikido_shell_result_free(&mut result) };
         let script = "while :; do :; done";
+        // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
         let status = unsafe {
             aikido_shell_run(shell, script.as_ptr().cast(), script.len(), ptr::null(), &mut result, ptr::null_mut())
         };
         assert_eq!(status, AIKIDO_OK);
         assert_eq!((result.exit_code, result.limit), (125, AIKIDO_SHELL_LIMIT_LOOP_ITERATIONS));
+        // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
         unsafe {
             aikido_shell_result_free(&mut result);
             aikido_shell_free(shell);

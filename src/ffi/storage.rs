@@ -146,6 +146,7 @@ pub unsafe extern "C" fn aikido_storage_host_new(
     error_out: *mut *mut c_char,
 ) -> aikido_status {
     boundary::status("aikido_storage_host_new", error_out, || {
+        // SAFETY: storage_out is NULL or writable, by the C contract.
         let out = unsafe { storage_out.as_mut() }.ok_or_else(|| invalid("storage_out is NULL"))?;
         *out = std::ptr::null_mut();
         // SAFETY: the caller passes NULL or a NUL-terminated string.
@@ -194,8 +195,11 @@ pub unsafe extern "C" fn aikido_storage_mount(
     boundary::value(|| {
         // SAFETY: the caller passes NULL or live handles and a string.
         let mounted = (|| -> Result<*mut aikido_storage, Error> {
+            // SAFETY: base is NULL or a live handle, by the C contract.
             let base = unsafe { handle::borrow(base, "base") }?;
+            // SAFETY: prefix is NULL or a NUL-terminated string, by the C contract.
             let prefix = unsafe { required_str(prefix, "prefix") }?;
+            // SAFETY: storage is NULL or a live handle, by the C contract.
             let storage = unsafe { handle::borrow(storage, "storage") }?.storage();
             let mounts = match base {
                 Held::Mounts(mounts) => mounts.clone(),
@@ -222,6 +226,7 @@ pub unsafe extern "C" fn aikido_storage_policy_new(
     error_out: *mut *mut c_char,
 ) -> aikido_status {
     boundary::status("aikido_storage_policy_new", error_out, || {
+        // SAFETY: storage_out is NULL or writable, by the C contract.
         let out = unsafe { storage_out.as_mut() }.ok_or_else(|| invalid("storage_out is NULL"))?;
         *out = std::ptr::null_mut();
         // SAFETY: the caller passes a live handle and rules_len rules.
@@ -229,10 +234,12 @@ pub unsafe extern "C" fn aikido_storage_policy_new(
         let rules = match (rules.is_null(), rules_len) {
             (true, 0) => &[][..],
             (true, _) => return Err(invalid(format!("rules is NULL but rules_len is {rules_len}"))),
+            // SAFETY: not NULL, so rules_len readable rules, by the C contract.
             (false, _) => unsafe { std::slice::from_raw_parts(rules, rules_len) },
         };
         let mut policy = PathPolicy::new();
         for (index, rule) in rules.iter().enumerate() {
+            // SAFETY: rule.pattern is NULL or a NUL-terminated string, by the C contract.
             let pattern = unsafe { required_str(rule.pattern, &format!("rules[{index}].pattern")) }?;
             let access = match rule.access {
                 AIKIDO_ACCESS_READ => Access::Read,
@@ -266,8 +273,10 @@ unsafe fn on_path<T>(
     path: *const c_char,
     operation: impl FnOnce(&dyn Storage, &str) -> Result<T, crate::storage::StorageError>,
 ) -> Result<T, Error> {
-    let storage = handle::borrow(storage, "storage")?.storage();
-    let path = required_str(path, "path")?;
+    // SAFETY: NULL or a live handle, by this function's contract.
+    let storage = unsafe { handle::borrow(storage, "storage") }?.storage();
+    // SAFETY: NULL or a NUL-terminated string, by this function's contract.
+    let path = unsafe { required_str(path, "path") }?;
     Ok(operation(storage.as_ref(), path)?)
 }
 
@@ -284,7 +293,9 @@ pub unsafe extern "C" fn aikido_storage_read(
     error_out: *mut *mut c_char,
 ) -> aikido_status {
     boundary::status("aikido_storage_read", error_out, || {
+        // SAFETY: data_out is NULL or writable, by the C contract.
         let data_out = unsafe { data_out.as_mut() }.ok_or_else(|| invalid("data_out is NULL"))?;
+        // SAFETY: len_out is NULL or writable, by the C contract.
         let len_out = unsafe { len_out.as_mut() }.ok_or_else(|| invalid("len_out is NULL"))?;
         *data_out = std::ptr::null_mut();
         *len_out = 0;
@@ -311,7 +322,8 @@ pub unsafe extern "C" fn aikido_bytes_free(data: *mut u8, len: usize) {
 /// # Safety
 /// `data` is NULL or valid for reads of `len` bytes.
 unsafe fn bytes<'a>(data: *const u8, len: usize) -> Result<&'a [u8], Error> {
-    super::byte_slice(data.cast(), len, "data")
+    // SAFETY: this function's contract is byte_slice's.
+    unsafe { super::byte_slice(data.cast(), len, "data") }
 }
 
 /// Creates or replaces the file at `path` with `len` bytes at `data`.
@@ -326,6 +338,7 @@ pub unsafe extern "C" fn aikido_storage_write(
     boundary::status("aikido_storage_write", error_out, || {
         // SAFETY: the caller passes a live handle, a path and len bytes.
         let data = unsafe { bytes(data, len) }?;
+        // SAFETY: storage is NULL or a live handle and path NULL or a NUL-terminated string, by the C contract.
         unsafe { on_path(storage, path, |storage, path| storage.write(path, data)) }
     })
 }
@@ -342,6 +355,7 @@ pub unsafe extern "C" fn aikido_storage_append(
     boundary::status("aikido_storage_append", error_out, || {
         // SAFETY: the caller passes a live handle, a path and len bytes.
         let data = unsafe { bytes(data, len) }?;
+        // SAFETY: storage is NULL or a live handle and path NULL or a NUL-terminated string, by the C contract.
         unsafe { on_path(storage, path, |storage, path| storage.append(path, data)) }
     })
 }
@@ -387,6 +401,7 @@ pub unsafe extern "C" fn aikido_storage_rename(
     boundary::status("aikido_storage_rename", error_out, || {
         // SAFETY: the caller passes a live handle and two paths.
         let to = unsafe { required_str(to, "to") }?;
+        // SAFETY: storage is NULL or a live handle and from NULL or a NUL-terminated string, by the C contract.
         unsafe { on_path(storage, from, |storage, from| storage.rename(from, to)) }
     })
 }
@@ -402,6 +417,7 @@ pub unsafe extern "C" fn aikido_storage_symlink(
     boundary::status("aikido_storage_symlink", error_out, || {
         // SAFETY: the caller passes a live handle and two strings.
         let target = unsafe { required_str(target, "target") }?;
+        // SAFETY: storage is NULL or a live handle and link NULL or a NUL-terminated string, by the C contract.
         unsafe { on_path(storage, link, |storage, link| storage.symlink(target, link)) }
     })
 }
@@ -417,7 +433,9 @@ pub unsafe extern "C" fn aikido_storage_readlink(
     boundary::status("aikido_storage_readlink", error_out, || {
         // SAFETY: the caller passes a live handle, a path and NULL or a writable pointer.
         unsafe { super::clear_out(target_out) };
+        // SAFETY: storage is NULL or a live handle and path NULL or a NUL-terminated string, by the C contract.
         let target = unsafe { on_path(storage, path, |storage, path| storage.readlink(path)) }?;
+        // SAFETY: target_out is NULL or writable, by the C contract.
         unsafe { write_out(target_out, target) };
         Ok(())
     })
@@ -462,6 +480,7 @@ unsafe fn fill_stat(
     stat_out: *mut aikido_file_stat,
     look: impl FnOnce(&dyn Storage, &str) -> Result<Metadata, crate::storage::StorageError>,
 ) -> Result<(), Error> {
+    // SAFETY: stat_out is NULL or writable, by the C contract.
     let stat_out = unsafe { stat_out.as_mut() }.ok_or_else(|| invalid("stat_out is NULL"))?;
     // SAFETY: forwarded from the caller.
     let metadata = unsafe { on_path(storage, path, look) }?;
@@ -506,11 +525,13 @@ pub unsafe extern "C" fn aikido_storage_list(
     boundary::status("aikido_storage_list", error_out, || {
         // SAFETY: the caller passes a live handle, a path and NULL or a writable pointer.
         unsafe { super::clear_out(json_out) };
+        // SAFETY: storage is NULL or a live handle and path NULL or a NUL-terminated string, by the C contract.
         let entries = unsafe { on_path(storage, path, |storage, path| storage.list(path)) }?;
         let entries: Vec<serde_json::Value> = entries
             .into_iter()
             .map(|entry| serde_json::json!({"name": entry.name, "kind": kind_name(entry.kind)}))
             .collect();
+        // SAFETY: json_out is NULL or writable, by the C contract.
         unsafe { write_out(json_out, serde_json::Value::Array(entries).to_string()) };
         Ok(())
     })
@@ -533,6 +554,7 @@ pub unsafe extern "C" fn aikido_storage_diff(
     boundary::status("aikido_storage_diff", error_out, || {
         // SAFETY: the caller passes a live handle and NULL or a writable pointer.
         unsafe { super::clear_out(json_out) };
+        // SAFETY: storage is NULL or a live handle, by the C contract.
         let changes = match unsafe { handle::borrow(storage, "storage") }? {
             Held::Overlay(overlay) => overlay.diff()?,
             Held::DryRun(dry_run) => dry_run.write_set()?,
@@ -549,6 +571,7 @@ pub unsafe extern "C" fn aikido_storage_diff(
                 serde_json::json!({"path": change.path, "change": kind})
             })
             .collect();
+        // SAFETY: json_out is NULL or writable, by the C contract.
         unsafe { write_out(json_out, serde_json::Value::Array(changes).to_string()) };
         Ok(())
     })
@@ -561,6 +584,7 @@ pub unsafe extern "C" fn aikido_storage_commit(
     storage: *const aikido_storage,
     error_out: *mut *mut c_char,
 ) -> aikido_status {
+    // SAFETY: storage is NULL or a live handle, by the C contract.
     boundary::status("aikido_storage_commit", error_out, || match unsafe { handle::borrow(storage, "storage") }? {
         Held::Overlay(overlay) => Ok(overlay.commit()?),
         _ => Err(invalid("only an overlay can commit")),
@@ -573,6 +597,7 @@ pub unsafe extern "C" fn aikido_storage_discard(
     storage: *const aikido_storage,
     error_out: *mut *mut c_char,
 ) -> aikido_status {
+    // SAFETY: storage is NULL or a live handle, by the C contract.
     boundary::status("aikido_storage_discard", error_out, || match unsafe { handle::borrow(storage, "storage") }? {
         Held::Overlay(overlay) => {
             overlay.discard();
@@ -594,6 +619,7 @@ pub unsafe extern "C" fn aikido_registry_register_file_tools(
     boundary::status("aikido_registry_register_file_tools", error_out, || {
         // SAFETY: the caller passes a live registry and a live handle.
         let registry = unsafe { handle::borrow(registry, "registry") }?;
+        // SAFETY: storage is NULL or a live handle, by the C contract.
         let storage = unsafe { handle::borrow(storage, "storage") }?.storage();
         register_file_tools(registry, storage)
     })

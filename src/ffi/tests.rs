@@ -9,12 +9,14 @@ use super::handler::aikido_reply;
 use super::registry::*;
 use super::status::*;
 use super::*;
-use crate::{Environment, Registry, ToolDefinition};
+use crate::{Environment, ToolDefinition};
 
 /// Takes a library-owned string: its text, and frees it.
 fn take(text: *mut c_char) -> String {
     assert!(!text.is_null());
+    // SAFETY: text is a NUL-terminated string the library returned, not yet freed.
     let owned = unsafe { CStr::from_ptr(text) }.to_str().unwrap().to_owned();
+    // SAFETY: text was made above, nothing uses it any more, and it is freed once, here.
     unsafe { status::aikido_string_free(text) };
     owned
 }
@@ -26,11 +28,16 @@ unsafe extern "C" fn echo(
     _environment: *const aikido_environment,
     reply: *mut aikido_reply,
 ) -> aikido_status {
-    handler::aikido_reply_set_content(reply, arguments, arguments_len)
+    // SAFETY: the library calls a handler with a reply valid for the call and arguments
+    // valid for arguments_len bytes (aikido_handler).
+    unsafe { handler::aikido_reply_set_content(reply, arguments, arguments_len) }
 }
 
 unsafe extern "C" fn count_free(userdata: *mut c_void) {
-    (*userdata.cast::<AtomicUsize>()).fetch_add(1, Ordering::SeqCst);
+    // SAFETY: registered with a live AtomicUsize as its userdata.
+    unsafe {
+        (*userdata.cast::<AtomicUsize>()).fetch_add(1, Ordering::SeqCst);
+    }
 }
 
 fn dispatch(registry: *const aikido_registry, name: &CStr, arguments: &str) -> (aikido_status, String) {
@@ -41,6 +48,7 @@ fn dispatch(registry: *const aikido_registry, name: &CStr, arguments: &str) -> (
         arguments_len: arguments.len(),
     };
     let (mut content, mut error) = (ptr::null_mut(), ptr::null_mut());
+    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
     let status = unsafe { aikido_registry_dispatch(registry, &call, ptr::null(), &mut content, &mut error) };
     let text = if status == AIKIDO_OK { take(content) } else { take(error) };
     (status, text)
@@ -51,11 +59,13 @@ fn a_rust_handler_that_panics_through_the_c_api_gives_tool_panicked() {
     let registry = aikido_registry_new();
     // A registry made through C is a Registry underneath: give it a native
     // Rust handler that panics, and call it through the C ABI.
-    let native = unsafe { &*registry.cast::<Registry>() };
+    // SAFETY: made by aikido_registry_new just above, freed at the end.
+    let native = unsafe { handle::get(registry) }.unwrap();
     native.register(ToolDefinition::new("divide", ""), |_: &str, _: &Environment| panic!("division by zero")).unwrap();
     let (status, message) = dispatch(registry, c"divide", "{}");
     assert_eq!(status, AIKIDO_ERR_TOOL_PANICKED);
     assert_eq!(message, "aikido/tools: tool panicked: tool \"divide\": division by zero");
+    // SAFETY: registry was made above, nothing uses it any more, and it is freed once, here.
     unsafe { aikido_registry_free(registry) };
 }
 
@@ -75,6 +85,7 @@ fn userdata_is_freed_once_on_unregister_and_never_for_a_failed_registration() {
     let frees = AtomicUsize::new(0);
     let userdata = (&frees as *const AtomicUsize).cast_mut().cast::<c_void>();
     let registry = aikido_registry_new();
+    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
     let register = |name: &CStr, error: &mut *mut c_char| unsafe {
         aikido_registry_register(
             registry,
@@ -97,14 +108,17 @@ fn userdata_is_freed_once_on_unregister_and_never_for_a_failed_registration() {
     assert_eq!(frees.load(Ordering::SeqCst), 0, "a failed registration must not free the caller's userdata");
 
     assert_eq!(dispatch(registry, c"echo", r#"{"a":1}"#), (AIKIDO_OK, r#"{"a":1}"#.to_owned()));
+    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
     assert_eq!(unsafe { aikido_registry_unregister(registry, c"echo".as_ptr(), ptr::null_mut()) }, AIKIDO_OK);
     assert_eq!(frees.load(Ordering::SeqCst), 1);
     assert_eq!(
+        // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
         unsafe { aikido_registry_unregister(registry, c"echo".as_ptr(), ptr::null_mut()) },
         AIKIDO_ERR_UNKNOWN_TOOL
     );
 
     assert_eq!(register(c"again", &mut error), AIKIDO_OK);
+    // SAFETY: registry was made above, nothing uses it any more, and it is freed once, here.
     unsafe { aikido_registry_free(registry) };
     assert_eq!(frees.load(Ordering::SeqCst), 2, "freeing the registry frees each tool's userdata once");
 }
@@ -113,12 +127,16 @@ fn userdata_is_freed_once_on_unregister_and_never_for_a_failed_registration() {
 fn outputs_are_cleared_on_entry_and_null_pointers_are_refused() {
     let mut content = ptr::NonNull::<c_char>::dangling().as_ptr(); // garbage the caller left there
     let mut error = ptr::null_mut();
+    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
     let status = unsafe { aikido_registry_dispatch(ptr::null(), ptr::null(), ptr::null(), &mut content, &mut error) };
     assert_eq!(status, AIKIDO_ERR_INVALID_INPUT);
     assert!(content.is_null());
     assert_eq!(take(error), "aikido/tools: invalid input: registry is NULL");
+    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
     assert_eq!(unsafe { aikido_registry_len(ptr::null()) }, 0);
+    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
     unsafe { aikido_registry_free(ptr::null_mut()) };
+    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
     unsafe { status::aikido_string_free(ptr::null_mut()) };
 }
 
@@ -143,7 +161,10 @@ impl Probe {
 }
 
 unsafe extern "C" fn count_probe_free(userdata: *mut c_void) {
-    (*userdata.cast::<Probe>()).frees.fetch_add(1, Ordering::SeqCst);
+    // SAFETY: registered with a live Probe (it outlives the registry) as its userdata.
+    unsafe {
+        (*userdata.cast::<Probe>()).frees.fetch_add(1, Ordering::SeqCst);
+    }
 }
 
 fn register_c(
@@ -154,6 +175,7 @@ fn register_c(
     probe: &Probe,
 ) -> aikido_status {
     let parameters = parameters.map_or(ptr::null(), CStr::as_ptr);
+    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
     unsafe {
         aikido_registry_register(
             registry,
@@ -176,12 +198,16 @@ unsafe extern "C" fn unregister_self(
     _environment: *const aikido_environment,
     reply: *mut aikido_reply,
 ) -> aikido_status {
-    let probe = &*userdata.cast::<Probe>();
-    assert_eq!(aikido_registry_unregister(probe.registry, c"self".as_ptr(), ptr::null_mut()), AIKIDO_OK);
-    assert_eq!(aikido_registry_len(probe.registry), 0);
-    probe.frees_seen_mid_call.store(probe.frees.load(Ordering::SeqCst), Ordering::SeqCst);
-    let text = "still here";
-    handler::aikido_reply_set_content(reply, text.as_ptr().cast(), text.len())
+    // SAFETY: its userdata is a live Probe whose registry is live; the reply is valid
+    // for the call (aikido_handler).
+    unsafe {
+        let probe = &*userdata.cast::<Probe>();
+        assert_eq!(aikido_registry_unregister(probe.registry, c"self".as_ptr(), ptr::null_mut()), AIKIDO_OK);
+        assert_eq!(aikido_registry_len(probe.registry), 0);
+        probe.frees_seen_mid_call.store(probe.frees.load(Ordering::SeqCst), Ordering::SeqCst);
+        let text = "still here";
+        handler::aikido_reply_set_content(reply, text.as_ptr().cast(), text.len())
+    }
 }
 
 #[test]
@@ -192,6 +218,7 @@ fn a_tool_unregistered_during_its_own_call_is_freed_once_after_the_call_returns(
     assert_eq!(dispatch(registry, c"self", "{}"), (AIKIDO_OK, "still here".to_owned()));
     assert_eq!(probe.frees_seen_mid_call.load(Ordering::SeqCst), 0, "freed while its call was running");
     assert_eq!(probe.frees.load(Ordering::SeqCst), 1);
+    // SAFETY: registry was made above, nothing uses it any more, and it is freed once, here.
     unsafe { aikido_registry_free(registry) };
     assert_eq!(probe.frees.load(Ordering::SeqCst), 1, "freeing the registry must not free it again");
 }
@@ -205,16 +232,23 @@ unsafe extern "C" fn copy_then_misuse(
     _environment: *const aikido_environment,
     reply: *mut aikido_reply,
 ) -> aikido_status {
-    let mut buffer = *b"copied";
-    assert_eq!(handler::aikido_reply_set_content(reply, buffer.as_ptr().cast(), buffer.len()), AIKIDO_OK);
-    buffer.fill(b'x');
-    // A NUL inside, not UTF-8, NULL with a length.
-    let refused: [(*const c_char, usize); 3] = [(c"a".as_ptr(), 2), (b"\xff".as_ptr().cast(), 1), (ptr::null(), 5)];
-    for (text, len) in refused {
-        assert_eq!(handler::aikido_reply_set_content(reply, text, len), AIKIDO_ERR_INVALID_INPUT);
+    // SAFETY: the reply is valid for the call; each text is readable for its length
+    // or NULL (aikido_handler).
+    unsafe {
+        let mut buffer = *b"copied";
+        assert_eq!(handler::aikido_reply_set_content(reply, buffer.as_ptr().cast(), buffer.len()), AIKIDO_OK);
+        buffer.fill(b'x');
+        // A NUL inside, not UTF-8, NULL with a length.
+        let refused: [(*const c_char, usize); 3] = [(c"a".as_ptr(), 2), (b"\xff".as_ptr().cast(), 1), (ptr::null(), 5)];
+        for (text, len) in refused {
+            assert_eq!(handler::aikido_reply_set_content(reply, text, len), AIKIDO_ERR_INVALID_INPUT);
+        }
+        assert_eq!(
+            handler::aikido_reply_set_error(ptr::null_mut(), buffer.as_ptr().cast(), 1),
+            AIKIDO_ERR_INVALID_INPUT
+        );
+        AIKIDO_OK
     }
-    assert_eq!(handler::aikido_reply_set_error(ptr::null_mut(), buffer.as_ptr().cast(), 1), AIKIDO_ERR_INVALID_INPUT);
-    AIKIDO_OK
 }
 
 #[test]
@@ -223,6 +257,7 @@ fn reply_text_is_copied_and_a_refused_text_leaves_the_reply_as_it_was() {
     let probe = Probe::new(registry);
     assert_eq!(register_c(registry, c"copy", None, Some(copy_then_misuse), &probe), AIKIDO_OK);
     assert_eq!(dispatch(registry, c"copy", ""), (AIKIDO_OK, "copied".to_owned()));
+    // SAFETY: registry was made above, nothing uses it any more, and it is freed once, here.
     unsafe { aikido_registry_free(registry) };
     assert_eq!(probe.frees.load(Ordering::SeqCst), 1);
 }
@@ -236,8 +271,12 @@ unsafe extern "C" fn check_terminated(
     _environment: *const aikido_environment,
     reply: *mut aikido_reply,
 ) -> aikido_status {
-    assert_eq!(*arguments.add(arguments_len), 0);
-    handler::aikido_reply_set_content(reply, arguments, arguments_len)
+    // SAFETY: the library passes arguments_len bytes and a NUL after them, and a
+    // reply valid for the call (aikido_handler).
+    unsafe {
+        assert_eq!(*arguments.add(arguments_len), 0);
+        handler::aikido_reply_set_content(reply, arguments, arguments_len)
+    }
 }
 
 #[test]
@@ -258,6 +297,7 @@ fn arguments_are_read_only_within_their_length_and_reach_the_handler_nul_termina
             arguments_len: exact.len(),
         };
         let mut content = ptr::null_mut();
+        // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
         let status = unsafe { aikido_registry_dispatch(registry, &call, ptr::null(), &mut content, ptr::null_mut()) };
         assert_eq!(status, AIKIDO_OK);
         assert_eq!(take(content), arguments);
@@ -273,11 +313,13 @@ fn arguments_are_read_only_within_their_length_and_reach_the_handler_nul_termina
             arguments_len: 4,
         };
         let mut error = ptr::null_mut();
+        // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
         let status = unsafe { aikido_registry_dispatch(registry, &call, ptr::null(), ptr::null_mut(), &mut error) };
         (status, take(error))
     };
     assert_eq!(status, AIKIDO_ERR_INVALID_ARGUMENTS);
     assert!(message.starts_with("aikido/tools: invalid tool arguments for tool \"echo\""), "{message}");
+    // SAFETY: registry was made above, nothing uses it any more, and it is freed once, here.
     unsafe { aikido_registry_free(registry) };
 }
 
@@ -311,6 +353,7 @@ fn a_handler_that_sets_nothing_gives_an_empty_string_and_a_bad_status_is_named()
     let (status, message) = dispatch(registry, c"odd", "{}");
     assert_eq!(status, AIKIDO_ERR_TOOL_FAILED);
     assert!(message.contains("\"odd\" returned status 42"), "{message}");
+    // SAFETY: registry was made above, nothing uses it any more, and it is freed once, here.
     unsafe { aikido_registry_free(registry) };
     assert_eq!(probe.frees.load(Ordering::SeqCst), 2, "each registration frees its userdata once");
 }
@@ -322,6 +365,7 @@ fn a_fired_token_skips_the_handler_and_outputs_not_wanted_may_be_null() {
     let schema = cr#"{"type":"object","required":["path"]}"#;
     assert_eq!(register_c(registry, c"echo", Some(schema), Some(check_terminated), &probe), AIKIDO_OK);
     let cancel = cancel::aikido_cancel_new();
+    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
     unsafe { cancel::aikido_cancel_fire(cancel) };
     let environment = aikido_environment { session_id: c"session".as_ptr(), turn_id: [1; 16], cancel };
     let arguments = r#"{"path":"a"}"#;
@@ -332,16 +376,20 @@ fn a_fired_token_skips_the_handler_and_outputs_not_wanted_may_be_null() {
         arguments_len: arguments.len(),
     };
     let (mut content, mut error) = (ptr::null_mut(), ptr::null_mut());
+    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
     let status = unsafe { aikido_registry_dispatch(registry, &call, &environment, &mut content, &mut error) };
     assert_eq!(status, AIKIDO_ERR_CANCELLED);
     assert!(content.is_null());
     assert!(take(error).contains("\"echo\""));
     // Neither output wanted: nothing is written, nothing leaks.
+    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
     let status = unsafe { aikido_registry_dispatch(registry, &call, ptr::null(), ptr::null_mut(), ptr::null_mut()) };
     assert_eq!(status, AIKIDO_OK);
     let mut definitions = ptr::null_mut();
+    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
     assert_eq!(unsafe { aikido_registry_definitions(registry, &mut definitions, ptr::null_mut()) }, AIKIDO_OK);
     assert_eq!(take(definitions), r#"[{"name":"echo","parameters":{"type":"object","required":["path"]}}]"#);
+    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
     unsafe {
         cancel::aikido_cancel_free(cancel);
         aikido_registry_free(registry);
@@ -350,29 +398,38 @@ fn a_fired_token_skips_the_handler_and_outputs_not_wanted_may_be_null() {
 
 #[test]
 fn schema_helpers_hand_over_owned_strings_and_refuse_bad_pointers() {
+    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
     let described = unsafe { schema::aikido_schema_string(c"Path.".as_ptr()) };
     assert_eq!(take(described), r#"{"description":"Path.","type":"string"}"#);
+    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
     assert!(unsafe { schema::aikido_schema_integer(c"\xff".as_ptr()) }.is_null());
     let values = [c"a".as_ptr(), ptr::null()];
+    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
     assert!(unsafe { schema::aikido_schema_enum(ptr::null(), values.as_ptr(), 2) }.is_null());
     assert_eq!(
+        // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
         take(unsafe { schema::aikido_schema_enum(ptr::null(), values.as_ptr(), 1) }),
         r#"{"enum":["a"],"type":"string"}"#
     );
+    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
     assert!(unsafe { schema::aikido_schema_array(ptr::null(), ptr::null()) }.is_null());
+    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
     let items = unsafe { schema::aikido_schema_number(ptr::null()) };
+    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
     let array = unsafe { schema::aikido_schema_array(items, c"".as_ptr()) };
     take(items);
     assert_eq!(take(array), r#"{"items":{"type":"number"},"type":"array"}"#);
     let (names, schemas) = ([c"b".as_ptr(), c"a".as_ptr()], [c"{}".as_ptr(), c"[]".as_ptr()]);
     // Garbage the caller left in json_out.
     let (mut json, mut error) = (ptr::NonNull::<c_char>::dangling().as_ptr(), ptr::null_mut());
+    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
     let status = unsafe {
         schema::aikido_schema_object(names.as_ptr(), schemas.as_ptr(), 2, names.as_ptr(), 2, &mut json, &mut error)
     };
     assert_eq!(status, AIKIDO_OK);
     assert!(error.is_null());
     assert_eq!(take(json), r#"{"properties":{"a":[],"b":{}},"required":["b","a"],"type":"object"}"#);
+    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
     let status = unsafe {
         schema::aikido_schema_object(ptr::null(), schemas.as_ptr(), 2, ptr::null(), 0, &mut json, &mut error)
     };
@@ -385,18 +442,23 @@ fn schema_helpers_hand_over_owned_strings_and_refuse_bad_pointers() {
 fn uuids_are_written_to_exactly_the_bytes_given() {
     // Exactly-sized buffers: a write past them is an error under Miri.
     let mut id = Box::new([0u8; 16]);
+    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
     unsafe { uuid::aikido_uuid_new_v4(id.as_mut_ptr()) };
     assert_eq!(id[6] >> 4, 4, "a version 4 UUID");
     let mut text = Box::new([0 as c_char; 37]);
+    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
     unsafe { uuid::aikido_uuid_format(id.as_ptr(), text.as_mut_ptr()) };
     let mut parsed = Box::new([0u8; 16]);
+    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
     assert_eq!(unsafe { uuid::aikido_uuid_parse(text.as_ptr(), parsed.as_mut_ptr()) }, AIKIDO_OK);
     assert_eq!(parsed, id);
     assert_eq!(
+        // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
         unsafe { uuid::aikido_uuid_parse(c"not a uuid".as_ptr(), parsed.as_mut_ptr()) },
         AIKIDO_ERR_INVALID_INPUT
     );
     assert_eq!(parsed, id, "a failed parse leaves the bytes as they were");
+    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
     unsafe {
         uuid::aikido_uuid_new_v4(ptr::null_mut());
         uuid::aikido_uuid_format(ptr::null(), text.as_mut_ptr());
@@ -410,14 +472,19 @@ unsafe extern "C" fn bad_error_text(
     _environment: *const aikido_environment,
     reply: *mut aikido_reply,
 ) -> aikido_status {
-    // A binding passing on the status of a refused set_error, as C++ and Go
-    // trampolines naturally do.
-    handler::aikido_reply_set_error(reply, c"bad \xff text".as_ptr(), 10)
+    // SAFETY: the reply is valid for the call (aikido_handler); the text is 10
+    // readable bytes.
+    unsafe {
+        // A binding passing on the status of a refused set_error, as C++ and Go
+        // trampolines naturally do.
+        handler::aikido_reply_set_error(reply, c"bad \xff text".as_ptr(), 10)
+    }
 }
 
 #[test]
 fn a_refused_reply_text_is_reported_as_such_not_as_an_invalid_status() {
     let registry = aikido_registry_new();
+    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
     let status = unsafe {
         aikido_registry_register(
             registry,
@@ -437,5 +504,6 @@ fn a_refused_reply_text_is_reported_as_such_not_as_an_invalid_status() {
         message,
         "aikido/tools: tool failed: tool \"bad\" replied with text that is not valid UTF-8 or holds a NUL byte"
     );
+    // SAFETY: registry was made above, nothing uses it any more, and it is freed once, here.
     unsafe { aikido_registry_free(registry) };
 }

@@ -53,6 +53,8 @@ pub unsafe extern "C" fn aikido_uuid_format(id: *const u8, out: *mut c_char) {
         let id = Uuid::from_bytes(unsafe { id.cast::<[u8; 16]>().read_unaligned() });
         let mut text = [0u8; 37];
         id.hyphenated().encode_lower(&mut text[..36]);
+        // SAFETY: out is not NULL, so 37 writable bytes (the C contract), which
+        // cannot overlap the local text.
         unsafe { std::ptr::copy_nonoverlapping(text.as_ptr(), out.cast::<u8>(), 37) };
     })
 }
@@ -61,6 +63,8 @@ pub unsafe extern "C" fn aikido_uuid_format(id: *const u8, out: *mut c_char) {
 /// `out` is NULL or valid for writes of 16 bytes.
 unsafe fn write_uuid(out: *mut u8, id: Uuid) {
     if !out.is_null() {
-        std::ptr::copy_nonoverlapping(id.as_bytes().as_ptr(), out, 16);
+        // SAFETY: not NULL, so 16 writable bytes, which cannot overlap the
+        // local id, by this function's contract.
+        unsafe { std::ptr::copy_nonoverlapping(id.as_bytes().as_ptr(), out, 16) };
     }
 }

@@ -70,13 +70,17 @@ pub unsafe extern "C" fn aikido_registry_dispatch_ex(
         // SAFETY: the caller passes NULL or valid pointers, as documented on
         // aikido_tool_call and aikido_environment.
         unsafe { super::clear_out(content_out) };
+        // SAFETY: repairs_out is NULL or writable, by the C contract.
         unsafe { super::clear_out(repairs_out) };
+        // SAFETY: registry is NULL or a live handle, by the C contract.
         let registry = unsafe { handle::borrow(registry, "registry") }?;
+        // SAFETY: call and environment are NULL or valid for this call, as aikido_tool_call and aikido_environment document.
         let (call, environment) = unsafe { call_parts(call, environment) }?;
         let result = registry.dispatch(&call, &environment)?;
         // SAFETY: both outputs are NULL or writable.
         unsafe { write_out(content_out, result.content) };
         if !repairs_out.is_null() {
+            // SAFETY: repairs_out is NULL or writable, by the C contract.
             unsafe { write_out(repairs_out, repairs_json(&result.repairs)) };
         }
         Ok(())

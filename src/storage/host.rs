@@ -94,6 +94,7 @@ fn openat(dir: RawFd, name: &CStr, flags: c_int, mode: libc::mode_t) -> io::Resu
 fn fstat(fd: RawFd) -> io::Result<libc::stat> {
     // SAFETY: an all-zero stat is a valid value; fstat fills it.
     let mut stat: libc::stat = unsafe { std::mem::zeroed() };
+    // SAFETY: stat is a writable local; the result is checked.
     check(unsafe { libc::fstat(fd, &mut stat) })?;
     Ok(stat)
 }
@@ -101,6 +102,7 @@ fn fstat(fd: RawFd) -> io::Result<libc::stat> {
 fn lstat_at(dir: RawFd, name: &CStr) -> io::Result<libc::stat> {
     // SAFETY: as fstat, with a NUL-terminated name.
     let mut stat: libc::stat = unsafe { std::mem::zeroed() };
+    // SAFETY: a NUL-terminated name and a writable local stat; the result is checked.
     check(unsafe { libc::fstatat(dir, name.as_ptr(), &mut stat, libc::AT_SYMLINK_NOFOLLOW) })?;
     Ok(stat)
 }
@@ -137,25 +139,33 @@ fn entries(directory: RawFd) -> io::Result<Vec<(CString, u8)>> {
     // fdopendir takes the descriptor it is given: give it a duplicate.
     // SAFETY: plain descriptor calls, results checked; the DIR is closed once.
     let duplicate = check(unsafe { libc::fcntl(directory, libc::F_DUPFD_CLOEXEC, 0) })?;
+    // SAFETY: duplicate is a descriptor of ours, which the stream now owns.
     let stream = unsafe { libc::fdopendir(duplicate) };
     if stream.is_null() {
         let error = last_error();
+        // SAFETY: fdopendir failed, so the duplicate is still ours, closed once.
         unsafe { libc::close(duplicate) };
         return Err(error);
     }
     let mut listed = Vec::new();
     let result = loop {
+        // SAFETY: errno is this thread's; readdir reports an error only through it.
         unsafe { *libc::__errno_location() = 0 };
+        // SAFETY: stream is open (closed only after the loop).
         let entry = unsafe { libc::readdir(stream) };
         if entry.is_null() {
+            // SAFETY: reading this thread's errno.
             let errno = unsafe { *libc::__errno_location() };
             break if errno == 0 { Ok(()) } else { Err(io::Error::from_raw_os_error(errno)) };
         }
+        // SAFETY: entry is not NULL and valid until the next readdir; d_name is NUL-terminated.
         let name = unsafe { CStr::from_ptr((*entry).d_name.as_ptr()) };
         if name.to_bytes() != b"." && name.to_bytes() != b".." {
+            // SAFETY: as above: entry is valid until the next readdir.
             listed.push((name.to_owned(), unsafe { (*entry).d_type }));
         }
     };
+    // SAFETY: stream is open and closed once, here.
     unsafe { libc::closedir(stream) };
     result.map(|()| listed)
 }
