@@ -126,11 +126,15 @@ pub enum Error {
         tool: String,
     },
 
-    /// A storage operation failed; the message is what a shell would print,
-    /// e.g. `/a/b: No such file or directory`.
-    #[cfg(feature = "storage")]
-    #[error("{0}")]
-    Storage(#[from] crate::storage::StorageError),
+    /// A part beyond the core could not do what was asked: today a storage
+    /// operation (no such file, read-only, over a limit), which the storage
+    /// maps its own error to. The message is that part's own, as a shell
+    /// would print it, e.g. `/a/b: No such file or directory`.
+    #[error("{message}")]
+    OperationFailed {
+        /// What failed, and where.
+        message: String,
+    },
 }
 
 /// Where a panic was caught.
@@ -162,8 +166,7 @@ impl Error {
             Error::ToolFailed { .. } => Status::ToolFailed,
             Error::InvalidInput(_) => Status::InvalidInput,
             Error::Cancelled { .. } => Status::Cancelled,
-            #[cfg(feature = "storage")]
-            Error::Storage(_) => Status::Storage,
+            Error::OperationFailed { .. } => Status::Storage,
         }
     }
 }

@@ -121,6 +121,14 @@ pub enum StorageError {
     },
 }
 
+/// The layers above the storage (the C functions, the file tools) see a
+/// storage failure as the core's generic one, with the storage's message.
+impl From<StorageError> for crate::error::Error {
+    fn from(error: StorageError) -> Self {
+        crate::error::Error::OperationFailed { message: error.to_string() }
+    }
+}
+
 /// The path inside any storage error, borrowed as the error is (shared or
 /// mutable): one list of the variants for both accessors below.
 macro_rules! path_of {
