@@ -99,6 +99,11 @@
 
 #![deny(missing_docs)]
 
+// Test helpers shared with the integration tests (tests/common) name the
+// crate `aikido`, as those tests do.
+#[cfg(test)]
+extern crate self as aikido;
+
 pub mod dialect;
 mod environment;
 mod error;

@@ -4,6 +4,8 @@
 //! block, the reply string the caller frees (made once, with room for its
 //! NUL), and nothing else; the argument check allocates nothing.
 
+mod common;
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::ffi::{c_char, c_void};
@@ -12,7 +14,7 @@ use std::ptr;
 use aikido::ffi::handler::{aikido_reply, aikido_reply_set_content};
 use aikido::ffi::registry::{
     aikido_environment, aikido_registry, aikido_registry_definitions, aikido_registry_dispatch, aikido_registry_free,
-    aikido_registry_new, aikido_registry_register, aikido_tool_call,
+    aikido_registry_new, aikido_registry_register,
 };
 use aikido::ffi::status::{aikido_status, aikido_string_free, AIKIDO_OK};
 use aikido::{Environment, Registry, ToolCall, ToolDefinition, ToolResult};
@@ -146,12 +148,7 @@ impl Drop for CRegistry {
 #[test]
 fn a_dispatch_through_the_c_abi_allocates_only_the_reply() {
     let registry = CRegistry::new();
-    let call = aikido_tool_call {
-        id: c"call-1".as_ptr(),
-        name: c"read_file".as_ptr(),
-        arguments: ARGUMENTS.as_ptr().cast(),
-        arguments_len: ARGUMENTS.len(),
-    };
+    let call = common::tool_call(c"read_file", ARGUMENTS.as_bytes());
     let environment = aikido_environment { session_id: c"session-1".as_ptr(), turn_id: [7; 16], cancel: ptr::null() };
     let counts = counts_per_call(1000, || {
         let mut content: *mut c_char = ptr::null_mut();
@@ -235,12 +232,7 @@ fn a_dispatch_in_full_mode_allocates_only_the_reply() {
         )
     };
     assert_eq!(status, AIKIDO_OK);
-    let call = aikido_tool_call {
-        id: c"call-1".as_ptr(),
-        name: c"read_file".as_ptr(),
-        arguments: ARGUMENTS.as_ptr().cast(),
-        arguments_len: ARGUMENTS.len(),
-    };
+    let call = common::tool_call(c"read_file", ARGUMENTS.as_bytes());
     let counts = counts_per_call(1000, || {
         let mut content: *mut c_char = ptr::null_mut();
         // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.

@@ -5,11 +5,14 @@
 //! (then run `make header`).
 #![cfg(feature = "storage")]
 
-use std::ffi::{c_char, CStr, CString};
+mod common;
+
+use std::ffi::{CStr, CString};
 use std::ptr;
 
 use aikido::ffi::status::*;
 use aikido::ffi::storage::*;
+use common::take;
 
 const HEADER: &str = include_str!("../include/aikido.h");
 
@@ -31,17 +34,6 @@ fn documented_example(function: &str) -> String {
 
 fn c(text: &str) -> CString {
     CString::new(text).unwrap()
-}
-
-/// Takes a string the library returned.
-unsafe fn take(text: *mut c_char) -> String {
-    // SAFETY: a string the library returned, by this function's contract, freed once.
-    unsafe {
-        assert!(!text.is_null());
-        let owned = CStr::from_ptr(text).to_str().unwrap().to_owned();
-        aikido_string_free(text);
-        owned
-    }
 }
 
 unsafe fn ok(status: aikido_status) {

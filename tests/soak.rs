@@ -6,28 +6,24 @@
 //! registry. `AIKIDO_SOAK_DISPATCHES` sets the count (1,000,000 by default;
 //! tests/reliability runs 10,000,000 in release mode).
 
+mod common;
+
 use std::ffi::{c_char, c_void, CStr};
 use std::ptr;
 
-use aikido::ffi::handler::{aikido_reply, aikido_reply_set_content, aikido_reply_set_error};
+use aikido::ffi::handler::{aikido_reply, aikido_reply_set_error};
 use aikido::ffi::registry::*;
 use aikido::ffi::status::*;
 use aikido::{Environment, Error, Registry, ToolCall, ToolDefinition, ToolResult};
+use common::echo;
+
+/// One dispatch through the C ABI: its status (every string freed).
+fn dispatch(registry: *const aikido_registry, name: &CStr, arguments: &[u8]) -> aikido_status {
+    common::dispatch(registry, name, arguments).0
+}
 
 /// How far the resident set may move once warm.
 const FLAT_KIB: i64 = 1024;
-
-unsafe extern "C" fn echo(
-    _: *mut c_void,
-    arguments: *const c_char,
-    arguments_len: usize,
-    _: *const aikido_environment,
-    reply: *mut aikido_reply,
-) -> aikido_status {
-    // SAFETY: the library calls a handler with a reply valid for the call and arguments
-    // valid for arguments_len bytes (aikido_handler).
-    unsafe { aikido_reply_set_content(reply, arguments, arguments_len) }
-}
 
 unsafe extern "C" fn fail(
     _: *mut c_void,
@@ -77,26 +73,6 @@ fn register(registry: *mut aikido_registry, name: &CStr, handler: aikido::ffi::h
         )
     };
     assert_eq!(status, AIKIDO_OK);
-}
-
-/// One dispatch through the C ABI; its status, every string freed.
-fn dispatch(registry: *const aikido_registry, name: &CStr, arguments: &[u8]) -> aikido_status {
-    let call = aikido_tool_call {
-        id: c"call".as_ptr(),
-        name: name.as_ptr(),
-        arguments: arguments.as_ptr().cast(),
-        arguments_len: arguments.len(),
-    };
-    let (mut content, mut error) = (ptr::null_mut(), ptr::null_mut());
-    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
-    let status = unsafe { aikido_registry_dispatch(registry, &call, ptr::null(), &mut content, &mut error) };
-    assert_ne!(content.is_null(), error.is_null(), "exactly one output is written");
-    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
-    unsafe {
-        aikido_string_free(content);
-        aikido_string_free(error);
-    }
-    status
 }
 
 fn resident_kib() -> i64 {

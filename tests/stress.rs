@@ -6,6 +6,8 @@
 //! `AIKIDO_STRESS_SECONDS` sets how long it runs (1 s by default);
 //! tests/reliability runs it for longer under ThreadSanitizer.
 
+mod common;
+
 use std::ffi::{c_char, c_void, CStr};
 use std::ptr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -81,25 +83,12 @@ unsafe extern "C" fn slow_handler(
     }
 }
 
+/// One dispatch of an echoing tool: its status; on success the reply is the
+/// arguments.
 fn dispatch(registry: *const aikido_registry, name: &CStr, arguments: &str) -> aikido_status {
-    let call = aikido_tool_call {
-        id: ptr::null(),
-        name: name.as_ptr(),
-        arguments: arguments.as_ptr().cast(),
-        arguments_len: arguments.len(),
-    };
-    let (mut content, mut error) = (ptr::null_mut(), ptr::null_mut());
-    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
-    let status = unsafe { aikido_registry_dispatch(registry, &call, ptr::null(), &mut content, &mut error) };
+    let (status, text) = common::dispatch(registry, name, arguments);
     if status == AIKIDO_OK {
-        // SAFETY: content is a NUL-terminated string the library returned, not yet freed.
-        let echoed = unsafe { CStr::from_ptr(content) }.to_str().unwrap();
-        assert_eq!(echoed, arguments);
-    }
-    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
-    unsafe {
-        aikido_string_free(content);
-        aikido_string_free(error);
+        assert_eq!(text, arguments);
     }
     status
 }

@@ -11,47 +11,15 @@ use super::status::*;
 use super::*;
 use crate::{Environment, ToolDefinition};
 
-/// Takes a library-owned string: its text, and frees it.
-fn take(text: *mut c_char) -> String {
-    assert!(!text.is_null());
-    // SAFETY: text is a NUL-terminated string the library returned, not yet freed.
-    let owned = unsafe { CStr::from_ptr(text) }.to_str().unwrap().to_owned();
-    // SAFETY: text was made above, nothing uses it any more, and it is freed once, here.
-    unsafe { status::aikido_string_free(text) };
-    owned
-}
-
-unsafe extern "C" fn echo(
-    _userdata: *mut c_void,
-    arguments: *const c_char,
-    arguments_len: usize,
-    _environment: *const aikido_environment,
-    reply: *mut aikido_reply,
-) -> aikido_status {
-    // SAFETY: the library calls a handler with a reply valid for the call and arguments
-    // valid for arguments_len bytes (aikido_handler).
-    unsafe { handler::aikido_reply_set_content(reply, arguments, arguments_len) }
-}
+#[path = "../../tests/common/mod.rs"]
+mod common;
+use common::{dispatch, echo, take, tool_call};
 
 unsafe extern "C" fn count_free(userdata: *mut c_void) {
     // SAFETY: registered with a live AtomicUsize as its userdata.
     unsafe {
         (*userdata.cast::<AtomicUsize>()).fetch_add(1, Ordering::SeqCst);
     }
-}
-
-fn dispatch(registry: *const aikido_registry, name: &CStr, arguments: &str) -> (aikido_status, String) {
-    let call = aikido_tool_call {
-        id: ptr::null(),
-        name: name.as_ptr(),
-        arguments: arguments.as_ptr().cast(),
-        arguments_len: arguments.len(),
-    };
-    let (mut content, mut error) = (ptr::null_mut(), ptr::null_mut());
-    // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
-    let status = unsafe { aikido_registry_dispatch(registry, &call, ptr::null(), &mut content, &mut error) };
-    let text = if status == AIKIDO_OK { take(content) } else { take(error) };
-    (status, text)
 }
 
 #[test]
@@ -369,12 +337,7 @@ fn a_fired_token_skips_the_handler_and_outputs_not_wanted_may_be_null() {
     unsafe { cancel::aikido_cancel_fire(cancel) };
     let environment = aikido_environment { session_id: c"session".as_ptr(), turn_id: [1; 16], cancel };
     let arguments = r#"{"path":"a"}"#;
-    let call = aikido_tool_call {
-        id: ptr::null(),
-        name: c"echo".as_ptr(),
-        arguments: arguments.as_ptr().cast(),
-        arguments_len: arguments.len(),
-    };
+    let call = tool_call(c"echo", arguments.as_ref());
     let (mut content, mut error) = (ptr::null_mut(), ptr::null_mut());
     // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
     let status = unsafe { aikido_registry_dispatch(registry, &call, &environment, &mut content, &mut error) };
