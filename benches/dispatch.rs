@@ -1,7 +1,7 @@
 //! The Rust-level benchmarks: dispatch through the Rust API, the argument
 //! check on a small and a 1 MiB call, the definitions of 100 tools, and the
 //! provider dialects (respond, definitions_for).
-//! The C-ABI figures (and the targets) come from bench/dispatch.c; run
+//! The C-ABI figures (and the targets) come from benches/dispatch.c; run
 //! everything with `make bench`.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
@@ -10,13 +10,13 @@ use aikido::{Environment, Registry, ToolCall, ToolDefinition, ToolResult, Valida
 
 const SCHEMA: &str = r#"{"type":"object","properties":{"path":{"type":"string","description":"The file to read."},"limit":{"type":"integer","description":"How many lines."},"encoding":{"type":"string"},"follow":{"type":"boolean"}},"required":["path","limit"]}"#;
 const SMALL_ARGUMENTS: &str = r#"{"path":"/var/log/syslog","limit":200,"encoding":"utf-8","follow":false}"#;
-/// The records of `large_arguments`, every field typed (bench/dispatch.c
+/// The records of `large_arguments`, every field typed (benches/dispatch.c
 /// has the same schema).
 const RECORDS_SCHEMA: &str = r#"{"type":"object","required":["records"],"properties":{"batch":{"type":"string"},"total":{"type":"integer","minimum":0},"ratio":{"type":"number"},"records":{"type":"array","items":{"type":"object","required":["id","name"],"properties":{"id":{"type":"integer","minimum":0},"name":{"type":"string","maxLength":64},"cost":{"type":"number"},"ok":{"type":"boolean"},"tags":{"type":"array","items":{"type":"string"}},"at":{"type":"object","properties":{"x":{"type":"integer"},"y":{"type":"integer"}}},"note":{"type":["string","null"]}}}}}}"#;
 
 /// About 1 MiB of arguments: an object holding an array of small records
 /// with strings (some escaped or non-ASCII), numbers, booleans, null and
-/// small nested values; the same shape bench/dispatch.c sends.
+/// small nested values; the same shape benches/dispatch.c sends.
 fn large_arguments(target: usize) -> String {
     const NAMES: [&str; 6] = ["alpha", "beta", "gamma", "café", "tab\\there", "\\u00e9t\\u00e9"];
     let mut text = String::from(r#"{"batch":"nightly","records":["#);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The benchmark table: each measure, its figure, its target, and whether it
-# hits. Builds the library, runs the C-ABI benchmark (bench/dispatch.c), the
+# hits. Builds the library, runs the C-ABI benchmark (benches/dispatch.c), the
 # Rust criterion benches (benches/: the shell's against host bash and GNU
 # grep, spawned) and the Go binding's BenchmarkDispatch.
 # Timed figures are medians of several rounds; on a shared machine repeat
@@ -14,7 +14,7 @@ scripts/setup.sh c >/dev/null
 make --no-print-directory build
 mkdir -p build
 # Every allocator entry point is wrapped so the bench can count allocations.
-cc -std=c11 -O2 -Wall -Wextra -Werror -pedantic -Iinclude bench/dispatch.c "$AIKIDO_LIB/libaikido.a" \
+cc -std=c11 -O2 -Wall -Wextra -Werror -pedantic -Iinclude benches/dispatch.c "$AIKIDO_LIB/libaikido.a" \
     -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=posix_memalign \
     -lpthread -ldl -lm -o build/bench_dispatch
 
@@ -58,7 +58,7 @@ crates_mcp_http=$(crates --no-default-features --features exact-numbers,mcp-http
 echo "running the MCP benchmark against FastMCP (about 30 seconds)" >&2
 cargo build --release --quiet --example mcp_fixture
 scripts/setup.sh python >/dev/null
-mcp_figures=$("$AIKIDO_PYTHON" bench/mcp_bench.py "$AIKIDO_LIB/examples/mcp_fixture")
+mcp_figures=$("$AIKIDO_PYTHON" benches/mcp_bench.py "$AIKIDO_LIB/examples/mcp_fixture")
 mcp_figure() { awk -F'\t' -v name="$1" '$1 == name { print $2 }' <<<"$mcp_figures"; }
 
 echo "running the Go benchmark" >&2
@@ -147,7 +147,7 @@ info "   (OpenAI Responses, strict, cached)" "$(criterion_ns dialects/definition
 row "14. MCP tools/call over stdio, pipelined, vs FastMCP" "$(mcp_figure ratio)" x ">= 20x" \
     "$(verdict "$(mcp_figure ratio)" '>=' 20)"
 info "   libaikido's server (examples/mcp_fixture.rs)" "$(mcp_figure aikido_calls_per_s)" calls/s
-info "   FastMCP (mcp's MCPServer, bench/mcp_fastmcp_server.py)" "$(mcp_figure fastmcp_calls_per_s)" calls/s
+info "   FastMCP (mcp's MCPServer, benches/mcp_fastmcp_server.py)" "$(mcp_figure fastmcp_calls_per_s)" calls/s
 row "15. MCP one small call at a time, p99 round trip (stdio)" "$(mcp_figure p99_us)" us "<= 1000 us" \
     "$(verdict "$(mcp_figure p99_us)" '<=' 1000)"
 info "   p50 round trip; FastMCP's p99" "$(mcp_figure p50_us) / $(mcp_figure fastmcp_p99_us)" us

@@ -1,6 +1,6 @@
 """The MCP benchmark: tools/call over stdio, pipelined, against libaikido's
 server (examples/mcp_fixture.rs) and a FastMCP server doing the same work
-(bench/mcp_fastmcp_server.py), in the same run; and the latency of one
+(benches/mcp_fastmcp_server.py), in the same run; and the latency of one
 small call at a time. Prints tab-separated `name<TAB>value` lines for
 scripts/bench.sh.
 
