@@ -24,6 +24,9 @@ enum Out {
     /// The registry changed: `notifications/tools/list_changed`, once for
     /// any number of changes since the last one was written.
     ListChanged,
+    /// A `subscriptions/listen` stream opened: its id and acknowledgement,
+    /// which must precede anything else tagged with that id.
+    Acknowledge(String, String),
     Shutdown,
 }
 
@@ -136,6 +139,10 @@ impl McpServer<'_> {
                 let _ = worker.join();
             }
             self.registry.unwatch(watch);
+            // Open subscriptions/listen streams end gracefully.
+            for listener in session.take_listeners() {
+                let _ = out_sender.send(Out::Line(protocol::listen_closed(&listener)));
+            }
             let _ = out_sender.send(Out::Shutdown);
             outcome
         });
@@ -181,6 +188,10 @@ impl McpServer<'_> {
                 Prepared::Done(None) => continue,
                 Prepared::Call(call) => Job::Call(call),
                 Prepared::Batch(items) => Job::Batch(items),
+                Prepared::Listen(listen) => {
+                    let _ = out.send(Out::Acknowledge(listen.id.clone(), listen.acknowledgement()));
+                    continue;
+                }
             };
             if jobs.send(job).is_err() {
                 return Ok(());
@@ -197,18 +208,37 @@ impl McpServer<'_> {
     ) {
         let mut writer = io::BufWriter::with_capacity(64 * 1024, writer);
         let mut failed = false;
+        // The listen streams whose acknowledgement was written.
+        let mut acknowledged: Vec<String> = Vec::new();
         while let Ok(first) = receiver.recv() {
             let mut next = Some(first);
             while let Some(out) = next.take() {
                 let line = match out {
                     Out::Line(line) => line,
+                    Out::Acknowledge(id, line) => {
+                        acknowledged.push(id);
+                        line
+                    }
                     Out::ListChanged => {
                         list_changed_pending.store(false, Ordering::Release);
-                        if self.session.protocol_version().is_none() {
+                        acknowledged.retain(|id| self.session.is_listening(id));
+                        let mut lines = String::new();
+                        // A session of the handshake hears it untagged; 2026-07-28
+                        // clients only on the listen streams that asked for it.
+                        if self.session.protocol_version().is_some() {
+                            lines.push_str(LIST_CHANGED);
+                        }
+                        for id in self.session.tool_listeners().iter().filter(|id| acknowledged.contains(id)) {
+                            if !lines.is_empty() {
+                                lines.push('\n');
+                            }
+                            lines.push_str(&protocol::list_changed_on(id));
+                        }
+                        if lines.is_empty() {
                             next = receiver.try_recv().ok();
                             continue;
                         }
-                        LIST_CHANGED.to_owned()
+                        lines
                     }
                     Out::Shutdown => {
                         let _ = writer.flush();
