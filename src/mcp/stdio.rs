@@ -43,13 +43,14 @@ struct OutState<W: Write> {
 }
 
 /// The output of one stdio connection, written by the thread that has a
-/// line to write: no hand-off to a writer thread on the way out. Lines are
-/// flushed when no call is left to answer, so pipelined answers go out in
-/// big writes and a lone answer at once.
+/// line to write: no hand-off to a writer thread on the way out. A worker
+/// flushes when no call waits in the queue (and one that takes the last
+/// queued call flushes what others left), so pipelined answers go out in
+/// big writes and a lone answer at once; the reader flushes its own.
 struct Output<'s, W: Write> {
     state: Mutex<OutState<W>>,
-    /// Calls queued or running; the one that brings this to 0 flushes.
-    pending: AtomicUsize,
+    /// Calls waiting for a worker.
+    queued: AtomicUsize,
     /// Writing failed: the client is gone.
     broken: AtomicBool,
     session: &'s Session,
@@ -72,12 +73,6 @@ impl<W: Write> Output<'_, W> {
         if outcome.is_err() {
             self.fail();
         }
-    }
-
-    /// Writes `line`, flushing unless a call is still to answer (the call
-    /// that brings `pending` to 0 flushes).
-    fn write_idle(&self, state: &mut OutState<W>, line: &str) {
-        self.write(state, line, self.pending.load(Ordering::Acquire) == 0);
     }
 
     fn flush(&self, state: &mut OutState<W>) {
@@ -160,7 +155,7 @@ impl McpServer<'_> {
                 writer: io::BufWriter::with_capacity(64 * 1024, writer),
                 acknowledged: Vec::new(),
             }),
-            pending: AtomicUsize::new(0),
+            queued: AtomicUsize::new(0),
             broken: AtomicBool::new(false),
             session: &session,
         };
@@ -185,16 +180,25 @@ impl McpServer<'_> {
                     let (job_receiver, session) = (&job_receiver, &session);
                     scope.spawn(move || loop {
                         let job = job_receiver.lock().unwrap_or_else(PoisonError::into_inner).recv();
+                        let Ok(job) = job else { return };
+                        if output.queued.fetch_sub(1, Ordering::AcqRel) == 1 {
+                            // The queue is empty now: what other workers left
+                            // unflushed goes out before this call runs (it may be long).
+                            let mut state = output.lock();
+                            if !state.writer.buffer().is_empty() {
+                                output.flush(&mut state);
+                            }
+                        }
                         let reply = match job {
-                            Ok(Job::Call(call)) => self.finish_call(session, call),
-                            Ok(Job::Batch(items)) => self.run_batch(session, items),
-                            Err(_) => return,
+                            Job::Call(call) => self.finish_call(session, call),
+                            Job::Batch(items) => self.run_batch(session, items),
                         };
                         let mut state = output.lock();
-                        let last = output.pending.fetch_sub(1, Ordering::AcqRel) == 1;
+                        // More calls queued: the worker that takes the last one flushes.
+                        let flush = output.queued.load(Ordering::Acquire) == 0;
                         match reply {
-                            Some(reply) => output.write(&mut state, &reply, last),
-                            None if last => output.flush(&mut state),
+                            Some(reply) => output.write(&mut state, &reply, flush),
+                            None if flush => output.flush(&mut state),
                             None => {}
                         }
                     })
@@ -244,7 +248,7 @@ impl McpServer<'_> {
                     let text = format!("Invalid Request: a message may hold at most {MAX_MESSAGE_BYTES} bytes");
                     let mut state = output.lock();
                     let reply = protocol::error(&Value::Null, protocol::INVALID_REQUEST, &text);
-                    output.write_idle(&mut state, &reply);
+                    output.write(&mut state, &reply, true);
                     continue;
                 }
                 Line::Message(message) => message,
@@ -256,7 +260,7 @@ impl McpServer<'_> {
             let job = match self.prepare(&self.session, trimmed) {
                 Prepared::Done(Some(reply)) => {
                     let mut state = output.lock();
-                    output.write_idle(&mut state, &reply);
+                    output.write(&mut state, &reply, true);
                     continue;
                 }
                 Prepared::Done(None) => continue,
@@ -264,14 +268,14 @@ impl McpServer<'_> {
                 Prepared::Batch(items) => Job::Batch(items),
                 Prepared::Listen(listen) => {
                     let mut state = output.lock();
-                    output.write_idle(&mut state, &listen.acknowledgement());
+                    output.write(&mut state, &listen.acknowledgement(), true);
                     state.acknowledged.push(listen.id);
                     continue;
                 }
             };
-            output.pending.fetch_add(1, Ordering::AcqRel);
+            output.queued.fetch_add(1, Ordering::AcqRel);
             if jobs.send(job).is_err() {
-                output.pending.fetch_sub(1, Ordering::AcqRel);
+                output.queued.fetch_sub(1, Ordering::AcqRel);
                 return Ok(());
             }
         }

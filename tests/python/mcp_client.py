@@ -201,7 +201,6 @@ async def test_stdio_cancelling_a_long_sleep():
                 await c.call_tool("bash", {"command": "sleep 8; echo never"})
             assert scope.cancelled_caught
             # Served at once while (or after) the sleep is stopped ...
-            await c.send_ping()
             listing = await c.list_tools()
             assert len(listing.tools) == 6
             # ... and the session's shell is free again: the sleep stopped.
@@ -779,6 +778,49 @@ def test_http_thousands_of_sessions_stay_bounded():
             assert rss_kib < 200_000, f"{rss_kib} KiB resident after 1100 sessions"
         finally:
             server.stop()
+
+
+def test_http_thousands_of_stateless_requests_stay_bounded():
+    """2026-07-28 requests have no session: each runs in a fresh one (a fresh shell); memory stays bounded."""
+    with folder() as root:
+        server = HttpServer("--root", str(root))
+        try:
+            headers = {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "bash"}
+            for n in range(1500):
+                status, _, body = server.post({"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": {
+                    "name": "bash", "arguments": {"command": f"X={n}; echo $X"}, "_meta": MODERN_META}}, headers)
+                assert status == 200 and json.loads(body)["result"]["content"][0]["text"] == f"{n}\n[exit code: 0]", body
+            rss_kib = int(Path(f"/proc/{server.process.pid}/status").read_text().split("VmRSS:")[1].split()[0])
+            assert rss_kib < 200_000, f"{rss_kib} KiB resident after 1500 stateless calls"
+        finally:
+            code, _ = server.stop()
+        assert code == 0
+
+
+def test_http_client_vanishes_mid_call():
+    """A client that closes its connection during a call: the server goes on serving others, and stops cleanly."""
+    with folder() as root:
+        server = HttpServer("--root", str(root))
+        try:
+            session = server.initialize()
+            body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                               "params": {"name": "bash", "arguments": {"command": "sleep 2; echo late"}}}).encode()
+            for _ in range(3):
+                stream = open_stream(server.port, b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                                     + f"Mcp-Session-Id: {session}\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body)
+                stream.close()
+            # A half-sent body, then gone.
+            stream = open_stream(server.port, b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{\"jsonrpc\"")
+            stream.close()
+            started = time.monotonic()
+            other = server.initialize()
+            status, _, reply = server.post({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+                "name": "bash", "arguments": {"command": "echo alive"}}}, {"Mcp-Session-Id": other})
+            assert json.loads(reply)["result"]["content"][0]["text"] == "alive\n[exit code: 0]", reply
+            assert time.monotonic() - started < 1.5, "a vanished client's call held up another session"
+        finally:
+            code, seconds = server.stop()
+        assert code == 0 and seconds < 5, (code, seconds)
 
 
 def test_http_listen_refuses_remote_addresses():
