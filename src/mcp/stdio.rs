@@ -8,10 +8,11 @@
 //! pipelined answers go out in big writes and a lone one at once. A
 //! notifier thread writes `notifications/tools/list_changed`.
 
+use std::collections::VecDeque;
 use std::io::{self, BufRead, Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{self, Receiver, SyncSender};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::mpsc::{self, Receiver};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
 use serde_json::Value;
@@ -32,6 +33,62 @@ enum Notice {
 enum Job {
     Call(Call),
     Batch(Vec<Value>),
+}
+
+/// The calls waiting for a worker: a bounded queue whose `push` wakes
+/// exactly one idle worker (a channel behind a shared mutex woke a second
+/// one, to queue up on the mutex, for every call: on two cores that thread
+/// competes with the one doing the work).
+struct JobQueue {
+    state: Mutex<(VecDeque<Job>, bool)>,
+    ready: Condvar,
+    space: Condvar,
+}
+
+impl JobQueue {
+    fn new() -> Self {
+        JobQueue { state: Mutex::new((VecDeque::new(), false)), ready: Condvar::new(), space: Condvar::new() }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, (VecDeque<Job>, bool)> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Queues a job, waiting while [`MAX_QUEUED_CALLS`] wait; false once closed.
+    fn push(&self, job: Job) -> bool {
+        let mut state = self.lock();
+        while state.0.len() >= MAX_QUEUED_CALLS && !state.1 {
+            state = self.space.wait(state).unwrap_or_else(PoisonError::into_inner);
+        }
+        if state.1 {
+            return false;
+        }
+        state.0.push_back(job);
+        self.ready.notify_one();
+        true
+    }
+
+    /// The next job, waiting for one; `None` once closed and empty.
+    fn pop(&self) -> Option<Job> {
+        let mut state = self.lock();
+        loop {
+            if let Some(job) = state.0.pop_front() {
+                self.space.notify_one();
+                return Some(job);
+            }
+            if state.1 {
+                return None;
+            }
+            state = self.ready.wait(state).unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    /// No more jobs: the workers finish what is queued, then stop.
+    fn close(&self) {
+        self.lock().1 = true;
+        self.ready.notify_all();
+        self.space.notify_all();
+    }
 }
 
 /// The writer and what is written with it, under one lock.
@@ -160,8 +217,7 @@ impl McpServer<'_> {
             session: &session,
         };
         let (notice_sender, notice_receiver) = mpsc::channel::<Notice>();
-        let (job_sender, job_receiver) = mpsc::sync_channel::<Job>(MAX_QUEUED_CALLS);
-        let job_receiver = Mutex::new(job_receiver);
+        let jobs = JobQueue::new();
         let list_changed_pending = Arc::new(AtomicBool::new(false));
         let watch = {
             let notice_sender = notice_sender.clone();
@@ -177,10 +233,9 @@ impl McpServer<'_> {
             scope.spawn(|| self.notify_loop(output, notice_receiver, &list_changed_pending));
             let workers: Vec<_> = (0..MAX_CONCURRENT_CALLS)
                 .map(|_| {
-                    let (job_receiver, session) = (&job_receiver, &session);
+                    let (jobs, session) = (&jobs, &session);
                     scope.spawn(move || loop {
-                        let job = job_receiver.lock().unwrap_or_else(PoisonError::into_inner).recv();
-                        let Ok(job) = job else { return };
+                        let Some(job) = jobs.pop() else { return };
                         if output.queued.fetch_sub(1, Ordering::AcqRel) == 1 {
                             // The queue is empty now: what other workers left
                             // unflushed goes out before this call runs (it may be long).
@@ -204,11 +259,11 @@ impl McpServer<'_> {
                     })
                 })
                 .collect();
-            let outcome = self.read_loop(&mut reader, output, &job_sender, stop);
+            let outcome = self.read_loop(&mut reader, output, &jobs, stop);
             if outcome.is_err() || stop.is_some_and(CancelToken::is_fired) {
                 session.cancel_all();
             }
-            drop(job_sender);
+            jobs.close();
             for worker in workers {
                 let _ = worker.join();
             }
@@ -229,7 +284,7 @@ impl McpServer<'_> {
         &self,
         reader: &mut impl BufRead,
         output: &Output<'_, W>,
-        jobs: &SyncSender<Job>,
+        jobs: &JobQueue,
         stop: Option<&CancelToken>,
     ) -> io::Result<()> {
         let mut buffer = Vec::new();
@@ -274,7 +329,7 @@ impl McpServer<'_> {
                 }
             };
             output.queued.fetch_add(1, Ordering::AcqRel);
-            if jobs.send(job).is_err() {
+            if !jobs.push(job) {
                 output.queued.fetch_sub(1, Ordering::AcqRel);
                 return Ok(());
             }
