@@ -15,7 +15,8 @@
 //! - `ping`, `tools/list` (pages of [`McpServer::with_page_size`] tools,
 //!   opaque cursors), `tools/call`, `notifications/cancelled` (fires the
 //!   call's [`CancelToken`]), and `notifications/tools/list_changed` after
-//!   every register or unregister (on the stdio transport);
+//!   every register or unregister (on the transports: stdio, and HTTP's SSE
+//!   streams);
 //! - 2026-07-28's stateless requests: `server/discover`, and requests that
 //!   name their version in `_meta` (no `initialize`), `subscriptions/listen`
 //!   on the transports; another version in `_meta` gets

@@ -797,6 +797,37 @@ def test_http_thousands_of_stateless_requests_stay_bounded():
         assert code == 0
 
 
+def test_http_streams_end_with_the_server():
+    """An open subscriptions/listen stream is acknowledged, then closed with its result at SIGTERM; 9 streams: 503."""
+    with folder() as root:
+        server = HttpServer("--root", str(root))
+        streams = []
+        try:
+            body = json.dumps({"jsonrpc": "2.0", "id": "sub-1", "method": "subscriptions/listen",
+                               "params": {"notifications": {"toolsListChanged": True}, "_meta": MODERN_META}}).encode()
+            head = (b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    b"Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n"
+                    b"Mcp-Method: subscriptions/listen\r\n" + f"Content-Length: {len(body)}\r\n\r\n".encode())
+            for _ in range(8):
+                stream = open_stream(server.port, head + body)
+                data = read_until(stream, b"notifications/subscriptions/acknowledged")
+                assert b"text/event-stream" in data and b'"toolsListChanged":true' in data, data
+                streams.append((stream, data))
+            # The ninth: the server is at its bound (8 streams).
+            status, headers, reply = server.post(body, {"MCP-Protocol-Version": "2026-07-28",
+                                                         "Mcp-Method": "subscriptions/listen"})
+            assert status == 503 and headers.get("Retry-After") == "1", (status, headers, reply)
+            # Plain requests are still served.
+            status, _, _ = server.post({"jsonrpc": "2.0", "id": 1, "method": "ping"})
+            assert status == 200, status
+        finally:
+            code, seconds = server.stop()
+        assert code == 0 and seconds < 5, (code, seconds)
+        stream, data = streams[0]
+        data += read_until(stream, b'"resultType":"complete"')
+        assert b'"id":"sub-1"' in data, data
+
+
 def test_http_client_vanishes_mid_call():
     """A client that closes its connection during a call: the server goes on serving others, and stops cleanly."""
     with folder() as root:
