@@ -63,9 +63,12 @@ STDIO (the default)
 
 HTTP (--listen)
     The endpoint is /mcp (POST: one JSON-RPC message, JSON answer; DELETE: ends
-    the session; GET: 405, no server-initiated stream). initialize gets an
-    Mcp-Session-Id header; every later request must send it back (400 without
-    it, 404 once the session is gone). Each session has its own shell. A
+    the session; GET: the session's SSE stream of list_changed). initialize
+    gets an Mcp-Session-Id header; every later request must send it back (400
+    without it, 404 once the session is gone). Each session has its own shell.
+    MCP 2026-07-28 requests (protocol version in _meta) need no session: each
+    runs alone with a fresh shell, its MCP-Protocol-Version, Mcp-Method and
+    Mcp-Name headers must match the body (400 else). A
     request from a browser page of another origin (an Origin header that is not
     localhost) is refused with 403. Bodies over 16 MiB get 413; at most 1024
     sessions are kept (the least recently used is dropped past that). SIGTERM

@@ -555,3 +555,15 @@ pub(crate) fn outcome_text(outcome: &Result<ToolResult, Error>) -> Cow<'_, str> 
 
 #[cfg(test)]
 mod tests;
+
+/// One tool as an MCP `Tool` object, `{"name","description","inputSchema"}`:
+/// the item [`Registry::definitions_for`] writes for [`Dialect::Mcp`], and
+/// the one the MCP server's `tools/list` shows, so the two never differ.
+/// Refused (name, schema) exactly as there.
+#[cfg(feature = "mcp")]
+pub(crate) fn mcp_tool(definition: &ToolDefinition) -> Result<String, Error> {
+    check_name(Dialect::Mcp, &definition.name)?;
+    let mut out = String::new();
+    mcp::write_definition(&mut out, definition)?;
+    Ok(out)
+}

@@ -38,7 +38,10 @@ unsafe impl Boxed for aikido_mcp_server {}
 ///
 /// The server speaks MCP 2024-11-05, 2025-03-26, 2025-06-18 and 2025-11-25
 /// (see docs/MCP.md): `initialize`, `ping`, `tools/list` (100 tools a page),
-/// `tools/call`, `notifications/cancelled`; any other method gets -32601.
+/// `tools/call`, `notifications/cancelled`; and 2026-07-28's stateless
+/// requests: `server/discover`, requests naming their version in `_meta`
+/// (another version there gets -32022), `subscriptions/listen` (over
+/// `aikido_mcp_server_serve_stdio` only). Any other method gets -32601.
 #[no_mangle]
 pub unsafe extern "C" fn aikido_mcp_server_new(
     registry: *const aikido_registry,

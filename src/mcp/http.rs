@@ -10,9 +10,18 @@
 //!   session's calls run with its id as session id, so the `bash` tool keeps
 //!   one shell per session.
 //! - `DELETE /mcp` ends the session (its running calls are cancelled).
-//! - `GET /mcp` (the server-initiated SSE stream) gets 405: this server
-//!   sends no request of its own, and `notifications/tools/list_changed` is
-//!   not delivered over HTTP.
+//! - `GET /mcp` with the session's header opens the server-to-client SSE
+//!   stream (2025-03-26 to 2025-11-25), which carries
+//!   `notifications/tools/list_changed`.
+//! - 2026-07-28 (stateless): a POST whose message names its version in
+//!   `_meta` needs no session; its `MCP-Protocol-Version`, `Mcp-Method` and
+//!   `Mcp-Name` headers must match the body (400 `HeaderMismatch` else); an
+//!   unsupported version gets 400 and an unknown method 404, each with its
+//!   JSON-RPC error; `subscriptions/listen` is answered with an SSE stream.
+//! - SSE streams are bounded: [`HttpOptions::max_streams`] at once (each
+//!   holds a worker), a keep-alive comment every [`HttpOptions::keepalive`]
+//!   finds clients that are gone, and a stream with nothing to say for
+//!   [`HttpOptions::stream_idle`] is closed (the client opens another).
 //! - A request with an `Origin` header that is not a loopback origin gets
 //!   403 (DNS rebinding: the MCP spec requires the check); a body over
 //!   [`MAX_MESSAGE_BYTES`] gets 413; an unsupported `MCP-Protocol-Version`
@@ -22,18 +31,19 @@
 //!   [`HttpOptions::max_sessions`] sessions are kept, the least recently
 //!   used one is dropped past that (its calls cancelled).
 
-use std::io::{self, Read};
+use std::io::{self, Read, Write};
 use std::net::ToSocketAddrs;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, TrySendError};
-use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashMap;
-use serde_json::Value;
+use serde_json::{json, Value};
 use tiny_http::{Header, Method, Request, Response, StatusCode};
 
-use super::protocol::{self, INVALID_REQUEST};
-use super::{McpServer, Session, MAX_MESSAGE_BYTES, PROTOCOL_VERSIONS};
+use super::protocol::{self, Prepared, HEADER_MISMATCH, INVALID_REQUEST, META_PROTOCOL_VERSION, METHOD_NOT_FOUND};
+use super::{McpServer, Session, MAX_MESSAGE_BYTES, MODERN_PROTOCOL_VERSION, PROTOCOL_VERSIONS};
 use crate::CancelToken;
 
 /// How the HTTP transport is bounded.
@@ -45,12 +55,78 @@ pub struct HttpOptions {
     pub queue: usize,
     /// Sessions kept [1024]; past this the least recently used one is dropped.
     pub max_sessions: usize,
+    /// SSE streams open at once (`GET /mcp`, `subscriptions/listen`), each
+    /// holding one of the workers [8]; past this a stream request gets 503.
+    pub max_streams: usize,
+    /// How often an open stream sends a keep-alive comment, which also finds
+    /// clients that are gone [15 s].
+    pub keepalive: Duration,
+    /// A stream with no event for this long is closed [10 min].
+    pub stream_idle: Duration,
 }
 
 impl Default for HttpOptions {
     fn default() -> Self {
-        HttpOptions { workers: 32, queue: 256, max_sessions: 1024 }
+        HttpOptions {
+            workers: 32,
+            queue: 256,
+            max_sessions: 1024,
+            max_streams: 8,
+            keepalive: Duration::from_secs(15),
+            stream_idle: Duration::from_secs(600),
+        }
     }
+}
+
+/// What the SSE streams wait on: a count of registry changes.
+#[derive(Default)]
+struct Changes {
+    count: Mutex<u64>,
+    signal: Condvar,
+}
+
+impl Changes {
+    fn bump(&self) {
+        *self.count.lock().unwrap_or_else(PoisonError::into_inner) += 1;
+        self.signal.notify_all();
+    }
+
+    fn current(&self) -> u64 {
+        *self.count.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Waits at most `limit` for a count other than `seen`; returns the count.
+    fn wait(&self, seen: u64, limit: Duration) -> u64 {
+        let count = self.count.lock().unwrap_or_else(PoisonError::into_inner);
+        let (count, _) = self
+            .signal
+            .wait_timeout_while(count, limit, |count| *count == seen)
+            .unwrap_or_else(PoisonError::into_inner);
+        *count
+    }
+}
+
+/// The state of one HTTP server, shared by its workers.
+struct Shared<'a> {
+    sessions: Mutex<Sessions>,
+    options: &'a HttpOptions,
+    stop: &'a CancelToken,
+    changes: Arc<Changes>,
+    streams: AtomicUsize,
+}
+
+/// An SSE stream to open instead of a plain response.
+enum Stream {
+    /// `GET /mcp` of a session of the handshake: untagged list_changed.
+    Session(Arc<Session>),
+    /// A 2026-07-28 `subscriptions/listen`.
+    Listen { session: Arc<Session>, listen: protocol::Listen },
+}
+
+/// What a request gets.
+enum Answer {
+    Reply(Response<io::Cursor<Vec<u8>>>),
+    Stream(Stream),
 }
 
 /// The header that names the session.
@@ -128,15 +204,26 @@ fn header_value<'a>(request: &'a Request, name: &str) -> Option<&'a str> {
 /// [`tiny_http::Server::http`]) until `stop` fires; then running calls are
 /// cancelled, and this returns once every worker has finished.
 pub fn serve(server: &McpServer<'_>, listener: &tiny_http::Server, options: &HttpOptions, stop: &CancelToken) {
-    let sessions = Mutex::new(Sessions { by_id: FxHashMap::default(), clock: 0 });
+    let shared = Shared {
+        sessions: Mutex::new(Sessions { by_id: FxHashMap::default(), clock: 0 }),
+        options,
+        stop,
+        changes: Arc::default(),
+        streams: AtomicUsize::new(0),
+    };
     let (sender, receiver) = mpsc::sync_channel::<Request>(options.queue.max(1));
     let receiver = Mutex::new(receiver);
     std::thread::scope(|scope| {
+        let shared = &shared;
+        let watch = {
+            let changes = shared.changes.clone();
+            server.registry().watch(move || changes.bump())
+        };
         for _ in 0..options.workers.max(1) {
             scope.spawn(|| loop {
                 let request = receiver.lock().unwrap_or_else(PoisonError::into_inner).recv();
                 match request {
-                    Ok(request) => handle_request(server, &sessions, options, request),
+                    Ok(request) => handle_request(server, shared, request),
                     Err(_) => return,
                 }
             });
@@ -157,10 +244,13 @@ pub fn serve(server: &McpServer<'_>, listener: &tiny_http::Server, options: &Htt
                 }
             }
         }
-        for (session, _) in sessions.lock().unwrap_or_else(PoisonError::into_inner).by_id.values() {
+        for (session, _) in shared.sessions.lock().unwrap_or_else(PoisonError::into_inner).by_id.values() {
             session.cancel_all();
         }
+        // Wake the streams so they see `stop`.
+        shared.changes.signal.notify_all();
         drop(sender);
+        server.registry().unwatch(watch);
     });
 }
 
@@ -176,108 +266,334 @@ pub fn listen(
     Ok(())
 }
 
-fn handle_request(server: &McpServer<'_>, sessions: &Mutex<Sessions>, options: &HttpOptions, mut request: Request) {
-    let response = respond(server, sessions, options, &mut request);
-    // The client may be gone; nothing to do then.
-    let _ = request.respond(response);
+fn handle_request(server: &McpServer<'_>, shared: &Shared<'_>, mut request: Request) {
+    match respond(server, shared, &mut request) {
+        // The client may be gone; nothing to do then.
+        Answer::Reply(response) => {
+            let _ = request.respond(response);
+        }
+        Answer::Stream(stream) => {
+            if shared.streams.fetch_add(1, Ordering::AcqRel) >= shared.options.max_streams.max(1) {
+                shared.streams.fetch_sub(1, Ordering::AcqRel);
+                if let Stream::Listen { session, listen } = &stream {
+                    session.remove_listener(&listen.id);
+                }
+                let message = format!("Server busy: {} streams are open; retry", shared.options.max_streams.max(1));
+                let response = error_response(503, INVALID_REQUEST, &message).with_header(header("Retry-After", "1"));
+                let _ = request.respond(response);
+                return;
+            }
+            let writer = request.into_writer();
+            // A client that goes away is found by the next write.
+            let _ = run_stream(shared, stream, writer);
+            shared.streams.fetch_sub(1, Ordering::AcqRel);
+        }
+    }
 }
 
-fn respond(
-    server: &McpServer<'_>,
-    sessions: &Mutex<Sessions>,
-    options: &HttpOptions,
-    request: &mut Request,
-) -> Response<io::Cursor<Vec<u8>>> {
+/// One SSE event holding one JSON-RPC message.
+fn write_event(writer: &mut dyn Write, message: &str) -> io::Result<()> {
+    writer.write_all(b"event: message\ndata: ")?;
+    writer.write_all(message.as_bytes())?;
+    writer.write_all(b"\n\n")?;
+    writer.flush()
+}
+
+/// Serves an SSE stream until the client goes, the server stops, the
+/// session ends, or it stays idle too long.
+fn run_stream(shared: &Shared<'_>, stream: Stream, mut writer: Box<dyn Write + Send>) -> io::Result<()> {
+    // Written by hand: tiny_http would buffer a streamed body.
+    writer.write_all(
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n",
+    )?;
+    writer.flush()?;
+    let (session, listen) = match stream {
+        Stream::Session(session) => (session, None),
+        Stream::Listen { session, listen } => (session, Some(listen)),
+    };
+    let result = (|| {
+        if let Some(listen) = &listen {
+            write_event(&mut *writer, &listen.acknowledgement())?;
+        }
+        let options = shared.options;
+        let mut seen = shared.changes.current();
+        let mut last_event = Instant::now();
+        let mut last_write = Instant::now();
+        loop {
+            let count = shared.changes.wait(seen, Duration::from_millis(200));
+            if shared.stop.is_fired() {
+                return Ok(true);
+            }
+            let open = match &listen {
+                Some(listen) => session.is_listening(&listen.id),
+                None => shared.sessions.lock().unwrap_or_else(PoisonError::into_inner).by_id.contains_key(session.id()),
+            };
+            if !open {
+                return Ok(false);
+            }
+            if count != seen {
+                seen = count;
+                match &listen {
+                    Some(listen) if listen.tools => write_event(&mut *writer, &protocol::list_changed_on(&listen.id))?,
+                    Some(_) => continue,
+                    None => {
+                        write_event(&mut *writer, r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#)?
+                    }
+                }
+                last_event = Instant::now();
+                last_write = last_event;
+            } else if last_event.elapsed() >= options.stream_idle {
+                return Ok(true);
+            } else if last_write.elapsed() >= options.keepalive {
+                writer.write_all(b": keep-alive\n\n")?;
+                writer.flush()?;
+                last_write = Instant::now();
+            }
+        }
+    })();
+    if let Some(listen) = &listen {
+        let graceful = session.remove_listener(&listen.id);
+        if matches!(result, Ok(true)) && graceful {
+            // Closed by the server: the listen request gets its result.
+            write_event(&mut *writer, &protocol::listen_closed(&listen.id))?;
+        }
+    }
+    result.map(|_| ())
+}
+
+/// Decodes a header value that may use the `=?base64?…?=` sentinel of
+/// 2026-07-28; `None` when it is malformed.
+fn decode_header_value(value: &str) -> Option<String> {
+    let Some(encoded) = value.strip_prefix("=?base64?").and_then(|rest| rest.strip_suffix("?=")) else {
+        return Some(value.to_owned());
+    };
+    let mut bytes = Vec::with_capacity(encoded.len() * 3 / 4);
+    let (mut buffer, mut bits) = (0u32, 0u32);
+    for byte in encoded.bytes().filter(|&byte| byte != b'=') {
+        let sextet = match byte {
+            b'A'..=b'Z' => byte - b'A',
+            b'a'..=b'z' => byte - b'a' + 26,
+            b'0'..=b'9' => byte - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        };
+        buffer = (buffer << 6) | u32::from(sextet);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            bytes.push((buffer >> bits) as u8);
+        }
+    }
+    String::from_utf8(bytes).ok()
+}
+
+/// The checks 2026-07-28 makes of a POST's headers against its body:
+/// `None` when they agree, else the 400 to answer.
+fn check_modern_headers(request: &Request, message: &Value, version: &str) -> Option<Response<io::Cursor<Vec<u8>>>> {
+    let id = message.get("id").cloned().unwrap_or(Value::Null);
+    let mismatch = |what: String| {
+        Some(json_response(400, protocol::error(&id, HEADER_MISMATCH, &format!("Header mismatch: {what}"))))
+    };
+    match header_value(request, "MCP-Protocol-Version") {
+        None => return mismatch("the MCP-Protocol-Version header is missing".into()),
+        Some(header) if header != version => {
+            return mismatch(format!("MCP-Protocol-Version is {header:?} but _meta names {version:?}"))
+        }
+        Some(_) => {}
+    }
+    let method = message.get("method").and_then(Value::as_str).unwrap_or_default();
+    match header_value(request, "Mcp-Method") {
+        None => return mismatch("the Mcp-Method header is missing".into()),
+        Some(header) if header != method => {
+            return mismatch(format!("Mcp-Method is {header:?} but the body's method is {method:?}"))
+        }
+        Some(_) => {}
+    }
+    if method == "tools/call" {
+        let name = message.get("params").and_then(|params| params.get("name")).and_then(Value::as_str);
+        let header = header_value(request, "Mcp-Name");
+        match (header.map(decode_header_value), name) {
+            (None, _) => return mismatch("the Mcp-Name header is missing".into()),
+            (Some(None), _) => return mismatch("Mcp-Name is not valid =?base64?…?= text".into()),
+            (Some(Some(header)), Some(name)) if header != name => {
+                return mismatch(format!("Mcp-Name is {header:?} but the body's name is {name:?}"))
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The HTTP status of a 2026-07-28 answer: its JSON-RPC error decides.
+fn modern_status(reply: &str) -> u16 {
+    if !reply.contains("\"error\":{\"code\":") {
+        return 200;
+    }
+    let code = serde_json::from_str::<Value>(reply).ok().and_then(|value| value["error"]["code"].as_i64());
+    match code {
+        Some(protocol::UNSUPPORTED_PROTOCOL_VERSION | HEADER_MISMATCH) => 400,
+        Some(METHOD_NOT_FOUND) => 404,
+        _ => 200,
+    }
+}
+
+fn respond(server: &McpServer<'_>, shared: &Shared<'_>, request: &mut Request) -> Answer {
+    let reply = |response| Answer::Reply(response);
     let path = request.url().split('?').next().unwrap_or_default();
     if path != "/mcp" {
-        return error_response(404, INVALID_REQUEST, "Not Found: the MCP endpoint is /mcp");
+        return reply(error_response(404, INVALID_REQUEST, "Not Found: the MCP endpoint is /mcp"));
     }
     if let Some(origin) = header_value(request, "Origin") {
         if !is_loopback_origin(origin) {
-            return error_response(
+            return reply(error_response(
                 403,
                 INVALID_REQUEST,
                 &format!("Forbidden: requests from origin {origin:?} are refused"),
-            );
+            ));
         }
     }
-    if let Some(version) = header_value(request, "MCP-Protocol-Version") {
-        if !PROTOCOL_VERSIONS.contains(&version) {
+    let header_version = header_value(request, "MCP-Protocol-Version").map(str::to_owned);
+    if let Some(version) = &header_version {
+        if !PROTOCOL_VERSIONS.contains(&version.as_str()) && version != MODERN_PROTOCOL_VERSION {
             let message = format!(
                 "Bad Request: unsupported MCP-Protocol-Version {version:?}; supported: {}",
-                PROTOCOL_VERSIONS.join(", ")
+                protocol::supported_versions().join(", ")
             );
-            return error_response(400, INVALID_REQUEST, &message);
+            let error = json!({"jsonrpc":"2.0","id":null,"error":{"code":protocol::UNSUPPORTED_PROTOCOL_VERSION,"message":message,
+                "data":{"supported":protocol::supported_versions(),"requested":version}}});
+            return reply(json_response(400, error.to_string()));
         }
     }
     let session_id = header_value(request, SESSION_HEADER).map(str::to_owned);
-    let lock = || sessions.lock().unwrap_or_else(PoisonError::into_inner);
+    let lock = || shared.sessions.lock().unwrap_or_else(PoisonError::into_inner);
     match request.method() {
         Method::Post => {}
         Method::Delete => {
             let Some(id) = session_id else {
-                return error_response(400, INVALID_REQUEST, "Bad Request: DELETE needs an Mcp-Session-Id header");
+                return reply(error_response(
+                    400,
+                    INVALID_REQUEST,
+                    "Bad Request: DELETE needs an Mcp-Session-Id header",
+                ));
             };
-            return match lock().by_id.remove(&id) {
+            return reply(match lock().by_id.remove(&id) {
                 Some((session, _)) => {
                     session.cancel_all();
                     Response::from_data(Vec::new()).with_status_code(StatusCode(204))
                 }
                 None => error_response(404, INVALID_REQUEST, "Not Found: no such session"),
+            });
+        }
+        Method::Get => {
+            let Some(id) = session_id else {
+                return reply(error_response(
+                    400,
+                    INVALID_REQUEST,
+                    "Bad Request: GET /mcp opens a session's stream and needs its Mcp-Session-Id header",
+                ));
+            };
+            return match lock().get(&id) {
+                Some(session) => Answer::Stream(Stream::Session(session)),
+                None => {
+                    reply(error_response(404, INVALID_REQUEST, "Not Found: no such session; send initialize again"))
+                }
             };
         }
         _ => {
-            return error_response(
-                405,
-                INVALID_REQUEST,
-                "Method Not Allowed: POST a JSON-RPC message to /mcp, or DELETE a session",
-            )
-            .with_header(header("Allow", "POST, DELETE"));
+            return reply(
+                error_response(
+                    405,
+                    INVALID_REQUEST,
+                    "Method Not Allowed: POST a JSON-RPC message to /mcp, GET its stream, or DELETE a session",
+                )
+                .with_header(header("Allow", "GET, POST, DELETE")),
+            );
         }
     }
     if request.body_length().is_some_and(|length| length > MAX_MESSAGE_BYTES) {
-        return error_response(413, INVALID_REQUEST, &format!("Payload Too Large: at most {MAX_MESSAGE_BYTES} bytes"));
+        return reply(error_response(
+            413,
+            INVALID_REQUEST,
+            &format!("Payload Too Large: at most {MAX_MESSAGE_BYTES} bytes"),
+        ));
     }
     let mut body = Vec::new();
     if request.as_reader().take(MAX_MESSAGE_BYTES as u64 + 1).read_to_end(&mut body).is_err() {
-        return error_response(400, INVALID_REQUEST, "Bad Request: the body could not be read");
+        return reply(error_response(400, INVALID_REQUEST, "Bad Request: the body could not be read"));
     }
     if body.len() > MAX_MESSAGE_BYTES {
-        return error_response(413, INVALID_REQUEST, &format!("Payload Too Large: at most {MAX_MESSAGE_BYTES} bytes"));
+        return reply(error_response(
+            413,
+            INVALID_REQUEST,
+            &format!("Payload Too Large: at most {MAX_MESSAGE_BYTES} bytes"),
+        ));
+    }
+    let message = serde_json::from_slice::<Value>(&body).ok();
+    let modern_version = message
+        .as_ref()
+        .and_then(|message| message.get("params")?.get("_meta")?.get(META_PROTOCOL_VERSION))
+        .filter(|_| {
+            message.as_ref().and_then(|message| message.get("method")).and_then(Value::as_str) != Some("initialize")
+        });
+    if let (Some(version), Some(message)) = (modern_version, message.as_ref()) {
+        // 2026-07-28: stateless, no session; the headers must match the body.
+        if let Some(refusal) = check_modern_headers(request, message, version.as_str().unwrap_or_default()) {
+            return reply(refusal);
+        }
+        let session = Arc::new(Session::new(uuid::Uuid::new_v4().to_string()));
+        let answer = match server.prepare(&session, &body) {
+            Prepared::Done(answer) => answer,
+            Prepared::Call(call) => server.finish_call(&session, call),
+            Prepared::Batch(items) => server.run_batch(&session, items),
+            Prepared::Listen(listen) => return Answer::Stream(Stream::Listen { session, listen }),
+        };
+        return reply(match answer {
+            Some(answer) => json_response(modern_status(&answer), answer),
+            None => Response::from_data(Vec::new()).with_status_code(StatusCode(202)),
+        });
+    }
+    if header_version.as_deref() == Some(MODERN_PROTOCOL_VERSION)
+        && message.as_ref().is_some_and(|message| message.get("id").is_some())
+    {
+        let id = message.as_ref().and_then(|message| message.get("id").cloned()).unwrap_or(Value::Null);
+        let text = format!("Header mismatch: MCP-Protocol-Version is {MODERN_PROTOCOL_VERSION:?} but the body's _meta names no version");
+        return reply(json_response(400, protocol::error(&id, HEADER_MISMATCH, &text)));
     }
     let (session, new_session) = match session_id {
         Some(id) => match lock().get(&id) {
             Some(session) => (session, false),
-            None => return error_response(404, INVALID_REQUEST, "Not Found: no such session; send initialize again"),
+            None => {
+                return reply(error_response(404, INVALID_REQUEST, "Not Found: no such session; send initialize again"))
+            }
         },
         None => {
-            let method = serde_json::from_slice::<Value>(&body)
-                .ok()
-                .and_then(|message| message.get("method").and_then(Value::as_str).map(str::to_owned));
+            let method =
+                message.as_ref().and_then(|message| message.get("method").and_then(Value::as_str).map(str::to_owned));
             match method.as_deref() {
                 Some("initialize") => (Arc::new(Session::new(uuid::Uuid::new_v4().to_string())), true),
                 Some("tools/list" | "tools/call") => {
-                    return error_response(
+                    return reply(error_response(
                         400,
                         INVALID_REQUEST,
                         "Bad Request: send the Mcp-Session-Id header that initialize gave",
-                    )
+                    ))
                 }
-                // Anything else (ping, an unknown method such as server/discover,
-                // a notification, malformed JSON) is answered in a session of its own.
+                // Anything else (ping, server/discover without _meta, an unknown
+                // method, a notification, malformed JSON) is answered in a session of its own.
                 _ => (Arc::new(Session::new(uuid::Uuid::new_v4().to_string())), false),
             }
         }
     };
-    let reply = server.handle_in(&session, &body);
+    let answer = server.handle_in(&session, &body);
     // A session exists once its initialize succeeded.
     let opened = new_session && session.protocol_version().is_some();
     if opened {
-        lock().insert(session.clone(), options.max_sessions);
+        lock().insert(session.clone(), shared.options.max_sessions);
     }
-    match reply {
-        Some(reply) => {
-            let response = json_response(200, reply);
+    reply(match answer {
+        Some(answer) => {
+            let response = json_response(200, answer);
             if opened {
                 response.with_header(header(SESSION_HEADER, session.id()))
             } else {
@@ -285,12 +601,20 @@ fn respond(
             }
         }
         None => Response::from_data(Vec::new()).with_status_code(StatusCode(202)),
-    }
+    })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::is_loopback_origin;
+    use super::{decode_header_value, is_loopback_origin};
+
+    #[test]
+    fn header_values_decode_the_base64_sentinel() {
+        assert_eq!(decode_header_value("get_weather").as_deref(), Some("get_weather"));
+        assert_eq!(decode_header_value("=?base64?SGVsbG8sIOS4lueVjA==?=").as_deref(), Some("Hello, 世界"));
+        assert_eq!(decode_header_value("=?base64?IHBhZGRlZCA=?=").as_deref(), Some(" padded "));
+        assert_eq!(decode_header_value("=?base64?!!?="), None);
+    }
 
     #[test]
     fn only_loopback_origins_pass() {

@@ -15,9 +15,13 @@
 //! - `ping`, `tools/list` (pages of [`McpServer::with_page_size`] tools,
 //!   opaque cursors), `tools/call`, `notifications/cancelled` (fires the
 //!   call's [`CancelToken`]), and `notifications/tools/list_changed` after
-//!   every register or unregister (on the stdio transport);
-//! - every other method, `server/discover` of 2026-07-28 included, gets
-//!   `-32601`, so a 2026 client falls back to `initialize`.
+//!   every register or unregister (on the transports: stdio, and HTTP's SSE
+//!   streams);
+//! - 2026-07-28's stateless requests: `server/discover`, and requests that
+//!   name their version in `_meta` (no `initialize`), `subscriptions/listen`
+//!   on the transports; another version in `_meta` gets
+//!   `UnsupportedProtocolVersionError` (`-32022`);
+//! - every other method gets `-32601`.
 //!
 //! ```
 //! use aikido::mcp::McpServer;
@@ -41,7 +45,7 @@ mod session;
 mod stdio;
 
 pub use protocol::{is_mcp_tool_name, mcp_tools};
-pub use session::Session;
+pub use session::{Session, MAX_LISTENERS};
 pub use stdio::{FdReader, FdWriter};
 
 use std::sync::Arc;
@@ -50,6 +54,10 @@ use crate::{CancelToken, Registry};
 
 /// The protocol versions the `initialize` handshake accepts, oldest first.
 pub const PROTOCOL_VERSIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+
+/// The stateless protocol version (no `initialize`: each request names its
+/// version in `_meta`), served beside the four of the handshake.
+pub const MODERN_PROTOCOL_VERSION: &str = "2026-07-28";
 
 /// The version answered to a client that asks for one the server does not know.
 pub const LATEST_PROTOCOL_VERSION: &str = "2025-11-25";
@@ -144,6 +152,17 @@ impl<'r> McpServer<'r> {
             protocol::Prepared::Done(reply) => reply,
             protocol::Prepared::Call(call) => self.finish_call(session, call),
             protocol::Prepared::Batch(items) => self.run_batch(session, items),
+            protocol::Prepared::Listen(listen) => {
+                // One message in, one out: there is no stream to hold open.
+                session.remove_listener(&listen.id);
+                let id: serde_json::Value = serde_json::from_str(&listen.id).unwrap_or_default();
+                Some(protocol::error(
+                    &id,
+                    protocol::METHOD_NOT_FOUND,
+                    "Method not found: subscriptions/listen needs a transport that holds a stream open \
+                     (serve_stdio or Streamable HTTP), not one message in and one out",
+                ))
+            }
         }
     }
 

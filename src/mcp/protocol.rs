@@ -6,8 +6,8 @@ use std::sync::Arc;
 use serde_json::{json, Map, Value};
 
 use super::session::Session;
-use super::{McpServer, LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS};
-use crate::{CancelToken, Environment, Error, Registry, ToolCall, ToolDefinition};
+use super::{McpServer, LATEST_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION, PROTOCOL_VERSIONS};
+use crate::{CancelToken, Environment, Error, Registry, ToolCall};
 
 /// JSON-RPC: the message is not JSON.
 pub(crate) const PARSE_ERROR: i64 = -32700;
@@ -17,6 +17,15 @@ pub(crate) const INVALID_REQUEST: i64 = -32600;
 pub(crate) const METHOD_NOT_FOUND: i64 = -32601;
 /// JSON-RPC: the params are wrong.
 pub(crate) const INVALID_PARAMS: i64 = -32602;
+/// MCP 2026-07-28: HTTP headers that do not match the body (`HeaderMismatchError`).
+pub(crate) const HEADER_MISMATCH: i64 = -32020;
+/// MCP 2026-07-28: the request's protocol version is not served (`UnsupportedProtocolVersionError`).
+pub(crate) const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+
+/// The `_meta` key of a 2026-07-28 request that names its protocol version.
+pub(crate) const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+/// The `_meta` key naming the stream of a `subscriptions/listen` notification.
+pub(crate) const META_SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 
 /// What a message needs after it was read.
 pub(crate) enum Prepared {
@@ -26,6 +35,42 @@ pub(crate) enum Prepared {
     Call(Call),
     /// A batch (protocol versions 2024-11-05 and 2025-03-26).
     Batch(Vec<Value>),
+    /// A 2026-07-28 `subscriptions/listen`: a stream only a transport can
+    /// hold open (registered in the session's listeners already).
+    Listen(Listen),
+}
+
+/// An open `subscriptions/listen` stream.
+pub(crate) struct Listen {
+    /// The request id's JSON text: the stream's `subscriptionId`.
+    pub(crate) id: String,
+    /// Whether the client asked for `notifications/tools/list_changed`.
+    pub(crate) tools: bool,
+}
+
+impl Listen {
+    /// `notifications/subscriptions/acknowledged`: the first message of the stream.
+    pub(crate) fn acknowledgement(&self) -> String {
+        let honored = if self.tools { r#"{"toolsListChanged":true}"# } else { "{}" };
+        format!(
+            "{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/subscriptions/acknowledged\",\"params\":{{\"notifications\":{honored},\"_meta\":{{\"{META_SUBSCRIPTION_ID}\":{}}}}}}}",
+            self.id
+        )
+    }
+}
+
+/// `notifications/tools/list_changed` on the listen stream `id` (its JSON text).
+pub(crate) fn list_changed_on(id: &str) -> String {
+    format!(
+        "{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\",\"params\":{{\"_meta\":{{\"{META_SUBSCRIPTION_ID}\":{id}}}}}}}"
+    )
+}
+
+/// The result that closes the listen stream `id` gracefully (server shutdown).
+pub(crate) fn listen_closed(id: &str) -> String {
+    format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{{\"resultType\":\"complete\",\"_meta\":{{\"{META_SUBSCRIPTION_ID}\":{id}}}}}}}"
+    )
 }
 
 /// A checked `tools/call` request, registered in its session's calls in
@@ -36,6 +81,8 @@ pub(crate) struct Call {
     name: String,
     arguments: String,
     token: CancelToken,
+    /// A 2026-07-28 request: the result carries `resultType` and `_meta`.
+    modern: bool,
 }
 
 /// Whether the protocol version allows JSON-RPC batches (2025-06-18 removed them).
@@ -50,29 +97,20 @@ pub fn is_mcp_tool_name(name: &str) -> bool {
         && name.bytes().all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'-' | b'.'))
 }
 
-/// The registry's tools as MCP `Tool` objects, `{"name","description","inputSchema"}`,
-/// in registration order: the one place that decides what `tools/list`
-/// shows. A tool whose name MCP does not allow ([`is_mcp_tool_name`]) is
-/// left out; a description is left out when empty; a tool without an
-/// object schema gets `{"type":"object"}`, since MCP requires one.
-pub fn mcp_tools(registry: &Registry) -> Vec<Value> {
-    registry.definitions().iter().filter(|definition| is_mcp_tool_name(&definition.name)).map(mcp_tool).collect()
-}
-
-fn mcp_tool(definition: &ToolDefinition) -> Value {
-    let mut tool = Map::new();
-    tool.insert("name".into(), Value::String(definition.name.clone()));
-    if !definition.description.is_empty() {
-        tool.insert("description".into(), Value::String(definition.description.clone()));
-    }
-    let schema = definition
-        .parameters
-        .as_deref()
-        .and_then(|text| serde_json::from_str::<Value>(text).ok())
-        .filter(Value::is_object)
-        .unwrap_or_else(|| json!({"type": "object"}));
-    tool.insert("inputSchema".into(), schema);
-    Value::Object(tool)
+/// The registry's tools as MCP `Tool` objects, `{"name","description","inputSchema"}`
+/// (JSON text), in registration order: the one place that decides what
+/// `tools/list` shows. Each item is the one [`Registry::definitions_for`]
+/// writes for [`Dialect::Mcp`](crate::dialect::Dialect::Mcp); a tool that
+/// dialect refuses (a name MCP does not allow, parameters that are not an
+/// object schema) is left out, where `definitions_for` refuses the whole
+/// listing.
+pub fn mcp_tools(registry: &Registry) -> Vec<String> {
+    registry
+        .definitions()
+        .iter()
+        .filter(|definition| is_mcp_tool_name(&definition.name))
+        .filter_map(|definition| crate::dialect::mcp_tool(definition).ok())
+        .collect()
 }
 
 /// A JSON-RPC success response.
@@ -84,6 +122,25 @@ fn result(id: &Value, result: &Value) -> String {
 pub(crate) fn error(id: &Value, code: i64, message: &str) -> String {
     let message = Value::String(message.to_owned());
     format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{{\"code\":{code},\"message\":{message}}}}}")
+}
+
+/// The `UnsupportedProtocolVersionError` of a request that asked for `requested`.
+fn unsupported_version(id: &Value, requested: &str) -> String {
+    let data = json!({"supported": supported_versions(), "requested": requested});
+    format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{{\"code\":{UNSUPPORTED_PROTOCOL_VERSION},\"message\":\"Unsupported protocol version\",\"data\":{data}}}}}"
+    )
+}
+
+/// Every version served, newest first: 2026-07-28's stateless requests and
+/// the four of the `initialize` handshake.
+pub(crate) fn supported_versions() -> Vec<&'static str> {
+    std::iter::once(MODERN_PROTOCOL_VERSION).chain(PROTOCOL_VERSIONS.iter().rev().copied()).collect()
+}
+
+/// The protocol version a request names in `_meta` (2026-07-28 and later).
+fn meta_version(params: Option<&Value>) -> Option<&Value> {
+    params?.get("_meta")?.get(META_PROTOCOL_VERSION)
 }
 
 /// The params object of a request: absent or null is empty.
@@ -155,6 +212,11 @@ impl McpServer<'_> {
                 Prepared::Batch(_) => {
                     Some(error(&Value::Null, INVALID_REQUEST, "Invalid Request: a batch may not hold a batch"))
                 }
+                // 2026-07-28 requests are refused in batches before they get here.
+                Prepared::Listen(listen) => {
+                    session.remove_listener(&listen.id);
+                    Some(error(&Value::Null, INVALID_REQUEST, "Invalid Request: subscriptions/listen in a batch"))
+                }
             };
             replies.extend(reply);
         }
@@ -209,7 +271,11 @@ impl McpServer<'_> {
             if let Some(request_id @ (Value::String(_) | Value::Number(_))) =
                 params.and_then(|params| params.get("requestId"))
             {
-                session.cancel(&request_id.to_string());
+                let key = request_id.to_string();
+                if !session.cancel(&key) {
+                    // Or it closes a subscriptions/listen stream.
+                    session.remove_listener(&key);
+                }
             }
         }
         // notifications/initialized and every other notification need
@@ -226,7 +292,17 @@ impl McpServer<'_> {
         in_batch: bool,
     ) -> Result<Prepared, String> {
         let answered = |value: Value| Ok(Prepared::Done(Some(result(id, &value))));
+        if method != "initialize" {
+            if let Some(requested) = meta_version(params) {
+                if in_batch {
+                    return Err(error(id, INVALID_REQUEST, "Invalid Request: 2026-07-28 requests may not be batched"));
+                }
+                return self.modern_request(session, id, method, params, requested);
+            }
+        }
         match method {
+            // A client that probes without _meta still learns what is served.
+            "server/discover" => answered(self.discover()),
             "initialize" => {
                 if in_batch {
                     return Err(error(id, INVALID_REQUEST, "Invalid Request: initialize may not be part of a batch"));
@@ -253,52 +329,146 @@ impl McpServer<'_> {
                 INVALID_REQUEST,
                 &format!("Invalid Request: {method} before initialize; send initialize first (and notifications/initialized)"),
             )),
-            "tools/list" => {
-                let params = params_of(id, params, method)?;
-                let offset = match params.and_then(|params| params.get("cursor")) {
-                    None | Some(Value::Null) => 0,
-                    Some(Value::String(text)) => read_cursor(text)
-                        .ok_or_else(|| error(id, INVALID_PARAMS, &format!("Invalid params: unknown cursor {text:?}")))?,
-                    Some(_) => return Err(error(id, INVALID_PARAMS, "Invalid params: \"cursor\" must be a string")),
+            "tools/list" => Ok(Prepared::Done(Some(self.listing(id, page_offset(id, params)?, false)))),
+            "tools/call" => self.call(session, id, params, false),
+            _ => Err(error(id, METHOD_NOT_FOUND, &format!("Method not found: {method}"))),
+        }
+    }
+
+    /// The `_meta` member every 2026-07-28 result carries: who answers.
+    fn server_info_meta(&self) -> String {
+        let info = json!({"io.modelcontextprotocol/serverInfo": {"name": self.name, "version": self.version}});
+        format!("\"_meta\":{info}")
+    }
+
+    /// The `DiscoverResult` of `server/discover`.
+    fn discover(&self) -> Value {
+        json!({
+            "resultType": "complete",
+            "supportedVersions": supported_versions(),
+            "capabilities": {"tools": {"listChanged": true}},
+            "_meta": {"io.modelcontextprotocol/serverInfo": {"name": self.name, "version": self.version}},
+            "ttlMs": 0,
+            "cacheScope": "private",
+        })
+    }
+
+    /// A request that names its protocol version in `_meta` (2026-07-28):
+    /// served statelessly, without `initialize`.
+    fn modern_request(
+        &self,
+        session: &Arc<Session>,
+        id: &Value,
+        method: &str,
+        params: Option<&Value>,
+        requested: &Value,
+    ) -> Result<Prepared, String> {
+        let Value::String(requested) = requested else {
+            return Err(error(
+                id,
+                INVALID_PARAMS,
+                &format!("Invalid params: _meta[\"{META_PROTOCOL_VERSION}\"] must be a string"),
+            ));
+        };
+        if requested != MODERN_PROTOCOL_VERSION {
+            return Err(unsupported_version(id, requested));
+        }
+        let complete = |mut value: Value| {
+            value["resultType"] = Value::String("complete".into());
+            value["_meta"] =
+                json!({"io.modelcontextprotocol/serverInfo": {"name": self.name, "version": self.version}});
+            Ok(Prepared::Done(Some(result(id, &value))))
+        };
+        match method {
+            "server/discover" => Ok(Prepared::Done(Some(result(id, &self.discover())))),
+            // Removed by 2026-07-28, answered all the same: it costs nothing.
+            "ping" => complete(json!({})),
+            "tools/list" => Ok(Prepared::Done(Some(self.listing(id, page_offset(id, params)?, true)))),
+            "tools/call" => self.call(session, id, params, true),
+            "subscriptions/listen" => {
+                let filter = params_of(id, params, method)?.and_then(|params| params.get("notifications"));
+                let Some(Value::Object(filter)) = filter else {
+                    return Err(error(
+                        id,
+                        INVALID_PARAMS,
+                        "Invalid params: subscriptions/listen needs \"notifications\", an object",
+                    ));
                 };
-                let tools = mcp_tools(self.registry);
-                let end = offset.saturating_add(self.page_size).min(tools.len());
-                let page: Vec<Value> = tools.get(offset..end).map(<[Value]>::to_vec).unwrap_or_default();
-                let mut listing = json!({"tools": page});
-                if end < tools.len() {
-                    listing["nextCursor"] = Value::String(cursor(end));
-                }
-                answered(listing)
-            }
-            "tools/call" => {
-                let params = params_of(id, params, method)?
-                    .ok_or_else(|| error(id, INVALID_PARAMS, "Invalid params: tools/call needs params"))?;
-                let Some(Value::String(name)) = params.get("name") else {
-                    return Err(error(id, INVALID_PARAMS, "Invalid params: tools/call needs \"name\", a string"));
-                };
-                let arguments = match params.get("arguments") {
-                    None | Some(Value::Null) => "{}".to_owned(),
-                    Some(arguments @ Value::Object(_)) => arguments.to_string(),
-                    Some(_) => {
-                        return Err(error(id, INVALID_PARAMS, "Invalid params: \"arguments\" must be an object"));
-                    }
-                };
-                if !is_mcp_tool_name(name) {
-                    let message = format!(
-                        "aikido/tools: unknown tool {name:?}: MCP tool names are 1 to 128 of A-Z a-z 0-9 _ - . \
-                         and this server lists no other"
-                    );
-                    return Err(error(id, INVALID_PARAMS, &message));
-                }
+                let tools = filter.get("toolsListChanged") == Some(&Value::Bool(true));
                 let key = id.to_string();
-                let token = CancelToken::new();
-                if !session.begin_call(&key, &token) {
-                    return Err(error(id, INVALID_REQUEST, "Invalid Request: a call with this id is still running"));
+                if !session.add_listener(&key, tools) {
+                    return Err(error(
+                        id,
+                        INVALID_REQUEST,
+                        &format!(
+                            "Invalid Request: a request with this id is still open, or {} streams are open already",
+                            super::session::MAX_LISTENERS
+                        ),
+                    ));
                 }
-                Ok(Prepared::Call(Call { id: id.clone(), key, name: name.clone(), arguments, token }))
+                Ok(Prepared::Listen(Listen { id: key, tools }))
             }
             _ => Err(error(id, METHOD_NOT_FOUND, &format!("Method not found: {method}"))),
         }
+    }
+
+    /// One page of `tools/list`, from `offset`; a 2026-07-28 listing also
+    /// carries the cache hints, `resultType` and `_meta`.
+    fn listing(&self, id: &Value, offset: usize, modern: bool) -> String {
+        let tools = mcp_tools(self.registry);
+        let end = offset.saturating_add(self.page_size).min(tools.len());
+        let page = tools.get(offset..end).unwrap_or_default();
+        let mut out = String::with_capacity(64 + page.iter().map(String::len).sum::<usize>());
+        let _ = write!(out, "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{{\"tools\":[{}]", page.join(","));
+        if end < tools.len() {
+            let _ = write!(out, ",\"nextCursor\":\"{}\"", cursor(end));
+        }
+        if modern {
+            // The registry may change at any time: the listing is stale at once.
+            let _ = write!(
+                out,
+                ",\"ttlMs\":0,\"cacheScope\":\"private\",\"resultType\":\"complete\",{}",
+                self.server_info_meta()
+            );
+        }
+        out.push_str("}}");
+        out
+    }
+
+    /// Checks a `tools/call` and registers it in the session's calls.
+    fn call(
+        &self,
+        session: &Arc<Session>,
+        id: &Value,
+        params: Option<&Value>,
+        modern: bool,
+    ) -> Result<Prepared, String> {
+        let method = "tools/call";
+        let params = params_of(id, params, method)?
+            .ok_or_else(|| error(id, INVALID_PARAMS, "Invalid params: tools/call needs params"))?;
+        let Some(Value::String(name)) = params.get("name") else {
+            return Err(error(id, INVALID_PARAMS, "Invalid params: tools/call needs \"name\", a string"));
+        };
+        let arguments = match params.get("arguments") {
+            None | Some(Value::Null) => "{}".to_owned(),
+            Some(arguments @ Value::Object(_)) => arguments.to_string(),
+            Some(_) => {
+                return Err(error(id, INVALID_PARAMS, "Invalid params: \"arguments\" must be an object"));
+            }
+        };
+        if !is_mcp_tool_name(name) {
+            let message = format!(
+                "aikido/tools: unknown tool {name:?}: MCP tool names are 1 to 128 of A-Z a-z 0-9 _ - . \
+                 and this server lists no other"
+            );
+            return Err(error(id, INVALID_PARAMS, &message));
+        }
+        let key = id.to_string();
+        let token = CancelToken::new();
+        if !session.begin_call(&key, &token) {
+            return Err(error(id, INVALID_REQUEST, "Invalid Request: a call with this id is still running"));
+        }
+        Ok(Prepared::Call(Call { id: id.clone(), key, name: name.clone(), arguments, token, modern }))
     }
 
     /// Runs a call and writes its response; `None` when the client
@@ -312,10 +482,25 @@ impl McpServer<'_> {
             return None;
         }
         Some(match outcome {
-            Ok(tool_result) => call_result(&call.id, &tool_result.content, false),
+            Ok(tool_result) => call_result(&call.id, &tool_result.content, false, self.modern_meta(call.modern)),
             Err(unknown @ Error::UnknownTool { .. }) => error(&call.id, INVALID_PARAMS, &unknown.to_string()),
-            Err(failure) => call_result(&call.id, &failure.to_string(), true),
+            Err(failure) => call_result(&call.id, &failure.to_string(), true, self.modern_meta(call.modern)),
         })
+    }
+
+    /// What a 2026-07-28 call result adds: `resultType` and `_meta`.
+    fn modern_meta(&self, modern: bool) -> Option<String> {
+        modern.then(|| format!(",\"resultType\":\"complete\",{}", self.server_info_meta()))
+    }
+}
+
+/// Where the page of a `tools/list` starts: its cursor, or 0.
+fn page_offset(id: &Value, params: Option<&Value>) -> Result<usize, String> {
+    match params_of(id, params, "tools/list")?.and_then(|params| params.get("cursor")) {
+        None | Some(Value::Null) => Ok(0),
+        Some(Value::String(text)) => read_cursor(text)
+            .ok_or_else(|| error(id, INVALID_PARAMS, &format!("Invalid params: unknown cursor {text:?}"))),
+        Some(_) => Err(error(id, INVALID_PARAMS, "Invalid params: \"cursor\" must be a string")),
     }
 }
 
@@ -324,7 +509,7 @@ fn params_of<'a>(id: &Value, value: Option<&'a Value>, method: &str) -> Result<O
 }
 
 /// A `CallToolResult` response, written directly: the hot path.
-fn call_result(id: &Value, text: &str, is_error: bool) -> String {
+fn call_result(id: &Value, text: &str, is_error: bool, modern: Option<String>) -> String {
     let mut out = String::with_capacity(text.len() + 96);
     out.push_str("{\"jsonrpc\":\"2.0\",\"id\":");
     // Ids are strings or numbers: their JSON text cannot fail.
@@ -333,6 +518,9 @@ fn call_result(id: &Value, text: &str, is_error: bool) -> String {
     out.push_str(&serde_json::to_string(text).unwrap_or_default());
     out.push_str("}],\"isError\":");
     out.push_str(if is_error { "true" } else { "false" });
+    if let Some(modern) = modern {
+        out.push_str(&modern);
+    }
     out.push_str("}}");
     out
 }

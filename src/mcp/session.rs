@@ -16,13 +16,24 @@ pub struct Session {
     version: Mutex<Option<&'static str>>,
     /// Running calls by request id (the id's JSON text, so 1 and "1" differ).
     in_flight: Mutex<FxHashMap<String, CancelToken>>,
+    /// Open 2026-07-28 `subscriptions/listen` streams: the request id's JSON
+    /// text, and whether it asked for `notifications/tools/list_changed`.
+    listeners: Mutex<Vec<(String, bool)>>,
 }
+
+/// How many `subscriptions/listen` streams one session may hold open.
+pub const MAX_LISTENERS: usize = 16;
 
 impl Session {
     /// A session that has not been initialized, whose calls run with this
     /// session id.
     pub fn new(id: impl Into<String>) -> Self {
-        Session { id: id.into(), version: Mutex::new(None), in_flight: Mutex::new(FxHashMap::default()) }
+        Session {
+            id: id.into(),
+            version: Mutex::new(None),
+            in_flight: Mutex::new(FxHashMap::default()),
+            listeners: Mutex::new(Vec::new()),
+        }
     }
 
     /// The session id the calls run with.
@@ -75,5 +86,41 @@ impl Session {
         for token in self.in_flight.lock().unwrap_or_else(PoisonError::into_inner).values() {
             token.fire();
         }
+    }
+
+    /// Opens a `subscriptions/listen` stream; false when the id is open
+    /// already or [`MAX_LISTENERS`] are.
+    pub(crate) fn add_listener(&self, key: &str, tools: bool) -> bool {
+        let mut listeners = self.listeners.lock().unwrap_or_else(PoisonError::into_inner);
+        if listeners.len() >= MAX_LISTENERS || listeners.iter().any(|(open, _)| open == key) {
+            return false;
+        }
+        listeners.push((key.to_owned(), tools));
+        true
+    }
+
+    /// Closes a `subscriptions/listen` stream; false when it was not open.
+    pub(crate) fn remove_listener(&self, key: &str) -> bool {
+        let mut listeners = self.listeners.lock().unwrap_or_else(PoisonError::into_inner);
+        let before = listeners.len();
+        listeners.retain(|(open, _)| open != key);
+        listeners.len() != before
+    }
+
+    /// Whether the stream `key` is open.
+    pub(crate) fn is_listening(&self, key: &str) -> bool {
+        self.listeners.lock().unwrap_or_else(PoisonError::into_inner).iter().any(|(open, _)| open == key)
+    }
+
+    /// The open streams that asked for `notifications/tools/list_changed`.
+    pub(crate) fn tool_listeners(&self) -> Vec<String> {
+        let listeners = self.listeners.lock().unwrap_or_else(PoisonError::into_inner);
+        listeners.iter().filter(|(_, tools)| *tools).map(|(key, _)| key.clone()).collect()
+    }
+
+    /// Closes every stream, returning their ids.
+    pub(crate) fn take_listeners(&self) -> Vec<String> {
+        let mut listeners = self.listeners.lock().unwrap_or_else(PoisonError::into_inner);
+        listeners.drain(..).map(|(key, _)| key).collect()
     }
 }

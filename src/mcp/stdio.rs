@@ -2,25 +2,27 @@
 //!
 //! The reading thread answers every message but `tools/call` at once;
 //! calls go to [`MAX_CONCURRENT_CALLS`] workers, so `ping`, `tools/list` and
-//! `notifications/cancelled` are served while a long call runs. One writer
-//! thread writes every response and notification, flushing when it has
-//! nothing more to write.
+//! `notifications/cancelled` are served while a long call runs. Whoever has
+//! a line writes it (no hand-off to a writer thread: one thread switch less
+//! per call), and the output is flushed when no call is left to answer, so
+//! pipelined answers go out in big writes and a lone one at once. A
+//! notifier thread writes `notifications/tools/list_changed`.
 
+use std::collections::VecDeque;
 use std::io::{self, BufRead, Read, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
 use serde_json::Value;
 
 use super::protocol::{self, Call, Prepared};
-use super::{McpServer, MAX_CONCURRENT_CALLS, MAX_MESSAGE_BYTES, MAX_QUEUED_CALLS};
+use super::{McpServer, Session, MAX_CONCURRENT_CALLS, MAX_MESSAGE_BYTES, MAX_QUEUED_CALLS};
 use crate::CancelToken;
 
-/// What the writer thread writes.
-enum Out {
-    Line(String),
+/// What the notifier thread is told.
+enum Notice {
     /// The registry changed: `notifications/tools/list_changed`, once for
     /// any number of changes since the last one was written.
     ListChanged,
@@ -31,6 +33,117 @@ enum Out {
 enum Job {
     Call(Call),
     Batch(Vec<Value>),
+}
+
+/// The calls waiting for a worker: a bounded queue whose `push` wakes
+/// exactly one idle worker (a channel behind a shared mutex woke a second
+/// one, to queue up on the mutex, for every call: on two cores that thread
+/// competes with the one doing the work).
+struct JobQueue {
+    state: Mutex<(VecDeque<Job>, bool)>,
+    ready: Condvar,
+    space: Condvar,
+}
+
+impl JobQueue {
+    fn new() -> Self {
+        JobQueue { state: Mutex::new((VecDeque::new(), false)), ready: Condvar::new(), space: Condvar::new() }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, (VecDeque<Job>, bool)> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Queues a job, waiting while [`MAX_QUEUED_CALLS`] wait; false once closed.
+    fn push(&self, job: Job) -> bool {
+        let mut state = self.lock();
+        while state.0.len() >= MAX_QUEUED_CALLS && !state.1 {
+            state = self.space.wait(state).unwrap_or_else(PoisonError::into_inner);
+        }
+        if state.1 {
+            return false;
+        }
+        state.0.push_back(job);
+        self.ready.notify_one();
+        true
+    }
+
+    /// The next job, waiting for one; `None` once closed and empty.
+    fn pop(&self) -> Option<Job> {
+        let mut state = self.lock();
+        loop {
+            if let Some(job) = state.0.pop_front() {
+                self.space.notify_one();
+                return Some(job);
+            }
+            if state.1 {
+                return None;
+            }
+            state = self.ready.wait(state).unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    /// No more jobs: the workers finish what is queued, then stop.
+    fn close(&self) {
+        self.lock().1 = true;
+        self.ready.notify_all();
+        self.space.notify_all();
+    }
+}
+
+/// The writer and what is written with it, under one lock.
+struct OutState<W: Write> {
+    writer: io::BufWriter<W>,
+    /// The listen streams whose acknowledgement was written: nothing else
+    /// tagged with their id may precede it.
+    acknowledged: Vec<String>,
+}
+
+/// The output of one stdio connection, written by the thread that has a
+/// line to write: no hand-off to a writer thread on the way out. A worker
+/// flushes when no call waits in the queue (and one that takes the last
+/// queued call flushes what others left), so pipelined answers go out in
+/// big writes and a lone answer at once; the reader flushes its own.
+struct Output<'s, W: Write> {
+    state: Mutex<OutState<W>>,
+    /// Calls waiting for a worker.
+    queued: AtomicUsize,
+    /// Writing failed: the client is gone.
+    broken: AtomicBool,
+    session: &'s Session,
+}
+
+impl<W: Write> Output<'_, W> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, OutState<W>> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Writes `line` (and `\n`), then flushes when asked.
+    fn write(&self, state: &mut OutState<W>, line: &str, flush: bool) {
+        if self.broken.load(Ordering::Acquire) {
+            return;
+        }
+        let mut outcome = state.writer.write_all(line.as_bytes()).and_then(|()| state.writer.write_all(b"\n"));
+        if flush && outcome.is_ok() {
+            outcome = state.writer.flush();
+        }
+        if outcome.is_err() {
+            self.fail();
+        }
+    }
+
+    fn flush(&self, state: &mut OutState<W>) {
+        if !self.broken.load(Ordering::Acquire) && state.writer.flush().is_err() {
+            self.fail();
+        }
+    }
+
+    fn fail(&self) {
+        if !self.broken.swap(true, Ordering::AcqRel) {
+            // The client is gone: nobody will read the results.
+            self.session.cancel_all();
+        }
+    }
 }
 
 /// The notification sent after the registry changed.
@@ -94,65 +207,89 @@ impl McpServer<'_> {
         stop: Option<&CancelToken>,
     ) -> io::Result<()> {
         let session = self.session.clone();
-        let (out_sender, out_receiver) = mpsc::channel::<Out>();
-        let (job_sender, job_receiver) = mpsc::sync_channel::<Job>(MAX_QUEUED_CALLS);
-        let job_receiver = Mutex::new(job_receiver);
-        let broken = AtomicBool::new(false);
+        let output = Output {
+            state: Mutex::new(OutState {
+                writer: io::BufWriter::with_capacity(64 * 1024, writer),
+                acknowledged: Vec::new(),
+            }),
+            queued: AtomicUsize::new(0),
+            broken: AtomicBool::new(false),
+            session: &session,
+        };
+        let (notice_sender, notice_receiver) = mpsc::channel::<Notice>();
+        let jobs = JobQueue::new();
         let list_changed_pending = Arc::new(AtomicBool::new(false));
         let watch = {
-            let out_sender = out_sender.clone();
+            let notice_sender = notice_sender.clone();
             let pending = list_changed_pending.clone();
             self.registry.watch(move || {
                 if !pending.swap(true, Ordering::AcqRel) {
-                    let _ = out_sender.send(Out::ListChanged);
+                    let _ = notice_sender.send(Notice::ListChanged);
                 }
             })
         };
         let outcome = std::thread::scope(|scope| {
-            scope.spawn(|| self.write_loop(writer, out_receiver, &list_changed_pending, &broken));
+            let output = &output;
+            scope.spawn(|| self.notify_loop(output, notice_receiver, &list_changed_pending));
             let workers: Vec<_> = (0..MAX_CONCURRENT_CALLS)
                 .map(|_| {
-                    let out_sender = out_sender.clone();
-                    let (job_receiver, session) = (&job_receiver, &session);
+                    let (jobs, session) = (&jobs, &session);
                     scope.spawn(move || loop {
-                        let job = job_receiver.lock().unwrap_or_else(PoisonError::into_inner).recv();
+                        let Some(job) = jobs.pop() else { return };
+                        if output.queued.fetch_sub(1, Ordering::AcqRel) == 1 {
+                            // The queue is empty now: what other workers left
+                            // unflushed goes out before this call runs (it may be long).
+                            let mut state = output.lock();
+                            if !state.writer.buffer().is_empty() {
+                                output.flush(&mut state);
+                            }
+                        }
                         let reply = match job {
-                            Ok(Job::Call(call)) => self.finish_call(session, call),
-                            Ok(Job::Batch(items)) => self.run_batch(session, items),
-                            Err(_) => return,
+                            Job::Call(call) => self.finish_call(session, call),
+                            Job::Batch(items) => self.run_batch(session, items),
                         };
-                        if let Some(reply) = reply {
-                            let _ = out_sender.send(Out::Line(reply));
+                        let mut state = output.lock();
+                        // More calls queued: the worker that takes the last one flushes.
+                        let flush = output.queued.load(Ordering::Acquire) == 0;
+                        match reply {
+                            Some(reply) => output.write(&mut state, &reply, flush),
+                            None if flush => output.flush(&mut state),
+                            None => {}
                         }
                     })
                 })
                 .collect();
-            let outcome = self.read_loop(&mut reader, &out_sender, &job_sender, stop, &broken);
+            let outcome = self.read_loop(&mut reader, output, &jobs, stop);
             if outcome.is_err() || stop.is_some_and(CancelToken::is_fired) {
                 session.cancel_all();
             }
-            drop(job_sender);
+            jobs.close();
             for worker in workers {
                 let _ = worker.join();
             }
             self.registry.unwatch(watch);
-            let _ = out_sender.send(Out::Shutdown);
+            let _ = notice_sender.send(Notice::Shutdown);
             outcome
         });
+        // Open subscriptions/listen streams end gracefully.
+        let mut state = output.lock();
+        for listener in session.take_listeners() {
+            output.write(&mut state, &protocol::listen_closed(&listener), false);
+        }
+        output.flush(&mut state);
         outcome
     }
 
-    fn read_loop(
+    fn read_loop<W: Write>(
         &self,
         reader: &mut impl BufRead,
-        out: &Sender<Out>,
-        jobs: &SyncSender<Job>,
+        output: &Output<'_, W>,
+        jobs: &JobQueue,
         stop: Option<&CancelToken>,
-        broken: &AtomicBool,
     ) -> io::Result<()> {
         let mut buffer = Vec::new();
         loop {
-            if stop.is_some_and(CancelToken::is_fired) || broken.load(Ordering::Acquire) {
+            if stop.is_some_and(CancelToken::is_fired) || output.broken.load(Ordering::Acquire) {
                 return Ok(());
             }
             let line = match read_line(reader, &mut buffer) {
@@ -164,7 +301,9 @@ impl McpServer<'_> {
                 Line::Eof => return Ok(()),
                 Line::TooLong => {
                     let text = format!("Invalid Request: a message may hold at most {MAX_MESSAGE_BYTES} bytes");
-                    let _ = out.send(Out::Line(protocol::error(&Value::Null, protocol::INVALID_REQUEST, &text)));
+                    let mut state = output.lock();
+                    let reply = protocol::error(&Value::Null, protocol::INVALID_REQUEST, &text);
+                    output.write(&mut state, &reply, true);
                     continue;
                 }
                 Line::Message(message) => message,
@@ -175,57 +314,55 @@ impl McpServer<'_> {
             }
             let job = match self.prepare(&self.session, trimmed) {
                 Prepared::Done(Some(reply)) => {
-                    let _ = out.send(Out::Line(reply));
+                    let mut state = output.lock();
+                    output.write(&mut state, &reply, true);
                     continue;
                 }
                 Prepared::Done(None) => continue,
                 Prepared::Call(call) => Job::Call(call),
                 Prepared::Batch(items) => Job::Batch(items),
+                Prepared::Listen(listen) => {
+                    let mut state = output.lock();
+                    output.write(&mut state, &listen.acknowledgement(), true);
+                    state.acknowledged.push(listen.id);
+                    continue;
+                }
             };
-            if jobs.send(job).is_err() {
+            output.queued.fetch_add(1, Ordering::AcqRel);
+            if !jobs.push(job) {
+                output.queued.fetch_sub(1, Ordering::AcqRel);
                 return Ok(());
             }
         }
     }
 
-    fn write_loop(
+    /// Writes `notifications/tools/list_changed` for every change (a burst
+    /// of changes makes one), flushing at once.
+    fn notify_loop<W: Write>(
         &self,
-        writer: impl Write,
-        receiver: Receiver<Out>,
+        output: &Output<'_, W>,
+        receiver: Receiver<Notice>,
         list_changed_pending: &AtomicBool,
-        broken: &AtomicBool,
     ) {
-        let mut writer = io::BufWriter::with_capacity(64 * 1024, writer);
-        let mut failed = false;
-        while let Ok(first) = receiver.recv() {
-            let mut next = Some(first);
-            while let Some(out) = next.take() {
-                let line = match out {
-                    Out::Line(line) => line,
-                    Out::ListChanged => {
-                        list_changed_pending.store(false, Ordering::Release);
-                        if self.session.protocol_version().is_none() {
-                            next = receiver.try_recv().ok();
-                            continue;
-                        }
-                        LIST_CHANGED.to_owned()
-                    }
-                    Out::Shutdown => {
-                        let _ = writer.flush();
-                        return;
-                    }
-                };
-                if !failed && (writer.write_all(line.as_bytes()).is_err() || writer.write_all(b"\n").is_err()) {
-                    failed = true;
-                }
-                next = receiver.try_recv().ok();
+        while let Ok(Notice::ListChanged) = receiver.recv() {
+            list_changed_pending.store(false, Ordering::Release);
+            let mut state = output.lock();
+            let state = &mut *state;
+            state.acknowledged.retain(|id| self.session.is_listening(id));
+            // A session of the handshake hears it untagged; 2026-07-28
+            // clients only on the listen streams that asked for it.
+            let mut lines = Vec::new();
+            if self.session.protocol_version().is_some() {
+                lines.push(LIST_CHANGED.to_owned());
             }
-            if !failed && writer.flush().is_err() {
-                failed = true;
+            for id in self.session.tool_listeners().iter().filter(|id| state.acknowledged.contains(id)) {
+                lines.push(protocol::list_changed_on(id));
             }
-            if failed && !broken.swap(true, Ordering::AcqRel) {
-                // The client is gone: nobody will read the results.
-                self.session.cancel_all();
+            for line in &lines {
+                output.write(state, line, false);
+            }
+            if !lines.is_empty() {
+                output.flush(state);
             }
         }
     }

@@ -86,7 +86,7 @@ fn initialize_negotiates_the_version() {
 fn unknown_methods_get_method_not_found_and_notifications_get_nothing() {
     let registry = registry();
     let server = McpServer::new(&registry, "s", "1");
-    for method in ["server/discover", "resources/list", "prompts/list", "logging/setLevel", "nope"] {
+    for method in ["resources/list", "prompts/list", "logging/setLevel", "subscriptions/listen", "nope"] {
         let reply = parse(server.handle(&json!({"jsonrpc":"2.0","id":5,"method":method,"params":{}}).to_string()));
         assert_eq!(reply["error"]["code"], -32601, "{method}");
         assert_eq!(reply["id"], 5);
@@ -204,15 +204,101 @@ fn tools_list_shows_mcp_tools_in_pages() {
         }
     }
     assert_eq!(pages, 3);
-    assert_eq!(names.len(), 13);
+    // "has space" (a name MCP refuses) and "any" (parameters `true`, not an
+    // object schema) are left out, as definitions_for(MCP) refuses them.
+    assert_eq!(names.len(), 12);
     assert!(!names.contains(&"has space".to_owned()));
-    let listed = mcp_tools(&registry);
+    assert!(!names.contains(&"any".to_owned()));
+    let listed: Vec<Value> = mcp_tools(&registry).iter().map(|text| serde_json::from_str(text).unwrap()).collect();
     assert_eq!(
         listed[0],
         json!({"name":"echo","description":"Echo the text.","inputSchema":{"properties":{"text":{"description":"What to echo.","type":"string"}},"required":["text"],"type":"object"}})
     );
-    assert_eq!(listed[1], json!({"name":"fail","inputSchema":{"type":"object"}}));
-    assert_eq!(listed.last().unwrap(), &json!({"name":"any","inputSchema":{"type":"object"}}));
+    assert_eq!(listed[1], json!({"name":"fail","inputSchema":{"type":"object","properties":{}}}));
+}
+
+#[test]
+fn tools_list_equals_the_mcp_dialect() {
+    let registry = registry();
+    registry
+        .register(
+            ToolDefinition::new("typed.less", "No type given.")
+                .with_parameters(r#"{"properties":{"a":{"type":"integer"}}}"#),
+            |_: &str, _: &Environment| Ok(ToolResult::new("")),
+        )
+        .unwrap();
+    let server = McpServer::new(&registry, "s", "1");
+    ready(&server);
+    let reply = parse(server.handle(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#));
+    let dialect: Value =
+        serde_json::from_str(&registry.definitions_for(crate::dialect::Dialect::Mcp, 0).unwrap()).unwrap();
+    assert_eq!(reply["result"], dialect);
+    // The 2026-07-28 listing is the same tools, with the cache hints.
+    let reply = parse(server.handle(
+        &json!({"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":(*MODERN_META).clone()}}).to_string(),
+    ));
+    assert_eq!(reply["result"]["tools"], dialect["tools"]);
+    assert_eq!(reply["result"]["resultType"], "complete");
+    assert_eq!(reply["result"]["ttlMs"], 0);
+    assert_eq!(reply["result"]["cacheScope"], "private");
+}
+
+static MODERN_META: std::sync::LazyLock<Value> = std::sync::LazyLock::new(|| {
+    json!({"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},
+           "io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}})
+});
+
+#[test]
+fn stateless_requests_of_2026_07_28_need_no_initialize() {
+    let registry = registry();
+    let server = McpServer::new(&registry, "aikido-test", "9.9");
+    let reply = parse(
+        server.handle(
+            &json!({"jsonrpc":"2.0","id":"d","method":"server/discover","params":{"_meta":(*MODERN_META).clone()}})
+                .to_string(),
+        ),
+    );
+    assert_eq!(reply["id"], "d");
+    let result = &reply["result"];
+    assert_eq!(result["resultType"], "complete");
+    assert_eq!(
+        result["supportedVersions"],
+        json!(["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"])
+    );
+    assert_eq!(result["capabilities"], json!({"tools":{"listChanged":true}}));
+    assert_eq!(result["_meta"]["io.modelcontextprotocol/serverInfo"], json!({"name":"aikido-test","version":"9.9"}));
+    // Without _meta too (a probe that names no version).
+    let reply = parse(server.handle(r#"{"jsonrpc":"2.0","id":1,"method":"server/discover"}"#));
+    assert_eq!(reply["result"]["supportedVersions"][0], "2026-07-28");
+    // A call with no initialize: resultType and serverInfo in the result.
+    let call = json!({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"},"_meta":(*MODERN_META).clone()}});
+    let reply = parse(server.handle(&call.to_string()));
+    assert_eq!(reply["result"]["content"], json!([{"type":"text","text":"hi"}]));
+    assert_eq!(reply["result"]["isError"], false);
+    assert_eq!(reply["result"]["resultType"], "complete");
+    assert_eq!(reply["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "aikido-test");
+    // The session was not initialized by it: legacy requests still need initialize.
+    let reply = parse(server.handle(r#"{"jsonrpc":"2.0","id":8,"method":"tools/list"}"#));
+    assert_eq!(reply["error"]["code"], -32600);
+    // Another version in _meta: UnsupportedProtocolVersionError, naming what is served.
+    for requested in ["2025-11-25", "2099-01-01"] {
+        let mut meta = (*MODERN_META).clone();
+        meta["io.modelcontextprotocol/protocolVersion"] = json!(requested);
+        for method in ["server/discover", "tools/list", "tools/call", "nope"] {
+            let message = json!({"jsonrpc":"2.0","id":3,"method":method,"params":{"name":"echo","_meta":meta}});
+            let reply = parse(server.handle(&message.to_string()));
+            assert_eq!(reply["error"]["code"], -32022, "{method} {requested}");
+            assert_eq!(reply["error"]["data"]["requested"], requested);
+            assert_eq!(reply["error"]["data"]["supported"][0], "2026-07-28");
+        }
+    }
+    // Unknown methods still get -32601; listen needs a transport.
+    for method in ["resources/list", "subscriptions/listen"] {
+        let message = json!({"jsonrpc":"2.0","id":4,"method":method,"params":{"notifications":{"toolsListChanged":true},"_meta":(*MODERN_META).clone()}});
+        assert_eq!(parse(server.handle(&message.to_string()))["error"]["code"], -32601, "{method}");
+    }
+    // The listen refused above left nothing open: the same id opens again on a transport.
+    assert!(server.session().tool_listeners().is_empty());
 }
 
 #[test]
@@ -373,6 +459,59 @@ fn stdio_serves_while_a_call_runs_cancels_and_tells_of_changes() {
     // The cancelled call got no response; nothing else was written.
     assert!(output.try_recv().is_err());
     assert_eq!(server.session().calls_in_flight(), 0);
+}
+
+#[test]
+fn stdio_serves_2026_listen_streams() {
+    let registry = registry();
+    let server = McpServer::new(&registry, "s", "1");
+    let (input, input_receiver) = std::sync::mpsc::channel::<Vec<u8>>();
+    let (output_sender, output) = std::sync::mpsc::channel::<String>();
+    let next = || -> Value { serde_json::from_str(&output.recv_timeout(Duration::from_secs(10)).unwrap()).unwrap() };
+    let meta = (*MODERN_META).clone();
+    std::thread::scope(|scope| {
+        let serving = scope.spawn(|| {
+            server.serve_stdio(BufReader::new(Pipe(input_receiver, Vec::new())), Lines(output_sender, Vec::new()), None)
+        });
+        let send = |message: Value| input.send(format!("{message}\n").into_bytes()).unwrap();
+        send(json!({"jsonrpc":"2.0","id":"probe","method":"server/discover","params":{"_meta":meta}}));
+        assert_eq!(next()["result"]["supportedVersions"][0], "2026-07-28");
+        send(
+            json!({"jsonrpc":"2.0","id":"l1","method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true,"promptsListChanged":true},"_meta":meta}}),
+        );
+        let ack = next();
+        assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+        // Only what is served is honoured.
+        assert_eq!(ack["params"]["notifications"], json!({"toolsListChanged":true}));
+        assert_eq!(ack["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], "l1");
+        send(
+            json!({"jsonrpc":"2.0","id":"l2","method":"subscriptions/listen","params":{"notifications":{},"_meta":meta}}),
+        );
+        assert_eq!(next()["params"]["notifications"], json!({}));
+        registry
+            .register(ToolDefinition::new("late", ""), |_: &str, _: &Environment| Ok(ToolResult::new("late")))
+            .unwrap();
+        // Tagged with the stream that asked; no untagged copy (no initialize), none for l2.
+        let changed = next();
+        assert_eq!(changed["method"], "notifications/tools/list_changed");
+        assert_eq!(changed["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], "l1");
+        send(json!({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"late","_meta":meta}}));
+        assert_eq!(next()["result"]["content"][0]["text"], "late");
+        // Cancelling the stream closes it: no response, no more notifications on it.
+        send(json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"l1"}}));
+        send(json!({"jsonrpc":"2.0","id":6,"method":"ping"}));
+        assert_eq!(next()["id"], 6);
+        registry.unregister("late").unwrap();
+        send(json!({"jsonrpc":"2.0","id":7,"method":"ping"}));
+        assert_eq!(next()["id"], 7);
+        drop(input);
+        serving.join().unwrap().unwrap();
+    });
+    // At EOF the open stream l2 is closed gracefully with its result.
+    let closed = next();
+    assert_eq!(closed["id"], "l2");
+    assert_eq!(closed["result"]["_meta"]["io.modelcontextprotocol/subscriptionId"], "l2");
+    assert!(output.try_recv().is_err());
 }
 
 #[test]

@@ -72,7 +72,7 @@ static void one_message_at_a_time(aikido_registry *registry) {
     CHECK(handle(server, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}") == NULL);
     check_reply(server, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}", "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}");
     check_reply(server, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\"}",
-                "{\"description\":\"Echo the arguments.\",\"inputSchema\":{\"type\":\"object\"},\"name\":\"echo\"}");
+                "{\"name\":\"echo\",\"description\":\"Echo the arguments.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{}}}");
     check_reply(server,
                 "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\","
                 "\"arguments\":{\"a\":1}}}",
@@ -82,7 +82,14 @@ static void one_message_at_a_time(aikido_registry *registry) {
                 "\"content\":[{\"type\":\"text\",\"text\":\"disk full\"}],\"isError\":true");
     check_reply(server, "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\",\"params\":{\"name\":\"nope\"}}",
                 "\"code\":-32602");
-    check_reply(server, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"server/discover\"}", "\"code\":-32601");
+    check_reply(server, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"resources/list\"}", "\"code\":-32601");
+    /* MCP 2026-07-28: server/discover, and a stateless call naming its version in _meta. */
+    check_reply(server, "{\"jsonrpc\":\"2.0\",\"id\":70,\"method\":\"server/discover\"}",
+                "\"supportedVersions\":[\"2026-07-28\"");
+    check_reply(server,
+                "{\"jsonrpc\":\"2.0\",\"id\":71,\"method\":\"tools/list\",\"params\":{\"_meta\":{"
+                "\"io.modelcontextprotocol/protocolVersion\":\"1999-01-01\"}}}",
+                "\"code\":-32022");
     check_reply(server, "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\",\"params\":[]}", "\"code\":-32602");
     check_reply(server, "{not json", "\"code\":-32700");
 

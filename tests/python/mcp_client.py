@@ -74,20 +74,26 @@ def client(server, **kwargs) -> Client:
 
 
 async def test_stdio_handshake_and_tools():
-    with folder() as root:
-        async with client(stdio("--root", str(root))) as c:
-            assert c.protocol_version == "2025-11-25", c.protocol_version
-            assert c.server_info.name == "aikido-mcp"
-            assert c.server_capabilities.tools is not None
-            assert c.server_capabilities.tools.list_changed is True
-            listing = await c.list_tools()
-            names = {tool.name for tool in listing.tools}
-            assert names == {"bash"} | FILE_TOOLS, names
-            bash = next(tool for tool in listing.tools if tool.name == "bash")
-            assert bash.input_schema["type"] == "object"
-            assert bash.input_schema["required"] == ["command"]
-            assert listing.next_cursor is None
-            await c.send_ping()
+    # The client's default ("auto") probes server/discover and goes stateless
+    # (2026-07-28); "legacy" runs the initialize handshake.
+    for mode, version in [("auto", "2026-07-28"), ("legacy", "2025-11-25")]:
+        with folder() as root:
+            async with client(stdio("--root", str(root)), mode=mode) as c:
+                assert c.protocol_version == version, (mode, c.protocol_version)
+                assert c.server_info.name == "aikido-mcp"
+                assert c.server_capabilities.tools is not None
+                assert c.server_capabilities.tools.list_changed is True
+                listing = await c.list_tools()
+                names = {tool.name for tool in listing.tools}
+                assert names == {"bash"} | FILE_TOOLS, names
+                bash = next(tool for tool in listing.tools if tool.name == "bash")
+                assert bash.input_schema["type"] == "object"
+                assert bash.input_schema["required"] == ["command"]
+                assert listing.next_cursor is None
+                if mode == "legacy":
+                    await c.send_ping()
+                out = text_of(await c.call_tool("bash", {"command": "echo $((6 * 7))"}))
+                assert out == "42\n[exit code: 0]", (mode, out)
 
 
 async def test_stdio_calls_share_one_storage_and_one_shell():
@@ -195,7 +201,6 @@ async def test_stdio_cancelling_a_long_sleep():
                 await c.call_tool("bash", {"command": "sleep 8; echo never"})
             assert scope.cancelled_caught
             # Served at once while (or after) the sleep is stopped ...
-            await c.send_ping()
             listing = await c.list_tools()
             assert len(listing.tools) == 6
             # ... and the session's shell is free again: the sleep stopped.
@@ -212,7 +217,7 @@ async def test_fixture_list_changed_and_concurrent_calls():
         if isinstance(message, types.ToolListChangedNotification):
             changes.append(message)
 
-    async with client(stdio(program=FIXTURE), message_handler=on_message) as c:
+    async with client(stdio(program=FIXTURE), message_handler=on_message, mode="legacy") as c:
         pages = []
         cursor = None
         while True:
@@ -253,6 +258,43 @@ async def test_fixture_list_changed_and_concurrent_calls():
         assert time.monotonic() - started < 3
         result = await c.call_tool("fail", {})
         assert result.is_error and text_of(result) == "fixture: this tool always fails"
+
+
+async def listen_for_list_changed(c) -> None:
+    """Through subscriptions/listen (2026-07-28): a change after add_tool and after remove_tool."""
+    async with c.listen(tools_list_changed=True) as subscription:
+        assert subscription.honored.tools_list_changed is True, subscription.honored
+        events = []
+
+        async def collect():
+            async for event in subscription:
+                events.append(event)
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(collect)
+            assert (await c.call_tool("add_tool", {"name": "fresh"})).is_error is False
+            for _ in range(200):
+                if events:
+                    break
+                await anyio.sleep(0.02)
+            assert events, "no notifications/tools/list_changed on the listen stream after register"
+            assert text_of(await c.call_tool("fresh", {})) == "fresh"
+            seen = len(events)
+            assert text_of(await c.call_tool("remove_tool", {"name": "fresh"})) == "removed"
+            for _ in range(200):
+                if len(events) > seen:
+                    break
+                await anyio.sleep(0.02)
+            assert len(events) > seen, "no notifications/tools/list_changed on the listen stream after unregister"
+            group.cancel_scope.cancel()
+
+
+async def test_fixture_2026_listen_streams_over_stdio():
+    async with client(stdio(program=FIXTURE)) as c:
+        assert c.protocol_version == "2026-07-28", c.protocol_version
+        await listen_for_list_changed(c)
+        # Calls go on after the stream closed.
+        assert text_of(await c.call_tool("echo", {"text": "after"})) == "after"
 
 
 # ---------------------------------------------------------------- raw pipes
@@ -296,18 +338,41 @@ class Raw:
         return self.process.returncode, out, err
 
 
+MODERN_META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+               "io.modelcontextprotocol/clientCapabilities": {},
+               "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"}}
+
+
 def test_raw_requests_before_initialize_and_discover():
     with folder() as root:
         raw = Raw("--root", str(root))
-        reply = raw.request({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {}})
-        assert reply["error"]["code"] == -32601 and reply["id"] == 1, reply
+        reply = raw.request({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": MODERN_META}})
+        result = reply["result"]
+        assert reply["id"] == 1 and result["resultType"] == "complete", reply
+        assert result["supportedVersions"][0] == "2026-07-28" and "2025-11-25" in result["supportedVersions"], result
+        assert result["capabilities"] == {"tools": {"listChanged": True}}, result
+        assert result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "aikido-mcp", result
+        # A version the server does not serve: -32022 naming what it does.
+        reply = raw.request({"jsonrpc": "2.0", "id": 11, "method": "tools/list",
+                             "params": {"_meta": {**MODERN_META, "io.modelcontextprotocol/protocolVersion": "2031-01-01"}}})
+        assert reply["error"]["code"] == -32022, reply
+        assert reply["error"]["data"] == {"supported": result["supportedVersions"], "requested": "2031-01-01"}, reply
+        # A stateless call needs no initialize.
+        reply = raw.request({"jsonrpc": "2.0", "id": 12, "method": "tools/call",
+                             "params": {"name": "bash", "arguments": {"command": "echo stateless"}, "_meta": MODERN_META}})
+        assert reply["result"]["content"][0]["text"] == "stateless\n[exit code: 0]", reply
+        assert reply["result"]["resultType"] == "complete", reply
+        # Without _meta, the handshake's rules apply.
         reply = raw.request({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
         assert reply["error"]["code"] == -32600 and "initialize" in reply["error"]["message"], reply
         reply = raw.request({"jsonrpc": "2.0", "id": 3, "method": "ping"})
         assert reply == {"jsonrpc": "2.0", "id": 3, "result": {}}, reply
         assert raw.initialize()["result"]["protocolVersion"] == "2025-11-25"
-        reply = raw.request({"jsonrpc": "2.0", "id": 4, "method": "resources/list"})
-        assert reply["error"]["code"] == -32601, reply
+        for method in ["resources/list", "prompts/list", "completion/complete"]:
+            reply = raw.request({"jsonrpc": "2.0", "id": 4, "method": method})
+            assert reply["error"]["code"] == -32601, reply
+            reply = raw.request({"jsonrpc": "2.0", "id": 5, "method": method, "params": {"_meta": MODERN_META}})
+            assert reply["error"]["code"] == -32601, reply
         code, out, _ = raw.close()
         assert code == 0 and out == b"", (code, out)
 
@@ -453,6 +518,46 @@ class HttpServer:
         return code, time.monotonic() - started
 
 
+class HttpFixture(HttpServer):
+    """The fixture server (tools added and removed at run time) over HTTP."""
+
+    def __init__(self):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/mcp"
+        self.process = subprocess.Popen([FIXTURE, "--listen", f"127.0.0.1:{self.port}"],
+                                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise AssertionError("the fixture did not start")
+
+    def stop(self):
+        self.process.kill()
+        self.process.wait()
+
+
+def open_stream(port: int, request: bytes) -> socket.socket:
+    """Sends a raw HTTP request; returns the socket to read the stream from."""
+    stream = socket.create_connection(("127.0.0.1", port), timeout=10)
+    stream.sendall(request)
+    return stream
+
+
+def read_until(stream: socket.socket, marker: bytes, limit: float = 10) -> bytes:
+    data = b""
+    deadline = time.monotonic() + limit
+    while marker not in data:
+        assert time.monotonic() < deadline, data
+        chunk = stream.recv(65536)
+        assert chunk, data
+        data += chunk
+    return data
+
+
 @asynccontextmanager
 async def http_server(*args: str):
     server = HttpServer(*args)
@@ -467,7 +572,7 @@ async def http_server(*args: str):
 async def test_http_client_handshake_calls_errors_pagination():
     with folder() as root:
         async with http_server("--root", str(root), "--page-size", "4") as server:
-            async with client(server.url) as c:
+            async with client(server.url, mode="legacy") as c:
                 assert c.protocol_version == "2025-11-25", c.protocol_version
                 assert c.server_info.name == "aikido-mcp"
                 first = await c.list_tools()
@@ -491,16 +596,69 @@ async def test_http_client_handshake_calls_errors_pagination():
                 except MCPError as error:
                     assert error.code == -32602, error
             # Each session has its own shell.
-            async with client(server.url) as other:
+            async with client(server.url, mode="legacy") as other:
                 assert text_of(await other.call_tool("bash", {"command": "pwd"})) == "/\n[exit code: 0]"
             code, seconds = server.stop()
             assert code == 0 and seconds < 5, (code, seconds)
 
 
+async def test_http_2026_stateless_requests():
+    with folder() as root:
+        async with http_server("--root", str(root), "--page-size", "4") as server:
+            async with client(server.url) as c:
+                assert c.protocol_version == "2026-07-28", c.protocol_version
+                assert c.server_info.name == "aikido-mcp"
+                first = await c.list_tools()
+                assert len(first.tools) == 4 and first.next_cursor
+                second = await c.list_tools(cursor=first.next_cursor)
+                assert {tool.name for tool in first.tools + second.tools} == {"bash"} | FILE_TOOLS
+                out = text_of(await c.call_tool("bash", {"command": "echo hi > /f.txt; cat /f.txt"}))
+                assert out == "hi\n[exit code: 0]", out
+                # Stateless: the files stay (DIR), each request gets a fresh shell.
+                assert (root / "f.txt").read_text() == "hi\n"
+                try:
+                    await c.call_tool("nope", {})
+                    raise AssertionError("an unknown tool must fail")
+                except MCPError as error:
+                    assert error.code == -32602, error
+            code, seconds = server.stop()
+            assert code == 0 and seconds < 5, (code, seconds)
+
+
+async def test_http_list_changed_reaches_clients_of_both_eras():
+    server = HttpFixture()
+    try:
+        # 2026-07-28: subscriptions/listen, answered with an SSE stream.
+        async with client(server.url) as c:
+            assert c.protocol_version == "2026-07-28", c.protocol_version
+            await listen_for_list_changed(c)
+        # 2025-11-25: the GET /mcp stream of the session.
+        changes = []
+
+        async def on_message(message):
+            if isinstance(message, types.ToolListChangedNotification):
+                changes.append(message)
+
+        async with client(server.url, mode="legacy", message_handler=on_message) as c:
+            assert c.protocol_version == "2025-11-25", c.protocol_version
+            # Let the client's GET stream open before the change.
+            await anyio.sleep(0.5)
+            assert (await c.call_tool("add_tool", {"name": "fresh2"})).is_error is False
+            for _ in range(200):
+                if changes:
+                    break
+                await anyio.sleep(0.02)
+            assert changes, "no notifications/tools/list_changed over the GET stream"
+            # POST answers are plain JSON, which the client takes.
+            assert text_of(await c.call_tool("fresh2", {})) == "fresh2"
+    finally:
+        server.stop()
+
+
 async def test_http_cancelling_a_long_sleep():
     with folder() as root:
         async with http_server("--root", str(root)) as server:
-            async with client(server.url) as c:
+            async with client(server.url, mode="legacy") as c:
                 started = time.monotonic()
                 with anyio.move_on_after(0.5) as scope:
                     await c.call_tool("bash", {"command": "sleep 8; echo never"})
@@ -533,13 +691,13 @@ def test_http_raw_rules():
             status, _, _ = server.post({"jsonrpc": "2.0", "id": 2, "method": "ping"},
                                        {**with_session, "Origin": f"http://localhost:{server.port}"})
             assert status == 200, status
-            # No session: 400 for tools; an unknown session: 404; server/discover: -32601.
+            # No session: 400 for tools; an unknown session: 404; server/discover: its result.
             status, _, _ = server.post({"jsonrpc": "2.0", "id": 3, "method": "tools/list"})
             assert status == 400, status
             status, _, _ = server.post({"jsonrpc": "2.0", "id": 3, "method": "tools/list"}, {"Mcp-Session-Id": "nope"})
             assert status == 404, status
             status, _, body = server.post({"jsonrpc": "2.0", "id": 4, "method": "server/discover", "params": {}})
-            assert json.loads(body)["error"]["code"] == -32601, (status, body)
+            assert json.loads(body)["result"]["supportedVersions"][0] == "2026-07-28", (status, body)
             # Malformed JSON: a JSON-RPC parse error.
             status, _, body = server.post("{oops", with_session)
             assert json.loads(body)["error"]["code"] == -32700, body
@@ -550,9 +708,40 @@ def test_http_raw_rules():
             # Too large: 413.
             status, _, _ = server.post(b"[" + b" " * (17 << 20) + b"]", with_session)
             assert status == 413, status
-            # GET (no SSE stream): 405; another path: 404.
-            status, headers, _ = server.post(b"", with_session, method="GET")
+            # GET without a session: 400; with an unknown one: 404; PUT: 405.
+            status, _, _ = server.post(b"", {}, method="GET")
+            assert status == 400, status
+            status, _, _ = server.post(b"", {"Mcp-Session-Id": "nope"}, method="GET")
+            assert status == 404, status
+            status, headers, _ = server.post(b"", with_session, method="PUT")
             assert status == 405 and "POST" in headers.get("Allow", ""), (status, headers)
+            # GET with the session: an SSE stream (its keep-alive and events come later).
+            stream = open_stream(server.port, f"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+                                              f"Mcp-Session-Id: {session}\r\n\r\n".encode())
+            head = read_until(stream, b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 200") and b"text/event-stream" in head, head
+            stream.close()
+            # 2026-07-28 headers must match the body: 400 HeaderMismatch (-32020).
+            modern = {"jsonrpc": "2.0", "id": 20, "method": "tools/call",
+                      "params": {"name": "bash", "arguments": {"command": "echo m"}, "_meta": MODERN_META}}
+            good = {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "bash"}
+            status, headers, body = server.post(modern, good)
+            assert status == 200 and "Mcp-Session-Id" not in headers, (status, headers, body)
+            assert json.loads(body)["result"]["content"][0]["text"] == "m\n[exit code: 0]", body
+            status, _, body = server.post(modern, {**good, "Mcp-Name": "=?base64?YmFzaA==?="})
+            assert status == 200, (status, body)
+            for wrong in [{"Mcp-Name": "read_file"}, {"Mcp-Method": "tools/list"}, {"Mcp-Name": None},
+                          {"MCP-Protocol-Version": None}, {"MCP-Protocol-Version": "2025-11-25"}]:
+                headers = {k: v for k, v in {**good, **wrong}.items() if v is not None}
+                status, _, body = server.post(modern, headers)
+                assert status == 400 and json.loads(body)["error"]["code"] == -32020, (wrong, status, body)
+            # An unsupported version: 400 with -32022; an unknown method: 404 with -32601.
+            old = {**modern, "params": {**modern["params"], "_meta": {**MODERN_META, "io.modelcontextprotocol/protocolVersion": "2031-01-01"}}}
+            status, _, body = server.post(old, {**good, "MCP-Protocol-Version": "2031-01-01"})
+            assert status == 400 and json.loads(body)["error"]["code"] == -32022, (status, body)
+            unknown = {"jsonrpc": "2.0", "id": 21, "method": "prompts/list", "params": {"_meta": MODERN_META}}
+            status, _, body = server.post(unknown, {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "prompts/list"})
+            assert status == 404 and json.loads(body)["error"]["code"] == -32601, (status, body)
             # DELETE ends the session.
             status, _, _ = server.post(b"", with_session, method="DELETE")
             assert status in (200, 204), status
@@ -589,6 +778,80 @@ def test_http_thousands_of_sessions_stay_bounded():
             assert rss_kib < 200_000, f"{rss_kib} KiB resident after 1100 sessions"
         finally:
             server.stop()
+
+
+def test_http_thousands_of_stateless_requests_stay_bounded():
+    """2026-07-28 requests have no session: each runs in a fresh one (a fresh shell); memory stays bounded."""
+    with folder() as root:
+        server = HttpServer("--root", str(root))
+        try:
+            headers = {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "bash"}
+            for n in range(1500):
+                status, _, body = server.post({"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": {
+                    "name": "bash", "arguments": {"command": f"X={n}; echo $X"}, "_meta": MODERN_META}}, headers)
+                assert status == 200 and json.loads(body)["result"]["content"][0]["text"] == f"{n}\n[exit code: 0]", body
+            rss_kib = int(Path(f"/proc/{server.process.pid}/status").read_text().split("VmRSS:")[1].split()[0])
+            assert rss_kib < 200_000, f"{rss_kib} KiB resident after 1500 stateless calls"
+        finally:
+            code, _ = server.stop()
+        assert code == 0
+
+
+def test_http_streams_end_with_the_server():
+    """An open subscriptions/listen stream is acknowledged, then closed with its result at SIGTERM; 9 streams: 503."""
+    with folder() as root:
+        server = HttpServer("--root", str(root))
+        streams = []
+        try:
+            body = json.dumps({"jsonrpc": "2.0", "id": "sub-1", "method": "subscriptions/listen",
+                               "params": {"notifications": {"toolsListChanged": True}, "_meta": MODERN_META}}).encode()
+            head = (b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    b"Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n"
+                    b"Mcp-Method: subscriptions/listen\r\n" + f"Content-Length: {len(body)}\r\n\r\n".encode())
+            for _ in range(8):
+                stream = open_stream(server.port, head + body)
+                data = read_until(stream, b"notifications/subscriptions/acknowledged")
+                assert b"text/event-stream" in data and b'"toolsListChanged":true' in data, data
+                streams.append((stream, data))
+            # The ninth: the server is at its bound (8 streams).
+            status, headers, reply = server.post(body, {"MCP-Protocol-Version": "2026-07-28",
+                                                         "Mcp-Method": "subscriptions/listen"})
+            assert status == 503 and headers.get("Retry-After") == "1", (status, headers, reply)
+            # Plain requests are still served.
+            status, _, _ = server.post({"jsonrpc": "2.0", "id": 1, "method": "ping"})
+            assert status == 200, status
+        finally:
+            code, seconds = server.stop()
+        assert code == 0 and seconds < 5, (code, seconds)
+        stream, data = streams[0]
+        data += read_until(stream, b'"resultType":"complete"')
+        assert b'"id":"sub-1"' in data, data
+
+
+def test_http_client_vanishes_mid_call():
+    """A client that closes its connection during a call: the server goes on serving others, and stops cleanly."""
+    with folder() as root:
+        server = HttpServer("--root", str(root))
+        try:
+            session = server.initialize()
+            body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                               "params": {"name": "bash", "arguments": {"command": "sleep 2; echo late"}}}).encode()
+            for _ in range(3):
+                stream = open_stream(server.port, b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                                     + f"Mcp-Session-Id: {session}\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body)
+                stream.close()
+            # A half-sent body, then gone.
+            stream = open_stream(server.port, b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{\"jsonrpc\"")
+            stream.close()
+            started = time.monotonic()
+            other = server.initialize()
+            status, _, reply = server.post({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+                "name": "bash", "arguments": {"command": "echo alive"}}}, {"Mcp-Session-Id": other})
+            assert json.loads(reply)["result"]["content"][0]["text"] == "alive\n[exit code: 0]", reply
+            assert time.monotonic() - started < 1.5, "a vanished client's call held up another session"
+        finally:
+            code, seconds = server.stop()
+        assert code == 0 and seconds < 5, (code, seconds)
 
 
 def test_http_listen_refuses_remote_addresses():

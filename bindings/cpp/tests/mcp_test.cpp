@@ -41,7 +41,9 @@ TEST(mcp_handle_answers_the_protocol) {
     CHECK_CONTAINS(boom, "\"isError\":true");
     CHECK_CONTAINS(boom, "exploded");
     CHECK_CONTAINS(server.handle(R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"nope"}})").value(), "-32602");
-    CHECK_CONTAINS(server.handle(R"({"jsonrpc":"2.0","id":6,"method":"server/discover"})").value(), "-32601");
+    CHECK_CONTAINS(server.handle(R"({"jsonrpc":"2.0","id":6,"method":"resources/list"})").value(), "-32601");
+    CHECK_CONTAINS(server.handle(R"({"jsonrpc":"2.0","id":60,"method":"server/discover"})").value(),
+                   R"("supportedVersions":["2026-07-28")");
     CHECK_CONTAINS(server.handle("{broken").value(), "-32700");
     bool threw = false;
     try {

@@ -87,8 +87,9 @@ func TestMCPServerHandle(t *testing.T) {
 		t.Errorf("a failing tool: %v", call)
 	}
 	for message, want := range map[string]float64{
-		`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"nope"}}`: -32602,
-		`{"jsonrpc":"2.0","id":6,"method":"server/discover"}`:                     -32601,
+		`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"nope"}}`:                                                     -32602,
+		`{"jsonrpc":"2.0","id":6,"method":"resources/list"}`:                                                                          -32601,
+		`{"jsonrpc":"2.0","id":60,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1999-01-01"}}}`: -32022,
 		`{oops`: -32700,
 	} {
 		if code := errorCode(handle(t, server, message)); code != want {

@@ -37,7 +37,8 @@ test "mcp: handle answers the protocol" {
     try expectReply(server, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"x\":1}}}", "{\"type\":\"text\",\"text\":\"{\\\"x\\\":1}\"}],\"isError\":false");
     try expectReply(server, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"fail\":1}}}", "\"text\":\"asked to fail\"}],\"isError\":true");
     try expectReply(server, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"nope\"}}", "-32602");
-    try expectReply(server, "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"server/discover\"}", "-32601");
+    try expectReply(server, "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"resources/list\"}", "-32601");
+    try expectReply(server, "{\"jsonrpc\":\"2.0\",\"id\":60,\"method\":\"server/discover\"}", "\"supportedVersions\":[\"2026-07-28\"");
     try expectReply(server, "[{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}]", "[{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}]");
     try expectReply(server, "{oops", "-32700");
     var diagnostics = aikido.Diagnostics.init(gpa);
