@@ -484,33 +484,8 @@ pub(crate) fn parse_schema(definition: &ToolDefinition, dialect: Dialect) -> Res
     Ok(value)
 }
 
-/// Appends `text` as a JSON string.
-pub(crate) fn push_string(out: &mut String, text: &str) {
-    out.push('"');
-    let mut start = 0;
-    for (index, byte) in text.bytes().enumerate() {
-        let escape: &str = match byte {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0x08 => "\\b",
-            0x0c => "\\f",
-            0..=0x1f => "",
-            _ => continue,
-        };
-        out.push_str(&text[start..index]);
-        if escape.is_empty() {
-            out.push_str(&format!("\\u{byte:04x}"));
-        } else {
-            out.push_str(escape);
-        }
-        start = index + 1;
-    }
-    out.push_str(&text[start..]);
-    out.push('"');
-}
+/// Appends `text` as a JSON string (the one escaper, in src/json.rs).
+pub(crate) use crate::json::push_string;
 
 /// Writes a definition's `"description":…,` member when it has one.
 pub(crate) fn push_description(out: &mut String, definition: &ToolDefinition, key: &str) {

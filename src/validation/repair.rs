@@ -37,12 +37,15 @@ impl Repair {
     /// `{"pointer":"/limit","from":"200","to":200}`: `from` and `to` as the
     /// JSON values they are.
     pub fn to_json(&self) -> String {
-        format!(
-            "{{\"pointer\":{},\"from\":{},\"to\":{}}}",
-            serde_json::Value::String(self.pointer.clone()),
-            self.from,
-            compact(&self.to)
-        )
+        let mut out = String::with_capacity(self.pointer.len() + self.from.len() + self.to.len() + 32);
+        out.push_str("{\"pointer\":");
+        json::push_string(&mut out, &self.pointer);
+        out.push_str(",\"from\":");
+        out.push_str(&self.from);
+        out.push_str(",\"to\":");
+        out.push_str(&self.to);
+        out.push('}');
+        out
     }
 }
 
@@ -52,18 +55,21 @@ pub fn repairs_json(repairs: &[Repair]) -> String {
     format!("[{}]", items.join(","))
 }
 
-fn compact(json: &str) -> String {
-    serde_json::from_str::<serde_json::Value>(json).map(|value| value.to_string()).unwrap_or_else(|_| json.to_owned())
-}
-
-/// The text a string holding `wanted` is repaired to, when it is one.
+/// The text a string holding `wanted` is repaired to, when it is one: an
+/// object or array compact (whitespace outside strings dropped, key order
+/// and number spelling kept, as the dialects hand arguments on), a scalar
+/// as it is.
 fn coerced(text: &str, wanted: &[JsonType]) -> Option<String> {
     let wants = |kind: JsonType| wanted.contains(&kind);
     let trimmed = text.trim_matches(|c| matches!(c, ' ' | '\t' | '\r' | '\n'));
     let first = trimmed.bytes().next()?;
     match first {
-        b'{' if wants(JsonType::Object) => json::is_valid_json(trimmed.as_bytes()).then(|| trimmed.to_owned()),
-        b'[' if wants(JsonType::Array) => json::is_valid_json(trimmed.as_bytes()).then(|| trimmed.to_owned()),
+        b'{' if wants(JsonType::Object) => {
+            json::is_valid_json(trimmed.as_bytes()).then(|| json::compact(trimmed).into_owned())
+        }
+        b'[' if wants(JsonType::Array) => {
+            json::is_valid_json(trimmed.as_bytes()).then(|| json::compact(trimmed).into_owned())
+        }
         b't' | b'f' if wants(JsonType::Boolean) && (text == "true" || text == "false") => Some(text.to_owned()),
         b'-' | b'0'..=b'9' if text == trimmed && json::is_valid_json(text.as_bytes()) => {
             let integral = !text.contains(['.', 'e', 'E']);
