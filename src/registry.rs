@@ -288,6 +288,9 @@ impl Registry {
     /// tool and the reason, and the mode stays as it was. From then on,
     /// `register` refuses a schema that is not valid JSON Schema.
     pub fn set_validation(&self, mode: ValidationMode) -> Result<(), Error> {
+        if mode.is_full() && !validation::FULL_VALIDATION {
+            return Err(Error::InvalidInput(validation::unavailable()));
+        }
         let _writer = self.writer.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let current = self.table.load();
         if mode.is_full() {
