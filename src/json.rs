@@ -1069,6 +1069,41 @@ fn hex4(chars: &mut std::str::Chars<'_>) -> u32 {
     (0..4).fold(0, |code, _| code * 16 + chars.next().and_then(|c| c.to_digit(16)).unwrap_or(0))
 }
 
+/// Appends `text` as a JSON string: `"` and `\` escaped, control
+/// characters as `\n`, `\t`, … or `\u00XX` (lowercase hex), everything
+/// else as it is. The same bytes as `serde_json::to_string`, without its
+/// intermediate `String`. The library's one JSON string writer.
+pub(crate) fn push_string(out: &mut String, text: &str) {
+    out.reserve(text.len() + 2);
+    out.push('"');
+    let mut start = 0;
+    for (index, byte) in text.bytes().enumerate() {
+        let escape: &str = match byte {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(&text[start..index]);
+        if escape.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("\\u00");
+            out.push(HEX[usize::from(byte >> 4)] as char);
+            out.push(HEX[usize::from(byte & 15)] as char);
+        } else {
+            out.push_str(escape);
+        }
+        start = index + 1;
+    }
+    out.push_str(&text[start..]);
+    out.push('"');
+}
+
 /// The same JSON without insignificant whitespace; key order and number
 /// spelling kept. Borrowed when there was none.
 pub(crate) fn compact(json: &str) -> std::borrow::Cow<'_, str> {
@@ -1101,6 +1136,19 @@ pub(crate) fn compact(json: &str) -> std::borrow::Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The one escaper writes what serde_json writes, byte for byte (the
+    /// definitions' text was serde_json's before).
+    #[test]
+    fn push_string_writes_what_serde_json_writes() {
+        let mut texts: Vec<String> = (0u32..0x80).map(|code| char::from_u32(code).unwrap().to_string()).collect();
+        texts.extend(["", "plain", "a\"b\\c\u{7f}é\u{2028}😀\u{1}\u{1f}end", "\u{8}\u{c}\n\r\t"].map(str::to_owned));
+        for text in texts {
+            let mut out = String::from("x");
+            push_string(&mut out, &text);
+            assert_eq!(&out[1..], serde_json::to_string(&text).unwrap(), "for {text:?}");
+        }
+    }
 
     /// Bytes around every boundary a UTF-8 decoder tests.
     const EDGES: [u8; 9] = [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xBF, 0xC0];

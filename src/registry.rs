@@ -288,6 +288,9 @@ impl Registry {
     /// tool and the reason, and the mode stays as it was. From then on,
     /// `register` refuses a schema that is not valid JSON Schema.
     pub fn set_validation(&self, mode: ValidationMode) -> Result<(), Error> {
+        if mode.is_full() && !validation::FULL_VALIDATION {
+            return Err(Error::InvalidInput(validation::unavailable()));
+        }
         let _writer = self.writer.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let current = self.table.load();
         if mode.is_full() {
@@ -368,10 +371,10 @@ fn definitions_json(table: &Table) -> Box<str> {
         }
         let definition = &tool.definition;
         out.push_str("{\"name\":");
-        push_json_string(&mut out, &definition.name);
+        json::push_string(&mut out, &definition.name);
         if !definition.description.is_empty() {
             out.push_str(",\"description\":");
-            push_json_string(&mut out, &definition.description);
+            json::push_string(&mut out, &definition.description);
         }
         if let Some(parameters) = definition.parameters.as_deref().filter(|text| !text.is_empty()) {
             out.push_str(",\"parameters\":");
@@ -383,8 +386,4 @@ fn definitions_json(table: &Table) -> Box<str> {
     }
     out.push(']');
     out.into_boxed_str()
-}
-
-fn push_json_string(out: &mut String, text: &str) {
-    out.push_str(&serde_json::to_string(text).expect("a string always serialises"));
 }

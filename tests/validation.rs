@@ -217,6 +217,26 @@ fn repair_coerces_what_the_schema_makes_unambiguous_and_reports_it() {
     assert!(result.repairs.is_empty());
 }
 
+/// A repaired object or array reaches the handler as the exact text the
+/// model put in the string, compact: key order and number spelling kept
+/// (not sorted, not reformatted), and the report's `to` is that same text.
+#[test]
+fn a_repaired_object_keeps_its_key_order_and_number_spelling() {
+    let schema = r#"{"type":"object","properties":{"options":{"type":"object"},"list":{"type":"array"}}}"#;
+    let registry = registry(ValidationMode::Repair, schema);
+    let result = dispatch(
+        &registry,
+        r#"{"options":" { \"zeta\" : 1.50e3, \"alpha\" : \"a b\" } ","list":"[ 10 , {\"b\":1,\"a\":2} ]"}"#,
+    )
+    .unwrap();
+    assert_eq!(result.content, r#"{"options":{"zeta":1.50e3,"alpha":"a b"},"list":[10,{"b":1,"a":2}]}"#);
+    assert_eq!(result.repairs[0].to, r#"{"zeta":1.50e3,"alpha":"a b"}"#);
+    assert_eq!(
+        aikido::validation::repairs_json(&result.repairs),
+        r#"[{"pointer":"/options","from":" { \"zeta\" : 1.50e3, \"alpha\" : \"a b\" } ","to":{"zeta":1.50e3,"alpha":"a b"}},{"pointer":"/list","from":"[ 10 , {\"b\":1,\"a\":2} ]","to":[10,{"b":1,"a":2}]}]"#
+    );
+}
+
 #[test]
 fn repair_never_touches_alternatives() {
     let registry = registry(

@@ -23,7 +23,9 @@ mod reply;
 mod strict;
 
 use std::borrow::Cow;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, OnceLock};
+use std::time::Instant;
 
 use rustc_hash::FxHashMap;
 
@@ -151,6 +153,31 @@ type Slot = OnceLock<Result<Box<str>, Error>>;
 pub(crate) struct Cache {
     definitions: [[Slot; 2]; 6],
     schemas: OnceLock<Arc<FxHashMap<Box<str>, Option<serde_json::Value>>>>,
+    /// How long each tool's handler took lately, for `respond`'s choice
+    /// between the pool and the calling thread ([`QUICK_NS`]).
+    timings: OnceLock<Arc<Timings>>,
+}
+
+/// Per tool name: a decaying maximum of its recent call times, in ns;
+/// [`UNTIMED`] until its first call through `respond`.
+type Timings = FxHashMap<Box<str>, AtomicU64>;
+
+/// A tool not timed yet.
+const UNTIMED: u64 = u64::MAX;
+
+/// Calls quicker than this (each, lately) run one after another on the
+/// calling thread: waking a helper thread and waiting for it costs more
+/// (about 10 µs on a loaded 2-core machine against 1 µs for four such
+/// calls in a row). Blocking handlers (I/O, a sleep) take far longer, so
+/// they still overlap.
+const QUICK_NS: u64 = 20_000;
+
+/// Folds one call's time into a tool's timing: the new time when it is
+/// longer, else the old one less an eighth, so one quick call does not
+/// make a slow tool look quick.
+fn record_timing(timing: &AtomicU64, nanos: u64) {
+    let _ = timing
+        .fetch_update(Relaxed, Relaxed, |old| Some(if old == UNTIMED { nanos } else { nanos.max(old - old / 8) }));
 }
 
 /// Reads the tool calls of a reply in `dialect`, as the neutral list.
@@ -257,7 +284,9 @@ impl Registry {
     /// Every call goes through [`Registry::dispatch`] with `environment`
     /// (one turn id for all of them). The calls run at once on a bounded set
     /// of threads (the calling thread among them) unless `flags` holds
-    /// [`RESPOND_SEQUENTIAL`]. Each per-call failure (unknown tool, invalid
+    /// [`RESPOND_SEQUENTIAL`], or every tool called answered within 20 µs
+    /// lately (then they run in order on the calling thread, which is
+    /// quicker than waking a thread). Each per-call failure (unknown tool, invalid
     /// arguments, a handler's error or panic, cancellation) becomes an error
     /// result with the text dispatch gives, flagged where the dialect can
     /// (`is_error`, Gemini's `"error"`). With [`STRICT`], a `null` sent for a
@@ -284,20 +313,30 @@ impl Registry {
         flags: u32,
     ) -> Vec<Result<ToolResult, Error>> {
         let schemas = (flags & STRICT != 0).then(|| self.strict_schemas());
+        let timings = self.timings();
         let run = |call: &Call<'_>| -> Result<ToolResult, Error> {
+            let started = Instant::now();
             let undone = schemas.as_ref().and_then(|schemas| {
                 let schema = schemas.get(call.name.as_ref())?.as_ref()?;
                 strict::undo(&call.arguments, schema)
             });
             let arguments = undone.as_deref().unwrap_or(&call.arguments);
             let tool_call = ToolCall { id: &call.id, name: &call.name, arguments: arguments.as_bytes() };
-            self.dispatch(&tool_call, environment)
+            let outcome = self.dispatch(&tool_call, environment);
+            if let Some(timing) = timings.get(call.name.as_ref()) {
+                record_timing(timing, u64::try_from(started.elapsed().as_nanos()).unwrap_or(UNTIMED - 1));
+            }
+            outcome
         };
+        // An unknown name fails at once, so it counts as quick.
+        let quick = calls
+            .iter()
+            .all(|call| timings.get(call.name.as_ref()).is_none_or(|timing| timing.load(Relaxed) < QUICK_NS));
         let slots: Vec<OnceLock<Result<ToolResult, Error>>> = calls.iter().map(|_| OnceLock::new()).collect();
         let job = |index: usize| {
             let _ = slots[index].set(run(&calls[index]));
         };
-        if flags & RESPOND_SEQUENTIAL != 0 {
+        if flags & RESPOND_SEQUENTIAL != 0 || quick {
             (0..calls.len()).for_each(job);
         } else {
             pool::run(calls.len(), &job);
@@ -314,6 +353,16 @@ impl Registry {
                 })
             })
             .collect()
+    }
+
+    /// The table's [`Timings`], made on first use; an Arc copy keeps them
+    /// while the calls run even if the table changes meanwhile.
+    fn timings(&self) -> Arc<Timings> {
+        self.with_dialect_table(|tools, cache| {
+            Arc::clone(cache.timings.get_or_init(|| {
+                Arc::new(tools.map(|definition| (definition.name.as_str().into(), AtomicU64::new(UNTIMED))).collect())
+            }))
+        })
     }
 
     /// Every tool's schema, parsed, for strict mode's undo; made once per table.
@@ -484,33 +533,8 @@ pub(crate) fn parse_schema(definition: &ToolDefinition, dialect: Dialect) -> Res
     Ok(value)
 }
 
-/// Appends `text` as a JSON string.
-pub(crate) fn push_string(out: &mut String, text: &str) {
-    out.push('"');
-    let mut start = 0;
-    for (index, byte) in text.bytes().enumerate() {
-        let escape: &str = match byte {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0x08 => "\\b",
-            0x0c => "\\f",
-            0..=0x1f => "",
-            _ => continue,
-        };
-        out.push_str(&text[start..index]);
-        if escape.is_empty() {
-            out.push_str(&format!("\\u{byte:04x}"));
-        } else {
-            out.push_str(escape);
-        }
-        start = index + 1;
-    }
-    out.push_str(&text[start..]);
-    out.push('"');
-}
+/// Appends `text` as a JSON string (the one escaper, in src/json.rs).
+pub(crate) use crate::json::push_string;
 
 /// Writes a definition's `"description":…,` member when it has one.
 pub(crate) fn push_description(out: &mut String, definition: &ToolDefinition, key: &str) {

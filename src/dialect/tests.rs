@@ -281,11 +281,32 @@ fn unreadable_replies_are_refused_saying_where() {
     );
     let out = registry.respond(Dialect::Anthropic, &deep, &Environment::default(), 0).unwrap();
     assert!(out.contains("nested deeper than 512 levels") && out.contains("\"is_error\":true"), "{out}");
-    // Deep nesting elsewhere in the reply is read past or refused, never a crash.
-    let deep = format!(r#"{{"content":[],"x":{}{}}}"#, "[".repeat(100_000), "]".repeat(100_000));
-    match registry.respond(Dialect::Anthropic, &deep, &Environment::default(), 0) {
-        Ok(out) => assert_eq!(out, "[]"),
-        Err(error) => assert_eq!(error.status(), crate::Status::InvalidInput),
+    // Deep nesting elsewhere in the reply is read past (no calls there) or
+    // refused saying at which byte reading stopped; never a crash. The
+    // neutral list reads past it to its call.
+    let nest = |depth: usize| format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+    let neutral = r#"[{"id":"a","name":"read","arguments":"{}","x":NEST}]"#.replace("NEST", &nest(100_000));
+    let calls = tool_calls_parse(Dialect::Neutral, &neutral).unwrap();
+    assert_eq!((calls.len(), calls[0].name.as_str()), (1, "read"));
+    for (dialect, shape) in [
+        (Dialect::OpenAiChat, r#"{"choices":[{"message":{"role":"assistant","x":NEST}}]}"#),
+        (Dialect::OpenAiResponses, r#"{"object":"response","output":[{"type":"reasoning","x":NEST}]}"#),
+        (Dialect::Anthropic, r#"{"content":[],"x":NEST}"#),
+        (Dialect::Gemini, r#"{"candidates":[{"content":{"parts":[{"text":"t","x":NEST}]}}]}"#),
+    ] {
+        let deep = shape.replace("NEST", &nest(100_000));
+        match registry.respond(dialect, &deep, &Environment::default(), 0) {
+            Ok(out) => assert_eq!(out, "[]", "{dialect:?}"),
+            Err(error) => {
+                assert_eq!(error.status(), crate::Status::InvalidInput, "{dialect:?}");
+                let message = error.to_string();
+                assert!(message.contains("recursion limit") && message.contains("(at byte "), "{dialect:?}: {message}");
+            }
+        }
+        // Nesting the reader allows is read past.
+        let shallow = shape.replace("NEST", &nest(100));
+        let parsed = tool_calls_parse(dialect, &shallow);
+        assert!(parsed.is_ok(), "{dialect:?}: {parsed:?}");
     }
     let huge = " ".repeat(MAX_REPLY_LEN + 1);
     assert!(registry
@@ -354,6 +375,56 @@ fn calls_run_at_once_in_order_with_one_turn_and_cancellation() {
     assert_eq!(turns.lock().unwrap().len(), count, "no handler ran");
     let cancelled = registry.dispatch(&ToolCall::new("sleep", "{}"), &environment).unwrap_err().to_string();
     assert_eq!(out.matches(&cancelled.replace('"', "\\\"")).count(), 4, "{out}");
+}
+
+/// Quick handlers run on the calling thread once they have been timed
+/// (waking a helper would cost more than the calls); a tool that blocks
+/// keeps overlapping, and one quick call does not make it look quick.
+#[test]
+fn quick_calls_stay_on_the_calling_thread_and_slow_ones_overlap() {
+    let registry = Registry::new();
+    let threads = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = Arc::clone(&threads);
+    registry
+        .register(ToolDefinition::new("quick", ""), move |_: &str, _: &Environment| {
+            seen.lock().unwrap().push(std::thread::current().id());
+            Ok(ToolResult::new("ok"))
+        })
+        .unwrap();
+    let naps = Arc::new(AtomicUsize::new(100));
+    let nap = Arc::clone(&naps);
+    registry
+        .register(ToolDefinition::new("nap", ""), move |_: &str, _: &Environment| {
+            std::thread::sleep(Duration::from_millis(nap.load(Ordering::SeqCst) as u64));
+            Ok(ToolResult::new("ok"))
+        })
+        .unwrap();
+    let reply = |name: &str| {
+        let calls: Vec<String> = (0..4)
+            .map(|index| format!(r#"{{"type":"tool_use","id":"t{index}","name":"{name}","input":{{}}}}"#))
+            .collect();
+        format!("[{}]", calls.join(","))
+    };
+    let environment = Environment::default();
+    for _ in 0..3 {
+        registry.respond(Dialect::Anthropic, &reply("quick"), &environment, 0).unwrap();
+    }
+    let recorded = threads.lock().unwrap().split_off(8);
+    assert_eq!(recorded.len(), 4);
+    assert!(recorded.iter().all(|id| *id == std::thread::current().id()), "{recorded:?}");
+
+    for round in 0..3 {
+        let started = Instant::now();
+        registry.respond(Dialect::Anthropic, &reply("nap"), &environment, 0).unwrap();
+        assert!(started.elapsed() < Duration::from_millis(350), "round {round}: {:?}", started.elapsed());
+    }
+    // One quick round later, the naps still overlap.
+    naps.store(0, Ordering::SeqCst);
+    registry.respond(Dialect::Anthropic, &reply("nap"), &environment, 0).unwrap();
+    naps.store(100, Ordering::SeqCst);
+    let started = Instant::now();
+    registry.respond(Dialect::Anthropic, &reply("nap"), &environment, 0).unwrap();
+    assert!(started.elapsed() < Duration::from_millis(350), "{:?}", started.elapsed());
 }
 
 #[test]

@@ -5,7 +5,10 @@ use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::ValidationError;
 use serde_json::Value;
 
-use super::{Violation, LISTED_VIOLATIONS};
+use super::Violation;
+
+/// How many violations a message lists before it says how many more there are.
+const LISTED_VIOLATIONS: usize = 20;
 use crate::json::quote_list;
 
 /// How many characters of a value a message shows before it cuts.

@@ -15,19 +15,21 @@
 //! arguments are read in place, with one reused array of entries, instead of
 //! being converted into a `serde_json::Value`.
 
+#[cfg(feature = "full-validation")]
+mod full;
+#[cfg(feature = "full-validation")]
 mod message;
+#[cfg(feature = "full-validation")]
 mod repair;
+mod report;
+#[cfg(feature = "full-validation")]
 mod tape;
 
 use std::borrow::Cow;
-use std::cell::Cell;
 
-use serde_json::Value;
-
-pub use repair::{repairs_json, Repair};
+pub use report::{repairs_json, Repair};
 
 use crate::json;
-use tape::{Entry, Tape, TapeNode};
 
 /// How thoroughly dispatch checks a call's arguments before the handler runs.
 /// The numbers are the C constants `AIKIDO_VALIDATE_*`.
@@ -63,9 +65,6 @@ impl ValidationMode {
     }
 }
 
-/// How many violations a message lists before it says how many more there are.
-const LISTED_VIOLATIONS: usize = 20;
-
 /// One way the arguments break the schema.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Violation {
@@ -82,131 +81,61 @@ impl std::fmt::Display for Violation {
     }
 }
 
-/// A compiled JSON Schema: made once, used by every call.
-pub struct Schema {
-    validator: jsonschema::Validator<Tape>,
+#[cfg(not(feature = "full-validation"))]
+pub use absent::Schema;
+#[cfg(feature = "full-validation")]
+pub use full::Schema;
+
+/// Whether this build has FULL and REPAIR validation (the cargo feature
+/// `full-validation`, on by default).
+pub const FULL_VALIDATION: bool = cfg!(feature = "full-validation");
+
+/// The refusal of FULL and REPAIR mode in a build without them.
+pub(crate) fn unavailable() -> String {
+    "FULL and REPAIR validation are not in this build of libaikido (it was built without the cargo \
+     feature `full-validation`); REQUIRED mode, the seed's check, is"
+        .to_owned()
 }
 
-impl std::fmt::Debug for Schema {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter.debug_struct("Schema").finish_non_exhaustive()
+/// FULL validation left out of the build: no schema is ever compiled, so
+/// no value of this type exists.
+#[cfg(not(feature = "full-validation"))]
+mod absent {
+    use std::borrow::Cow;
+
+    use super::{Repair, Violation};
+
+    /// A compiled JSON Schema; none exists in a build without the cargo
+    /// feature `full-validation`.
+    #[derive(Debug)]
+    pub struct Schema {
+        never: std::convert::Infallible,
     }
-}
 
-/// Keywords of draft 7 that 2020-12 replaced; a schema that has no
-/// `$schema` and uses any of them is read as draft 7.
-fn uses_draft7_keywords(schema: &Value) -> bool {
-    match schema {
-        Value::Object(map) => map.iter().any(|(key, value)| {
-            matches!(key.as_str(), "additionalItems" | "dependencies")
-                || (key == "items" && value.is_array())
-                || uses_draft7_keywords(value)
-        }),
-        Value::Array(items) => items.iter().any(uses_draft7_keywords),
-        _ => false,
-    }
-}
-
-impl Schema {
-    /// Compiles schema text. Fails, with the reason, on text that is not
-    /// JSON, a schema that is not valid JSON Schema (checked against its
-    /// meta-schema), a pattern the `regex` crate cannot compile, or a `$ref`
-    /// to another document (never fetched).
-    pub fn compile(text: &str) -> Result<Schema, String> {
-        if !json::is_valid_json(text.as_bytes()) {
-            return Err("the schema is not valid JSON".to_owned());
+    impl Schema {
+        /// Always fails: this build has no JSON Schema validator.
+        pub fn compile(_text: &str) -> Result<Schema, String> {
+            Err(super::unavailable())
         }
-        let schema: Value =
-            serde_json::from_str(text).map_err(|error| format!("the schema cannot be read: {error}"))?;
-        Schema::from_value(&schema)
-    }
 
-    /// Compiles a schema already parsed.
-    pub fn from_value(schema: &Value) -> Result<Schema, String> {
-        if !matches!(schema, Value::Object(_) | Value::Bool(_)) {
-            return Err("a JSON Schema must be an object or a boolean".to_owned());
+        /// Never called: no `Schema` exists.
+        pub fn is_valid(&self, _json: &str) -> bool {
+            match self.never {}
         }
-        let mut options = jsonschema::options_for::<Tape>()
-            .with_pattern_options(jsonschema::PatternOptions::regex().size_limit(1 << 20).dfa_size_limit(1 << 20));
-        let has_dialect = schema.get("$schema").is_some();
-        options = options.with_draft(if !has_dialect && uses_draft7_keywords(schema) {
-            jsonschema::Draft::Draft7
-        } else {
-            jsonschema::Draft::Draft202012
-        });
-        let validator = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| options.build(schema)))
-            .map_err(|_| "the schema could not be compiled (the validator panicked)".to_owned())?
-            .map_err(|error| message::schema_error(&error))?;
-        Ok(Schema { validator })
-    }
 
-    /// Whether `json` (any JSON value) is valid against the schema. Text
-    /// that is not JSON is not.
-    pub fn is_valid(&self, json: &str) -> bool {
-        json::is_valid_json(json.as_bytes())
-            && json.len() <= tape::MAX_LEN
-            && with_tape(json, |node| self.validator.is_valid(node))
-    }
-
-    /// Checks `json`, any JSON value, and returns every violation.
-    pub fn validate(&self, json: &str) -> Result<(), Vec<Violation>> {
-        if !json::is_valid_json(json.as_bytes()) {
-            return Err(vec![Violation { pointer: "(root)".to_owned(), message: "not valid JSON".to_owned() }]);
+        /// Never called: no `Schema` exists.
+        pub fn validate(&self, _json: &str) -> Result<(), Vec<Violation>> {
+            match self.never {}
         }
-        self.validate_checked(json)
-    }
 
-    /// [`Schema::validate`] on text that passed the syntax check.
-    pub(crate) fn validate_checked(&self, json: &str) -> Result<(), Vec<Violation>> {
-        if json.len() > tape::MAX_LEN {
-            return Err(vec![Violation {
-                pointer: "(root)".to_owned(),
-                message: format!("the arguments are too large to validate ({} bytes; at most 4 GiB)", json.len()),
-            }]);
+        pub(crate) fn check<'a>(
+            &self,
+            _arguments: &'a str,
+            _repair: bool,
+        ) -> Result<(Cow<'a, str>, Vec<Repair>), String> {
+            match self.never {}
         }
-        with_tape(json, |node| {
-            if self.validator.is_valid(node) {
-                return Ok(());
-            }
-            Err(message::violations(self.validator.iter_errors(node)))
-        })
     }
-
-    /// The violations of a document, with the tape at hand (repair uses it).
-    pub(crate) fn with_errors<R>(
-        &self,
-        json: &str,
-        visit: impl FnOnce(TapeNode<'_>, Vec<jsonschema::ValidationError<'_>>) -> R,
-    ) -> R {
-        with_tape(json, |node| {
-            let errors: Vec<_> =
-                if self.validator.is_valid(node) { Vec::new() } else { self.validator.iter_errors(node).collect() };
-            visit(node, errors)
-        })
-    }
-}
-
-thread_local! {
-    /// Each thread's entry array, reused by every validation on it.
-    static TAPE: Cell<Vec<Entry>> = const { Cell::new(Vec::new()) };
-}
-
-/// Entries a thread keeps between calls (about 1.3 MB); a larger document
-/// gets its own array, freed after the call.
-const KEPT_ENTRIES: usize = 1 << 16;
-
-/// Runs `visit` on the root of `json` (valid JSON, at most `MAX_LEN` bytes).
-fn with_tape<R>(json: &str, visit: impl FnOnce(TapeNode<'_>) -> R) -> R {
-    // Taken, not borrowed: a handler may dispatch again on this thread,
-    // and a panic inside leaves an empty array behind, never a borrowed one.
-    let mut entries = TAPE.take();
-    tape::build(json, &mut entries);
-    let result = visit(TapeNode::root(json, &entries));
-    if entries.capacity() <= KEPT_ENTRIES {
-        entries.clear();
-        TAPE.set(entries);
-    }
-    result
 }
 
 /// What the handler receives once the check passed.
@@ -234,13 +163,36 @@ pub(crate) fn check_arguments<'a>(
     let Some(schema) = schema else {
         return Ok(Checked { arguments: Cow::Borrowed(arguments), repairs: Vec::new() });
     };
-    if mode == ValidationMode::Repair {
-        let (arguments, repairs) = repair::repair(arguments, schema)?;
-        return Ok(Checked { arguments, repairs });
-    }
-    schema.validate_checked(arguments).map_err(|violations| message::join(&violations))?;
-    Ok(Checked { arguments: Cow::Borrowed(arguments), repairs: Vec::new() })
+    let (arguments, repairs) = schema.check(arguments, mode == ValidationMode::Repair)?;
+    Ok(Checked { arguments, repairs })
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "full-validation"))]
 mod tests;
+
+#[cfg(all(test, not(feature = "full-validation")))]
+mod absent_tests {
+    use crate::{Error, Registry, ToolDefinition, ToolResult, ValidationMode};
+
+    /// Without the feature, REQUIRED is the only mode, and asking for
+    /// another says why; the registry keeps checking as it did.
+    #[test]
+    fn full_modes_are_refused_with_the_reason() {
+        let registry = Registry::new();
+        registry
+            .register(
+                ToolDefinition::new("read", "").with_parameters(r#"{"type":"object","required":["path"]}"#),
+                |arguments: &str, _: &crate::Environment| Ok(ToolResult::new(arguments)),
+            )
+            .unwrap();
+        for mode in [ValidationMode::Full, ValidationMode::Repair] {
+            let Err(Error::InvalidInput(message)) = registry.set_validation(mode) else { panic!("{mode:?} accepted") };
+            assert!(message.contains("full-validation"), "{message}");
+        }
+        assert_eq!(registry.validation(), ValidationMode::Required);
+        registry.set_validation(ValidationMode::Required).unwrap();
+        let call = crate::ToolCall::new("read", "{}");
+        let error = registry.dispatch(&call, &crate::Environment::new("s")).unwrap_err().to_string();
+        assert!(error.contains("missing required field \"path\""), "{error}");
+    }
+}

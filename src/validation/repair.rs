@@ -16,54 +16,27 @@ use jsonschema::json::Node;
 use jsonschema::JsonType;
 
 use super::tape::{Kind, TapeNode};
-use super::{message, Schema, Violation};
+use super::{message, Repair, Schema, Violation};
 use crate::json;
 
 /// How many times a repaired text is checked and repaired again.
 const ROUNDS: usize = 4;
 
-/// One change REPAIR mode made to a call's arguments before the handler ran.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Repair {
-    /// Where, as a JSON Pointer into the arguments the model sent.
-    pub pointer: String,
-    /// The JSON text the model sent there (always a string), e.g. `"200"`.
-    pub from: String,
-    /// The JSON text the handler received instead, e.g. `200`.
-    pub to: String,
-}
-
-impl Repair {
-    /// `{"pointer":"/limit","from":"200","to":200}`: `from` and `to` as the
-    /// JSON values they are.
-    pub fn to_json(&self) -> String {
-        format!(
-            "{{\"pointer\":{},\"from\":{},\"to\":{}}}",
-            serde_json::Value::String(self.pointer.clone()),
-            self.from,
-            compact(&self.to)
-        )
-    }
-}
-
-/// Repairs as a JSON array of [`Repair::to_json`] objects.
-pub fn repairs_json(repairs: &[Repair]) -> String {
-    let items: Vec<String> = repairs.iter().map(Repair::to_json).collect();
-    format!("[{}]", items.join(","))
-}
-
-fn compact(json: &str) -> String {
-    serde_json::from_str::<serde_json::Value>(json).map(|value| value.to_string()).unwrap_or_else(|_| json.to_owned())
-}
-
-/// The text a string holding `wanted` is repaired to, when it is one.
+/// The text a string holding `wanted` is repaired to, when it is one: an
+/// object or array compact (whitespace outside strings dropped, key order
+/// and number spelling kept, as the dialects hand arguments on), a scalar
+/// as it is.
 fn coerced(text: &str, wanted: &[JsonType]) -> Option<String> {
     let wants = |kind: JsonType| wanted.contains(&kind);
     let trimmed = text.trim_matches(|c| matches!(c, ' ' | '\t' | '\r' | '\n'));
     let first = trimmed.bytes().next()?;
     match first {
-        b'{' if wants(JsonType::Object) => json::is_valid_json(trimmed.as_bytes()).then(|| trimmed.to_owned()),
-        b'[' if wants(JsonType::Array) => json::is_valid_json(trimmed.as_bytes()).then(|| trimmed.to_owned()),
+        b'{' if wants(JsonType::Object) => {
+            json::is_valid_json(trimmed.as_bytes()).then(|| json::compact(trimmed).into_owned())
+        }
+        b'[' if wants(JsonType::Array) => {
+            json::is_valid_json(trimmed.as_bytes()).then(|| json::compact(trimmed).into_owned())
+        }
         b't' | b'f' if wants(JsonType::Boolean) && (text == "true" || text == "false") => Some(text.to_owned()),
         b'-' | b'0'..=b'9' if text == trimmed && json::is_valid_json(text.as_bytes()) => {
             let integral = !text.contains(['.', 'e', 'E']);

@@ -15,7 +15,7 @@ use jsonschema::json::{Array, Json, JsonNumber, Node, NodeIdentity, Object};
 use jsonschema::JsonType;
 use serde_json::Value;
 
-use crate::json::{decode_string, skip_plain, MAX_DEPTH};
+use crate::json::{decode_string, skip_plain};
 
 /// What kind of value an entry holds.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -56,17 +56,20 @@ pub(crate) const MAX_LEN: usize = u32::MAX as usize;
 pub(crate) fn build(text: &str, tape: &mut Vec<Entry>) {
     debug_assert!(text.len() <= MAX_LEN);
     tape.clear();
-    // A value takes two bytes at least (`1,`); most take far more. Room
-    // for one per eight bytes up front spares most documents a regrowth.
-    tape.reserve(text.len() / 8 + 8);
+    // A value takes two bytes at least (`1,`). Token-dense documents (short
+    // keys, small numbers: the 1 MiB bench has one entry per 4.4 bytes)
+    // need more than one per eight, and a regrowth copies the whole array:
+    // room for one per four bytes up front.
+    tape.reserve(text.len() / 4 + 8);
     let bytes = text.as_bytes();
-    // Open containers: their entries' indices, their counts so far and
-    // whether they are objects, kept here rather than read back from the
-    // tape. The check bounded the depth.
-    let mut open = [0u32; MAX_DEPTH + 1];
-    let mut counts = [0u32; MAX_DEPTH + 1];
-    let mut objects = [false; MAX_DEPTH + 1];
-    let mut depth = 0usize;
+    // The innermost open container's entry, or NONE at the top. No stack
+    // of its own (a 513-level array cost a 4.6 KB memset per call, more
+    // than a small document's whole build): while a container is open,
+    // its entry counts its values in `count` and holds its parent's index
+    // in `next`, which its closing bracket then sets to the real `next`.
+    // The check bounded the depth.
+    const NONE: u32 = u32::MAX;
+    let mut open = NONE;
     let mut expect_key = false;
     let mut pos = 0usize;
     while pos < bytes.len() {
@@ -75,7 +78,7 @@ pub(crate) fn build(text: &str, tape: &mut Vec<Entry>) {
         let kind = match byte {
             b',' => {
                 pos += 1;
-                expect_key = objects[depth.saturating_sub(1) % (MAX_DEPTH + 1)] && depth > 0;
+                expect_key = open != NONE && tape[open as usize].kind == Kind::Object;
                 continue;
             }
             b'"' => {
@@ -93,8 +96,8 @@ pub(crate) fn build(text: &str, tape: &mut Vec<Entry>) {
                     }
                 }
                 pos += 1;
-                if !expect_key && depth > 0 {
-                    counts[(depth - 1) % (MAX_DEPTH + 1)] += 1;
+                if !expect_key && open != NONE {
+                    tape[open as usize].count += 1;
                 }
                 expect_key = false;
                 let next = tape.len() as u32 + 1;
@@ -107,28 +110,22 @@ pub(crate) fn build(text: &str, tape: &mut Vec<Entry>) {
             }
             b'}' | b']' => {
                 pos += 1;
-                depth -= 1;
-                let slot = depth % (MAX_DEPTH + 1);
                 let next = tape.len() as u32;
-                let entry = &mut tape[open[slot] as usize];
+                let entry = &mut tape[open as usize];
                 entry.end = pos as u32;
-                entry.next = next;
-                entry.count = counts[slot];
+                open = std::mem::replace(&mut entry.next, next);
                 expect_key = false;
                 continue;
             }
             b'{' | b'[' => {
                 let is_object = byte == b'{';
-                if depth > 0 {
-                    counts[(depth - 1) % (MAX_DEPTH + 1)] += 1;
+                if open != NONE {
+                    tape[open as usize].count += 1;
                 }
-                let slot = depth % (MAX_DEPTH + 1);
-                open[slot] = tape.len() as u32;
-                counts[slot] = 0;
-                objects[slot] = is_object;
-                depth += 1;
                 let kind = if is_object { Kind::Object } else { Kind::Array };
-                tape.push(Entry { kind, start: start as u32, ..Entry::default() });
+                let index = tape.len() as u32;
+                tape.push(Entry { kind, start: start as u32, next: open, ..Entry::default() });
+                open = index;
                 pos += 1;
                 expect_key = is_object;
                 continue;
@@ -153,8 +150,8 @@ pub(crate) fn build(text: &str, tape: &mut Vec<Entry>) {
                 Kind::Number
             }
         };
-        if depth > 0 {
-            counts[(depth - 1) % (MAX_DEPTH + 1)] += 1;
+        if open != NONE {
+            tape[open as usize].count += 1;
         }
         let next = tape.len() as u32 + 1;
         tape.push(Entry { kind, escaped: false, start: start as u32, end: pos as u32, next, count: 0 });

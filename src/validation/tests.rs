@@ -1,4 +1,6 @@
 use super::*;
+use serde_json::Value;
+use tape::TapeNode;
 
 const READ: &str = r#"{"type":"object","properties":{"path":{"type":"string"},"limit":{"type":"integer","minimum":1},"mode":{"enum":["r","w"]}},"required":["path"]}"#;
 

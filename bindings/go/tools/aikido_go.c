@@ -32,10 +32,12 @@ static char *c_string(_GoString_ text, char *stack, size_t stack_size) {
     return copy;
 }
 
-aikido_go_outcome aikido_go_dispatch(const aikido_registry *registry, _GoString_ name,
+/* aikido_go_dispatch and aikido_go_dispatch_ex: through aikido_registry_dispatch
+   when `repairs` is NULL, else through aikido_registry_dispatch_ex. */
+static aikido_go_outcome go_dispatch(const aikido_registry *registry, _GoString_ name,
                                      _GoString_ arguments, _GoString_ session,
                                      uint64_t turn_low, uint64_t turn_high,
-                                     const aikido_cancel *cancel, uintptr_t call) {
+                                     const aikido_cancel *cancel, uintptr_t call, char **repairs) {
     /* The C ABI wants the name and session NUL-terminated; Go strings are not. */
     char stack_name[256], stack_session[256];
     char *c_name = c_string(name, stack_name, sizeof stack_name);
@@ -57,7 +59,10 @@ aikido_go_outcome aikido_go_dispatch(const aikido_registry *registry, _GoString_
     uintptr_t outer_call = current_call;
     current_call = call;
     outcome.status =
-        aikido_registry_dispatch(registry, &tool_call, &environment, &outcome.content, &outcome.error);
+        repairs == NULL
+            ? aikido_registry_dispatch(registry, &tool_call, &environment, &outcome.content, &outcome.error)
+            : aikido_registry_dispatch_ex(registry, &tool_call, &environment, &outcome.content, repairs,
+                                          &outcome.error);
     current_call = outer_call;
 
     if (c_name != stack_name) {
@@ -67,6 +72,20 @@ aikido_go_outcome aikido_go_dispatch(const aikido_registry *registry, _GoString_
         free(c_session);
     }
     return outcome;
+}
+
+aikido_go_outcome aikido_go_dispatch(const aikido_registry *registry, _GoString_ name,
+                                     _GoString_ arguments, _GoString_ session,
+                                     uint64_t turn_low, uint64_t turn_high,
+                                     const aikido_cancel *cancel, uintptr_t call) {
+    return go_dispatch(registry, name, arguments, session, turn_low, turn_high, cancel, call, NULL);
+}
+
+aikido_go_outcome aikido_go_dispatch_ex(const aikido_registry *registry, _GoString_ name,
+                                        _GoString_ arguments, _GoString_ session,
+                                        uint64_t turn_low, uint64_t turn_high,
+                                        const aikido_cancel *cancel, uintptr_t call, char **repairs) {
+    return go_dispatch(registry, name, arguments, session, turn_low, turn_high, cancel, call, repairs);
 }
 
 aikido_status aikido_go_handler(void *userdata, const char *arguments, size_t arguments_len,

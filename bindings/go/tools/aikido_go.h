@@ -26,6 +26,14 @@ aikido_go_outcome aikido_go_dispatch(const aikido_registry *registry, _GoString_
                                      uint64_t turn_low, uint64_t turn_high,
                                      const aikido_cancel *cancel, uintptr_t call);
 
+/* aikido_go_dispatch through aikido_registry_dispatch_ex: on AIKIDO_OK also
+   the repairs REPAIR mode made, a JSON array in `*repairs` that the caller
+   frees with aikido_string_free (NULL when the call failed). */
+aikido_go_outcome aikido_go_dispatch_ex(const aikido_registry *registry, _GoString_ name,
+                                        _GoString_ arguments, _GoString_ session,
+                                        uint64_t turn_low, uint64_t turn_high,
+                                        const aikido_cancel *cancel, uintptr_t call, char **repairs);
+
 /* Runs aikido_registry_respond with the environment made of `session`,
    `turn_low`/`turn_high` and `cancel` (as aikido_go_dispatch does); the Go
    handlers it reaches, on whatever thread, find their Go context through

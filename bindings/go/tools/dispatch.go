@@ -30,6 +30,12 @@ import (
 // are written for the model, so it can correct the call. The handler
 // receives ctx, and so sees it cancelled while it runs.
 func (r *Registry) Dispatch(ctx context.Context, call llm.ToolCall, environment Environment) (Result, error) {
+	return r.dispatch(ctx, call, environment, nil)
+}
+
+// dispatch is Dispatch; with repairs not nil, through
+// aikido_registry_dispatch_ex, which sets *repairs on success.
+func (r *Registry) dispatch(ctx context.Context, call llm.ToolCall, environment Environment, repairs **C.char) (Result, error) {
 	if strings.IndexByte(call.Name, 0) >= 0 {
 		return Result{}, nulError("the called tool name")
 	}
@@ -42,9 +48,16 @@ func (r *Registry) Dispatch(ctx context.Context, call llm.ToolCall, environment 
 	}
 	// Go handlers get the session unchanged, on the Go side; the library's
 	// own tools (bash keeps a shell per session) get it as UTF-8 without NUL.
-	outcome := C.aikido_go_dispatch(r.registry, call.Name, call.Arguments, replyText(environment.SessionID),
-		C.uint64_t(binary.NativeEndian.Uint64(environment.TurnID[:8])),
-		C.uint64_t(binary.NativeEndian.Uint64(environment.TurnID[8:])), cancel, C.uintptr_t(state.slot))
+	turnLow := C.uint64_t(binary.NativeEndian.Uint64(environment.TurnID[:8]))
+	turnHigh := C.uint64_t(binary.NativeEndian.Uint64(environment.TurnID[8:]))
+	var outcome C.aikido_go_outcome
+	if repairs == nil {
+		outcome = C.aikido_go_dispatch(r.registry, call.Name, call.Arguments, replyText(environment.SessionID),
+			turnLow, turnHigh, cancel, C.uintptr_t(state.slot))
+	} else {
+		outcome = C.aikido_go_dispatch_ex(r.registry, call.Name, call.Arguments, replyText(environment.SessionID),
+			turnLow, turnHigh, cancel, C.uintptr_t(state.slot), repairs)
+	}
 	runtime.KeepAlive(r)
 
 	content := takeString(outcome.content)

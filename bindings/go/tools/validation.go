@@ -5,7 +5,14 @@ package tools
 */
 import "C"
 
-import "runtime"
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime"
+
+	"github.com/govengers/aikido/llm"
+)
 
 // Validation is how a Registry checks a call's arguments before the
 // handler runs (the AIKIDO_VALIDATE_* constants).
@@ -39,4 +46,35 @@ func (r *Registry) SetValidation(mode Validation) error {
 		return nil
 	}
 	return statusError(status, takeString(message))
+}
+
+// Repair is one change ValidateRepair made to a call's arguments before
+// the handler ran: at Pointer (a JSON Pointer into the arguments the model
+// sent), the model sent From (always a JSON string, e.g. "200" with its
+// quotes) and the handler received To (e.g. 200).
+type Repair struct {
+	Pointer string          `json:"pointer"`
+	From    json.RawMessage `json:"from"`
+	To      json.RawMessage `json:"to"`
+}
+
+// DispatchWithRepairs is Dispatch that also returns the repairs
+// ValidateRepair made before the handler ran (aikido_registry_dispatch_ex),
+// so that a program can decide whether the model should be told to send
+// numbers as numbers. The repairs are empty (not nil) when nothing was
+// repaired, and nil when the call failed.
+func (r *Registry) DispatchWithRepairs(ctx context.Context, call llm.ToolCall, environment Environment) (Result, []Repair, error) {
+	var text *C.char
+	result, err := r.dispatch(ctx, call, environment, &text)
+	repairsJSON := takeString(text)
+	if err != nil {
+		return Result{}, nil, err
+	}
+	repairs := []Repair{}
+	if repairsJSON != "" {
+		if err := json.Unmarshal([]byte(repairsJSON), &repairs); err != nil {
+			return result, nil, fmt.Errorf("aikido/tools: the library's repairs are not JSON: %w", err)
+		}
+	}
+	return result, repairs, nil
 }

@@ -70,3 +70,42 @@ func TestSetValidationRepairHandsTheHandlerTheRepairedArguments(t *testing.T) {
 		t.Fatalf("remote $ref: got %v", err)
 	}
 }
+
+func TestDispatchWithRepairsReportsEveryRepair(t *testing.T) {
+	reg := tools.NewRegistry()
+	if err := reg.SetValidation(tools.ValidateRepair); err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.Register(llm.ToolDefinition{Name: "read", Parameters: json.RawMessage(validatedReadSchema)}, echoHandler); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	result, repairs, err := reg.DispatchWithRepairs(ctx, llm.ToolCall{Name: "read", Arguments: `{"path":"a","limit":"200"}`}, tools.Environment{})
+	if err != nil || result.Content != `{"path":"a","limit":200}` {
+		t.Fatalf("got %q, %v", result.Content, err)
+	}
+	if len(repairs) != 1 || repairs[0].Pointer != "/limit" || string(repairs[0].From) != `"200"` || string(repairs[0].To) != "200" {
+		t.Fatalf("repairs: got %+v", repairs)
+	}
+	// Nothing repaired: an empty list, not nil.
+	result, repairs, err = reg.DispatchWithRepairs(ctx, llm.ToolCall{Name: "read", Arguments: `{"path":"a","limit":5}`}, tools.Environment{})
+	if err != nil || repairs == nil || len(repairs) != 0 || result.Content != `{"path":"a","limit":5}` {
+		t.Fatalf("got %q, %+v, %v", result.Content, repairs, err)
+	}
+	// What cannot be repaired fails with FULL's message and no repairs.
+	_, repairs, err = reg.DispatchWithRepairs(ctx, llm.ToolCall{Name: "read", Arguments: `{"path":"a","limit":"2.5"}`}, tools.Environment{})
+	if !errors.Is(err, tools.ErrInvalidArguments) || !strings.Contains(err.Error(), `/limit: expected integer, got string "2.5"`) || repairs != nil {
+		t.Fatalf("got %+v, %v", repairs, err)
+	}
+	// A handler's own error comes back as from Dispatch.
+	if err := reg.Register(llm.ToolDefinition{Name: "fails", Parameters: json.RawMessage(validatedReadSchema)},
+		func(context.Context, json.RawMessage, tools.Environment) (tools.Result, error) {
+			return tools.Result{}, errors.New("disk on fire")
+		}); err != nil {
+		t.Fatal(err)
+	}
+	_, repairs, err = reg.DispatchWithRepairs(ctx, llm.ToolCall{Name: "fails", Arguments: `{"path":"a","limit":"7"}`}, tools.Environment{})
+	if err == nil || !strings.Contains(err.Error(), "disk on fire") || repairs != nil {
+		t.Fatalf("got %+v, %v", repairs, err)
+	}
+}
