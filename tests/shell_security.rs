@@ -328,3 +328,223 @@ fn mkdir_p_of_a_deep_path_ends_by_the_time_limit() {
     assert_eq!((text(&result.stdout).as_str(), result.exit_code), ("e\n", 0), "{}", text(&result.stderr));
     eprintln!("mkdir -p of an existing 300-level path: {:?}", started.elapsed());
 }
+
+// ----- item 6: jq values -----
+
+/// jq: each attack ends with the memory limit, before the value is built.
+#[test]
+fn jq_strings_and_arrays_are_bounded_by_the_memory_budget() {
+    let attacks = [
+        r#"jq -n '"a" * 1e9'"#,
+        r#"jq -n '"ab" * 1000000000 | length'"#,
+        r#"jq -n '"a" | until(length > 1e10; . + .) | length'"#,
+        r#"jq -n 'reduce range(40) as $i ("a"; . + .) | length'"#,
+        r#"jq -n '[range(1e9)] | length'"#,
+        r#"jq -n '[limit(1e9; repeat(1))] | length'"#,
+        r#"jq -n '[range(1e6) | "a" * 100] | length'"#,
+        r#"jq -n 'reduce range(1e6) as $i ([]; . + ["a" * 100]) | length'"#,
+        r#"jq -n 'reduce range(1e6) as $i ({}; .["k\($i)"] = "a" * 100) | length'"#,
+        r#"jq -n 'reduce range(1e6) as $i ([]; .[$i] = "a" * 100) | length'"#,
+        r#"jq -n '{a: ("a" * 1e6)} | reduce range(30) as $i (.; {a: ., b: .}) | tojson | length'"#,
+        r#"jq -n 'try ("a" * 1e9) catch "caught"'"#,
+        r#"jq -n '"a" * 1e6 | [.,.,.,.,.,.,.,.,.,.,.,.,.,.,.,.,.,.,.,.] | join("")|length'"#,
+        r#"jq -n '"\u0000" * 3e6 | tojson | length'"#,
+        r#"jq -n '"<" * 3e6 | @html | length'"#,
+        r#"jq -n '"a" * 3e6 | indices("a") | length'"#,
+    ];
+    for attack in attacks {
+        let started = Instant::now();
+        let result = run_small_with(budget(16 << 20), storage(), attack.to_string());
+        stopped_by_memory(&result);
+        assert!(text(&result.stderr).contains("jq: error"), "{attack}: {}", text(&result.stderr));
+        eprintln!("{attack}: {:?}", started.elapsed());
+    }
+}
+
+/// The budget leaves ordinary jq alone, and growing a large accumulator
+/// stays linear (the sizes of the containers grown last are remembered).
+#[test]
+fn jq_under_the_budget_works_as_before() {
+    let cases = [
+        (r#"jq -n '"ab" * 3 | length'"#, "6\n"),
+        (r#"jq -n '[range(100000)] | length'"#, "100000\n"),
+        (r#"jq -n 'reduce range(100000) as $i ({}; .["k\($i)"] = $i) | length'"#, "100000\n"),
+        (r#"jq -n 'reduce range(3000) as $i ({}; .a["k\($i)"] = $i) | .a | length'"#, "3000\n"),
+        (r#"jq -n 'reduce range(100000) as $i ([]; . + [$i]) | length'"#, "100000\n"),
+        (r#"jq -n '[range(10000) | {key: "k\(.)", value: .}] | from_entries | length'"#, "10000\n"),
+        (r#"jq -n 'reduce range(100000) as $i ({}; .a = $i) | .a'"#, "99999\n"),
+        (r#"jq -n '"a" * 1e6 as $s | [range(10) | $s] | length'"#, "10\n"),
+    ];
+    for (script, expected) in cases {
+        let started = Instant::now();
+        let result = run_small_with(budget(16 << 20), storage(), script.to_string());
+        assert_eq!(
+            (text(&result.stdout).as_str(), result.exit_code),
+            (expected, 0),
+            "{script}: {}",
+            text(&result.stderr)
+        );
+        eprintln!("{script}: {:?}", started.elapsed());
+    }
+}
+
+/// Quadratic jq programs (jaq copies a shared accumulator at every step)
+/// end at the time limit, and so do loops inside jaq that call no function.
+#[test]
+fn quadratic_jq_stops_at_the_time_limit() {
+    let attacks = [
+        r#"jq -n 'reduce range(1e6) as $i ({}; .a["k\($i)"] = $i) | length'"#,
+        r#"jq -n '[range(1e6) | {key: "k\(.)", value: .}] | from_entries | length'"#,
+        r#"jq -n '[range(1e5)] as $a | [$a[] as $x | $a[] | select(. == $x)] | length'"#,
+        r#"jq -n '[range(1e5)] as $a | [$a[] as $x | $a[] | . == $x] | length'"#,
+    ];
+    for attack in attacks {
+        let mut options = ShellOptions::default();
+        options.limits.max_duration = Duration::from_millis(300);
+        let started = Instant::now();
+        let result = run_small_with(options, storage(), attack.to_string());
+        eprintln!("{attack}: {:?} {:?}", started.elapsed(), result.limit);
+        assert_ne!(result.exit_code, 0, "{attack}");
+        assert!(started.elapsed() < Duration::from_secs(5), "{attack}: {:?}", started.elapsed());
+    }
+}
+
+/// awk writing to many files: the number of open outputs is bounded (as
+/// in real awks), and so is what all their buffers hold together.
+#[test]
+fn awk_writing_many_files_is_bounded() {
+    let files = storage();
+    let script = r#"awk 'BEGIN { for (i = 0; i < 1e6; i++) print "x" > ("/f" i) }'"#;
+    let result = run_small_with(budget(16 << 20), files.clone(), script.to_string());
+    assert_eq!(result.exit_code, 2, "{}", text(&result.stderr));
+    assert!(text(&result.stderr).contains("too many open files"), "{}", text(&result.stderr));
+    // What was written before the refusal is in the files.
+    let result = run_small_with(ShellOptions::default(), files, "cat /f0 /f4095; ls / | wc -l".to_string());
+    assert_eq!(text(&result.stdout), "x\nx\n4096\n", "{}", text(&result.stderr));
+    // Closing each file lets a program write as many as it likes.
+    let script = r#"awk 'BEGIN { for (i = 0; i < 5000; i++) { f = "/g" i; print i > f; close(f) } }'; cat /g4999"#;
+    let result = run_small_with(budget(16 << 20), storage(), script.to_string());
+    assert_eq!((text(&result.stdout).as_str(), result.exit_code), ("4999\n", 0), "{}", text(&result.stderr));
+    // Buffers are written out together past 1 MiB (a quarter of the budget
+    // at most): 2,000 files of 6 KB each arrive whole and in order.
+    let script = r#"awk 'BEGIN { s = sprintf("%3000s", ""); for (n = 0; n < 2; n++) for (i = 0; i < 2000; i++) print n s > ("/h" i) }'; wc -c < /h1999; cut -c1 /h7"#;
+    let result = run_small_with(budget(16 << 20), storage(), script.to_string());
+    assert_eq!((text(&result.stdout).as_str(), result.exit_code), ("6004\n0\n1\n", 0), "{}", text(&result.stderr));
+}
+
+// ----- peak memory of the attacks -----
+
+/// The issue's memory attacks, each run alone in a child process (this test
+/// binary again, `peak_rss_child`) under a 64 MiB budget; the child prints
+/// its peak resident set (`VmHWM`), which must stay far below what the
+/// attacks took before (3–8 GB). Figures: docs/RELIABILITY.md.
+const MEMORY_ATTACKS: &[(&str, &str)] = &[
+    (
+        "awk arrays of 1 MB strings",
+        "awk 'BEGIN { s = sprintf(\"%1000000s\", \"\"); for (i = 0; i < 6000; i++) a[i] = s }'",
+    ),
+    ("awk writing 1e6 files", "awk 'BEGIN { for (i = 0; i < 1e6; i++) print \"x\" > (\"/f\" i) }'"),
+    ("jq string doubling", "jq -n '\"a\" | until(length > 1e10; . + .) | length'"),
+    ("jq \"a\" * 1e9", "jq -n '\"a\" * 1e9 | length'"),
+    ("jq [range(1e9)]", "jq -n '[range(1e9)] | length'"),
+    ("${x//a/$x} nine times", "x=aaaaaaaaaa; for i in 1 2 3 4 5 6 7 8 9; do x=${x//a/$x}; done; echo ${#x}"),
+    ("session growing 1 MB a call", "SESSION"),
+    ("edit_file replace_all to 8 GB", "EDIT"),
+];
+
+const CHILD_BUDGET: usize = 64 << 20;
+
+fn vm_hwm_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// Runs one attack (chosen by `AIKIDO_ATTACK`) and prints `VmHWM`; does
+/// nothing in an ordinary test run.
+#[test]
+fn peak_rss_child() {
+    let Some(index) = std::env::var("AIKIDO_ATTACK").ok().and_then(|i| i.parse::<usize>().ok()) else {
+        return;
+    };
+    let before = vm_hwm_kib();
+    let (_, script) = MEMORY_ATTACKS[index];
+    let stopped = match script {
+        "SESSION" => {
+            let mut shell = Shell::new(storage(), budget(CHILD_BUDGET));
+            (0..500).any(|call| shell.run(&format!("v{call}=$(printf '%*s' 1000000 '')"), None).limit.is_some())
+        }
+        "EDIT" => {
+            let registry = aikido::Registry::new();
+            let storage = storage();
+            aikido::storage::register_file_tools(&registry, storage.clone()).unwrap();
+            aikido::storage::Storage::write(&*storage, "/f", "a".repeat(1 << 20).as_bytes()).unwrap();
+            let new_text = "b".repeat(8192);
+            let arguments = format!(r#"{{"path":"/f","old_text":"a","new_text":"{new_text}","replace_all":true}}"#);
+            let result = registry.dispatch(&aikido::ToolCall::new("edit_file", &arguments), &Default::default());
+            result.is_err()
+        }
+        script => run_small_with(budget(CHILD_BUDGET), storage(), script.to_string()).exit_code != 0,
+    };
+    println!("PEAK {index} {} {} {stopped}", before, vm_hwm_kib());
+}
+
+#[test]
+fn memory_attacks_keep_the_peak_resident_set_small() {
+    if std::env::var("AIKIDO_ATTACK").is_ok() || !std::path::Path::new("/proc/self/status").exists() {
+        return;
+    }
+    let exe = std::env::current_exe().unwrap();
+    for (index, (name, _)) in MEMORY_ATTACKS.iter().enumerate() {
+        let started = Instant::now();
+        let output = std::process::Command::new(&exe)
+            .args(["--exact", "peak_rss_child", "--nocapture", "--test-threads=1"])
+            .env("AIKIDO_ATTACK", index.to_string())
+            .output()
+            .unwrap();
+        let stdout = text(&output.stdout);
+        let line = stdout
+            .lines()
+            .find_map(|line| line.find("PEAK ").map(|at| &line[at..]))
+            .unwrap_or_else(|| panic!("{name}: {stdout}"));
+        let fields: Vec<&str> = line.split(' ').collect();
+        let (before, peak, stopped) = (fields[2].parse::<u64>().unwrap(), fields[3].parse::<u64>().unwrap(), fields[4]);
+        eprintln!(
+            "{name}: peak VmHWM {} MiB (baseline {} MiB), stopped: {stopped}, {:?}",
+            peak >> 10,
+            before >> 10,
+            started.elapsed()
+        );
+        assert_eq!(stopped, "true", "{name}: the attack was not stopped");
+        // Far below the gigabytes of before; the budget is 64 MiB, and a
+        // value may briefly exist twice (the old and the new) as it grows.
+        assert!(peak < 320 << 10, "{name}: peak {peak} KiB");
+    }
+}
+
+/// `find` over a 5,000-deep tree (88 s before): the storage resolves a path
+/// it holds without walking it from the root, so the walk is quick; find
+/// checks the clock at every entry either way.
+#[test]
+fn find_over_a_deep_tree_ends_quickly_or_at_the_time_limit() {
+    let storage = storage();
+    let started = Instant::now();
+    let script = format!("mkdir -p /{}e; echo $?", "d/".repeat(5000));
+    let result = run_small_with(ShellOptions::default(), storage.clone(), script);
+    assert_eq!(text(&result.stdout), "0\n", "{}", text(&result.stderr));
+    eprintln!("mkdir -p, 5,001 levels: {:?}", started.elapsed());
+    let mut options = ShellOptions::default();
+    options.limits.max_duration = Duration::from_secs(2);
+    let started = Instant::now();
+    let result = run_small_with(options, storage, "find / -name e | wc -c".to_string());
+    eprintln!("find over 5,001 levels: {:?}, {:?}", started.elapsed(), result.limit);
+    if result.exit_code == 0 {
+        assert_eq!(text(&result.stdout), "10003\n");
+    } else {
+        assert_eq!(result.limit, Some(aikido::shell::LimitHit::WallTime), "{}", text(&result.stderr));
+    }
+    assert!(started.elapsed() < Duration::from_secs(8), "{:?}", started.elapsed());
+}

@@ -52,6 +52,21 @@ const CONSTRUCTS: &[(&str, &str, &str, &str)] = &[
     ("{", "}", "echo a | sed -n '", "p'"),
     ("(", ")", "echo a | grep -E '", "'"),
     ("{a,", "}", "echo ", ""),
+    // More of the jq, awk and arithmetic parsers' recursive rules.
+    ("{a:", "}", "jq -n '", "'"),
+    ("if . then ", " else . end", "jq -n '", "'"),
+    ("try ", "", "jq -n '", "'"),
+    ("reduce . as $x (", "; .)", "jq -n '", "'"),
+    ("-", "", "jq -n '", "'"),
+    ("def f: ", "; f", "jq -n '", "'"),
+    ("1?", ":1", "awk 'BEGIN { print ", " }'"),
+    ("a = ", "", "awk 'BEGIN { x = ", "; print x }'"),
+    ("-", "", "awk 'BEGIN { print ", " }'"),
+    ("while (0) ", "", "awk 'BEGIN { ", " print 1 }'"),
+    ("$((", "))", "echo $(( ", " ))"),
+    ("~", "", "echo $(( ", " ))"),
+    ("((", "))", "", ""),
+    ("[ ", " ]", "echo ", ""),
 ];
 
 fuzz_target!(|raw: &[u8]| {

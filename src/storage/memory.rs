@@ -78,6 +78,22 @@ fn descendants(directory: &str) -> ((Bound<String>, Bound<String>), String) {
 impl Tree {
     /// The real path `path` names; see [`resolve`].
     fn resolve(&self, path: &str, follow_last: bool) -> Result<String, StorageError> {
+        // Keys are real paths, and every key's ancestors are directories
+        // (a rename moves a whole subtree, a removal takes it away): a path
+        // that is a key, or whose parent is a directory's key, is its own
+        // real path unless it is a symlink to follow. This spares the walk
+        // from the root, which costs the depth squared on deep trees.
+        let normalized = super::normalize(path);
+        match self.nodes.get(&normalized) {
+            Some(Node::Symlink { .. }) if follow_last => {}
+            Some(_) => return Ok(normalized),
+            None => {
+                let parent = super::parent(&normalized).map(|(parent, _)| parent);
+                if parent.is_some_and(|parent| matches!(self.nodes.get(parent), Some(Node::Directory { .. }))) {
+                    return Ok(normalized);
+                }
+            }
+        }
         resolve(path, follow_last, |real| {
             Ok(match self.nodes.get(real) {
                 None => Lookup::Missing,
@@ -213,15 +229,28 @@ impl MemoryStorage {
         if !matches!(tree.node(&real)?, Node::Directory { .. }) {
             return Err(StorageError::NotADirectory(real));
         }
-        let (range, prefix) = descendants(&real);
-        let entries = tree
-            .nodes
-            .range(range)
-            .filter_map(|(key, node)| {
+        // The children, in key order; a child's own subtree (`P/c/…`, all
+        // keys before `P/c0`) is skipped in one seek rather than walked, so
+        // listing a folder costs its children, not all its descendants.
+        let ((mut from, end), prefix) = descendants(&real);
+        let mut entries = Vec::new();
+        loop {
+            let mut skip_to = None;
+            for (key, node) in tree.nodes.range((from, end.clone())) {
                 let name = &key[prefix.len()..];
-                (!name.contains('/')).then(|| DirEntry { name: name.to_owned(), kind: node.metadata().kind })
-            })
-            .collect();
+                match name.find('/') {
+                    None => entries.push(DirEntry { name: name.to_owned(), kind: node.metadata().kind }),
+                    Some(slash) => {
+                        skip_to = Some(format!("{prefix}{}0", &name[..slash]));
+                        break;
+                    }
+                }
+            }
+            match skip_to {
+                Some(key) => from = Bound::Included(key),
+                None => break,
+            }
+        }
         Ok(entries)
     }
 
@@ -237,17 +266,28 @@ impl MemoryStorage {
             return Ok(());
         }
         // Each prefix in turn: existing directories (through symlinks) are
-        // fine, missing ones are made, anything else stops the walk.
+        // fine, missing ones are made, anything else stops the walk. The
+        // real path of the prefix so far is kept: the next level is
+        // one name below it unless that name is a symlink, so resolving
+        // every prefix from the root (cubic in the depth) is needed only
+        // past symlinks.
         let mut prefix = String::new();
+        let mut real = String::new();
         for part in target.split('/').filter(|part| !part.is_empty()) {
             prefix.push('/');
             prefix.push_str(part);
-            let real = tree.resolve(&prefix, true)?;
+            if !real.ends_with('/') {
+                real.push('/');
+            }
+            real.push_str(part);
+            if matches!(tree.nodes.get(&real), Some(Node::Symlink { .. })) || part == ".." || part == "." {
+                real = tree.resolve(&prefix, true)?;
+            }
             match tree.nodes.get(&real) {
                 Some(Node::Directory { .. }) => {}
                 Some(_) => return Err(StorageError::AlreadyExists(real)),
                 None => {
-                    tree.nodes.insert(real, Node::directory());
+                    tree.nodes.insert(real.clone(), Node::directory());
                 }
             }
         }

@@ -35,7 +35,11 @@
 //!   as jq 1.7 does (jq 1.6 used 2 or 4).
 //! - Generators (`range`, `repeat`, `recurse`, `while`, `until`, `inputs`)
 //!   call the shell's check on every value and stop after 10 million values
-//!   (the loop-iteration limit), so `[range(1e18)]` cannot exhaust memory.
+//!   (the loop-iteration limit); loops inside jaq (`.[]`, `[…]`, `if`) run
+//!   it every 1,024 steps.
+//! - No value may hold more than the run's memory budget (see "The memory
+//!   budget" below): `"a" * 1e9`, doubling a string, `[range(1e9)]` end
+//!   with the shell's memory limit before the value is built.
 
 use std::cell::{Cell, RefCell};
 use std::fmt::Write as _;
@@ -927,9 +931,28 @@ fn string_bytes(value: &Val) -> Option<&[u8]> {
     }
 }
 
+/// At least the bytes `format_string` writes for `s` (and at most six
+/// times more for non-ASCII text under `-a`).
+fn escaped_len(s: &[u8]) -> usize {
+    2 + s
+        .iter()
+        .map(|&b| match b {
+            b'"' | b'\\' => 2,
+            0..=0x1f | 0x7f => 6,
+            _ => 1,
+        })
+        .sum::<usize>()
+}
+
 /// Writes `value` as jq prints it.
 fn format_value(out: &mut String, value: &Val, style: &Style, level: usize) -> Result<(), TooDeep> {
     if level > MAX_DEPTH {
+        return Err(TooDeep);
+    }
+    // The text of a value shared many times over can be far larger than
+    // the value: stop at the budget (the run then ends with the limit).
+    if out.len() > memory_budget() {
+        too_big("the JSON text of a value");
         return Err(TooDeep);
     }
     let newline = |out: &mut String, level: usize| {
@@ -944,7 +967,16 @@ fn format_value(out: &mut String, value: &Val, style: &Style, level: usize) -> R
         Val::Null => out.push_str("null"),
         Val::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Val::Num(n) => format_number(out, n),
-        Val::TStr(s) | Val::BStr(s) => format_string(out, &String::from_utf8_lossy(s), style.ascii),
+        Val::TStr(s) | Val::BStr(s) => {
+            // Escapes take up to six bytes for one: count before writing.
+            if out.len().saturating_add(s.len().saturating_mul(6)) > memory_budget()
+                && out.len().saturating_add(escaped_len(s)) > memory_budget()
+            {
+                too_big("the JSON text of a value");
+                return Err(TooDeep);
+            }
+            format_string(out, &String::from_utf8_lossy(s), style.ascii)
+        }
         Val::Arr(items) if items.is_empty() => out.push_str("[]"),
         Val::Arr(items) => {
             out.push('[');
@@ -1261,7 +1293,25 @@ impl From<jaq_core::val::Range<V>> for V {
 
 impl FromIterator<V> for V {
     fn from_iter<I: IntoIterator<Item = V>>(iter: I) -> Self {
-        V(Val::Arr(Rc::new(iter.into_iter().map(|v| nestable(v.0)).collect())))
+        // Counted as collected: `[range(1e9)]` stops at the budget, not
+        // after it built the array (collecting cannot fail in jaq's
+        // interface, hence the flag the next check unwinds on).
+        let budget = memory_budget();
+        let mut total = VALUE_BYTES;
+        let mut items = Vec::new();
+        for item in iter {
+            if poll() {
+                break;
+            }
+            let (item, bytes) = nestable_sized(item.0, budget.saturating_sub(total));
+            total = total.saturating_add(bytes);
+            if total > budget {
+                too_big("an array");
+                break;
+            }
+            items.push(item);
+        }
+        V(Val::Arr(Rc::new(items)))
     }
 }
 
@@ -1273,41 +1323,244 @@ thread_local! {
     static TOO_DEEP: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Whether `value` nests containers more than `limit` levels deep.
-fn deeper_than(value: &Val, limit: usize) -> bool {
-    let mut stack = vec![(value, 0usize)];
-    while let Some((value, depth)) = stack.pop() {
-        match value {
-            Val::Arr(items) if !items.is_empty() => {
-                if depth >= limit {
-                    return true;
-                }
-                stack.extend(items.iter().map(|item| (item, depth + 1)));
-            }
-            Val::Obj(map) if !map.is_empty() => {
-                if depth >= limit {
-                    return true;
-                }
-                stack.extend(map.values().map(|item| (item, depth + 1)));
-            }
-            _ => {}
-        }
+/// A value about to be put inside an array or object: null (and the
+/// [`TOO_DEEP`] flag) when that would nest deeper than [`MAX_DEPTH`], so
+/// that no value deep enough to exhaust the stack (in jaq's recursive
+/// comparisons and drops) is ever built; null (and the [`TOO_BIG`] flag)
+/// when it holds more than the run's memory budget.
+fn nestable(value: Val) -> Val {
+    nestable_sized(value, memory_budget()).0
+}
+
+/// [`nestable`], with the bytes the value holds (see [`measure`]) when at
+/// most `room`; past `room`, null and a count above it.
+fn nestable_sized(value: Val, room: usize) -> (Val, usize) {
+    let (deep, bytes) = measure(&value, MAX_DEPTH - 1, room);
+    if deep {
+        TOO_DEEP.with(|flag| flag.set(true));
+        drop_deep(value);
+        (Val::Null, VALUE_BYTES)
+    } else if bytes > room {
+        too_big("a value");
+        drop_deep(value);
+        (Val::Null, bytes)
+    } else {
+        (value, bytes)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The memory budget
+//
+// jaq builds strings, arrays and objects in its own code, so every place a
+// value grows is checked here before (or, for collections, as) it is built:
+// string `+` and `*`, array and object `+`, collecting `[…]` and `{…}`,
+// assigning into an array or object, `tojson` and printing, the `@` formats
+// and `indices`. A value is counted as [`measure`] does: 16 bytes for each
+// value plus the bytes of every string, a shared part once for each place it
+// appears (as it would print). No single value may pass the budget; a run
+// that tries ends with the shell's memory limit.
+
+/// What one value takes besides its strings' bytes (jaq's `Val` is 16 bytes).
+const VALUE_BYTES: usize = 16;
+
+thread_local! {
+    /// The running filter's memory budget (the shell's `max_memory`).
+    static MEMORY_BUDGET: Cell<usize> = const { Cell::new(usize::MAX) };
+    /// What passed the budget, when something did: the run ends with
+    /// [`LimitHit::Memory`] (checked like [`TOO_DEEP`]).
+    static TOO_BIG: Cell<Option<&'static str>> = const { Cell::new(None) };
+    /// The last arrays and objects grown by `+` or an assignment: (address,
+    /// length, bytes), so that growing an accumulator in `reduce` (or the
+    /// containers along a path into it) does not measure it again at every
+    /// step.
+    static LAST_GROWN: Cell<[(usize, usize, usize); GROWN_SLOTS]> = const { Cell::new([(0, 0, 0); GROWN_SLOTS]) };
+    static NEXT_SLOT: Cell<usize> = const { Cell::new(0) };
+}
+
+thread_local! {
+    /// The shell's check (clock, cancellation) while a `jq` runs, for the
+    /// loops inside jaq that call no function of ours with the run's data
+    /// (iterating `.[]`, collecting `[…]`, `if`): see [`poll`].
+    static RUN_CHECK: Cell<Option<&'static dyn Fn() -> Result<(), LimitHit>>> = const { Cell::new(None) };
+    /// Calls of [`poll`] since the check last ran, and the limit it hit.
+    static POLLS: Cell<u32> = const { Cell::new(0) };
+    static STOPPED: Cell<Option<LimitHit>> = const { Cell::new(None) };
+}
+
+/// Clears [`RUN_CHECK`] when the run ends, unwinding or not.
+struct RunCheckGuard;
+
+impl Drop for RunCheckGuard {
+    fn drop(&mut self) {
+        RUN_CHECK.with(|check| check.set(None));
+    }
+}
+
+/// Makes `check` reachable from [`poll`] until the guard is dropped.
+fn install_run_check(check: &dyn Fn() -> Result<(), LimitHit>) -> RunCheckGuard {
+    // SAFETY: only the lifetime is changed. The reference is stored until
+    // the returned guard is dropped (also on unwind), the guard lives in
+    // `jq_command`'s frame, which `check` (borrowed from its caller)
+    // outlives, and `jq` runs nothing else on this thread meanwhile.
+    let check: &'static dyn Fn() -> Result<(), LimitHit> = unsafe {
+        std::mem::transmute::<&dyn Fn() -> Result<(), LimitHit>, &'static dyn Fn() -> Result<(), LimitHit>>(check)
+    };
+    RUN_CHECK.with(|cell| cell.set(Some(check)));
+    RunCheckGuard
+}
+
+/// One step of a loop inside jaq: every 1024th runs the shell's check.
+/// True when the run must stop (the limit is kept in [`STOPPED`], and the
+/// next [`Global::tick`] or printed value ends the run).
+fn poll() -> bool {
+    if STOPPED.with(Cell::get).is_some() {
+        return true;
+    }
+    let polls = POLLS.with(|polls| {
+        let next = polls.get().wrapping_add(1);
+        polls.set(next);
+        next
+    });
+    if !polls.is_multiple_of(1024) {
+        return false;
+    }
+    let hit = RUN_CHECK.with(Cell::get).and_then(|check| check().err());
+    if let Some(hit) = hit {
+        STOPPED.with(|stopped| stopped.set(Some(hit)));
+        return true;
     }
     false
 }
 
-/// A value about to be put inside an array or object: null (and the
-/// [`TOO_DEEP`] flag) when that would nest deeper than [`MAX_DEPTH`], so
-/// that no value deep enough to exhaust the stack (in jaq's recursive
-/// comparisons and drops) is ever built.
-fn nestable(value: Val) -> Val {
-    if deeper_than(&value, MAX_DEPTH - 1) {
-        TOO_DEEP.with(|flag| flag.set(true));
-        drop_deep(value);
-        Val::Null
-    } else {
-        value
+/// How many grown containers [`LAST_GROWN`] remembers.
+const GROWN_SLOTS: usize = 8;
+
+fn memory_budget() -> usize {
+    MEMORY_BUDGET.with(Cell::get)
+}
+
+/// Records that `what` would pass the budget.
+fn too_big(what: &'static str) {
+    TOO_BIG.with(|flag| {
+        if flag.get().is_none() {
+            flag.set(Some(what));
+        }
+    });
+}
+
+fn is_too_big() -> bool {
+    TOO_BIG.with(|flag| flag.get().is_some())
+}
+
+/// The error a builder returns when its result would pass the budget.
+fn memory_error<T>(what: &'static str) -> Result<T, jaq_core::Error<V>> {
+    too_big(what);
+    Err(jaq_core::Error::str(format!("memory limit reached ({what} too large)")))
+}
+
+/// Whether `value` nests containers deeper than `depth_limit`, and the
+/// bytes it holds (16 for each value, plus string bytes), counted until
+/// they pass `cap` (then some count above `cap`).
+fn measure(value: &Val, depth_limit: usize, cap: usize) -> (bool, usize) {
+    let string_len = |v: &Val| string_bytes(v).map_or(0, <[u8]>::len);
+    let mut bytes = VALUE_BYTES + string_len(value);
+    let mut stack = vec![(value, 0usize)];
+    while let Some((value, depth)) = stack.pop() {
+        if bytes > cap {
+            return (false, bytes);
+        }
+        match value {
+            Val::Arr(items) if !items.is_empty() => {
+                if depth >= depth_limit {
+                    return (true, bytes);
+                }
+                for item in items.iter() {
+                    bytes = bytes.saturating_add(VALUE_BYTES + string_len(item));
+                    if matches!(item, Val::Arr(_) | Val::Obj(_)) {
+                        stack.push((item, depth + 1));
+                    }
+                }
+            }
+            Val::Obj(map) if !map.is_empty() => {
+                if depth >= depth_limit {
+                    return (true, bytes);
+                }
+                for (key, item) in map.iter() {
+                    bytes = bytes.saturating_add(2 * VALUE_BYTES + string_len(key) + string_len(item));
+                    if matches!(item, Val::Arr(_) | Val::Obj(_)) {
+                        stack.push((item, depth + 1));
+                    }
+                }
+            }
+            _ => {}
+        }
     }
+    (false, bytes)
+}
+
+/// The address and length of an array's or object's items.
+fn container_key(value: &Val) -> Option<(usize, usize)> {
+    match value {
+        Val::Arr(items) => Some((Rc::as_ptr(items) as *const u8 as usize, items.len())),
+        Val::Obj(map) => Some((Rc::as_ptr(map) as *const u8 as usize, map.len())),
+        _ => None,
+    }
+}
+
+/// The bytes an array or object holds: remembered for the one grown last
+/// (a `reduce` accumulator), measured otherwise (up to just past the budget).
+fn container_bytes(value: &Val) -> usize {
+    if let Some((at, len)) = container_key(value) {
+        let slots = LAST_GROWN.with(Cell::get);
+        if let Some(&(_, _, bytes)) = slots.iter().find(|slot| (slot.0, slot.1) == (at, len) && at != 0) {
+            return bytes;
+        }
+    }
+    measure(value, usize::MAX, memory_budget().saturating_add(1)).1
+}
+
+/// The bytes any value holds ([`container_bytes`] for arrays and objects).
+fn value_bytes(value: &Val) -> usize {
+    match value {
+        Val::Arr(_) | Val::Obj(_) => container_bytes(value),
+        other => VALUE_BYTES + string_bytes(other).map_or(0, <[u8]>::len),
+    }
+}
+
+/// Remembers the bytes of the container just grown (see [`LAST_GROWN`]).
+fn grown(value: &Val, bytes: usize) {
+    if let Some((at, len)) = container_key(value) {
+        let mut slots = LAST_GROWN.with(Cell::get);
+        // The same address again (an accumulator rebuilt in place) takes
+        // its old slot; a new one the oldest.
+        let slot = match slots.iter().position(|slot| slot.0 == at) {
+            Some(slot) => slot,
+            None => NEXT_SLOT.with(|next| {
+                let slot = next.get();
+                next.set((slot + 1) % GROWN_SLOTS);
+                slot
+            }),
+        };
+        slots[slot] = (at, len, bytes);
+        LAST_GROWN.with(|last| last.set(slots));
+    }
+}
+
+/// `a + b` for two arrays or two objects: refused before it is built when
+/// the result would pass the budget.
+fn add_containers(left: Val, right: Val) -> jaq_core::ValR<V> {
+    let budget = memory_budget();
+    let left_bytes = container_bytes(&left);
+    let right_bytes = measure(&right, usize::MAX, budget.saturating_add(1)).1;
+    let total = left_bytes.saturating_add(right_bytes).saturating_sub(VALUE_BYTES);
+    if total > budget {
+        return memory_error(if matches!(left, Val::Arr(_)) { "an array" } else { "an object" });
+    }
+    let result = conv(left + right)?;
+    // Replaced keys are counted twice: an over-count, never an under-count.
+    grown(&result.0, total);
+    Ok(result)
 }
 
 macro_rules! binop_for_v {
@@ -1320,7 +1573,46 @@ macro_rules! binop_for_v {
         }
     )*};
 }
-binop_for_v!(Add add, Sub sub, Mul mul);
+binop_for_v!(Sub sub);
+
+impl std::ops::Add for V {
+    type Output = jaq_core::ValR<V>;
+    fn add(self, rhs: V) -> Self::Output {
+        match (&self.0, &rhs.0) {
+            (Val::TStr(l) | Val::BStr(l), Val::TStr(r) | Val::BStr(r))
+                if l.len().saturating_add(r.len()) > memory_budget() =>
+            {
+                return memory_error("a string");
+            }
+            (Val::Arr(_), Val::Arr(_)) | (Val::Obj(_), Val::Obj(_)) => return add_containers(self.0, rhs.0),
+            _ => {}
+        }
+        conv(self.0 + rhs.0)
+    }
+}
+
+impl std::ops::Mul for V {
+    type Output = jaq_core::ValR<V>;
+    fn mul(self, rhs: V) -> Self::Output {
+        // `"ab" * 1e9`: the repeated string's length is known before.
+        if let (Val::TStr(s) | Val::BStr(s), Val::Num(_)) | (Val::Num(_), Val::TStr(s) | Val::BStr(s)) =
+            (&self.0, &rhs.0)
+        {
+            let (text, number) = if matches!(self.0, Val::Num(_)) { (&rhs.0, &self.0) } else { (&self.0, &rhs.0) };
+            let times = jaq_std::ValT::as_f64(number).unwrap_or(0.0);
+            if s.len() as f64 * times.trunc() > memory_budget() as f64 {
+                return memory_error("a string");
+            }
+            // jq repeats the string the number's integer part times (jaq
+            // refuses a number that is not an integer).
+            if !jaq_std::ValT::is_int(number) {
+                let times = if times.is_nan() { 0 } else { times as isize };
+                return conv(text.clone() * Val::from(times));
+            }
+        }
+        conv(self.0 * rhs.0)
+    }
+}
 
 /// `number (1) and number (0) cannot be divided because the divisor is zero`.
 fn zero_divisor(left: &Val, right: &Val, verb: &str) -> jaq_core::Error<V> {
@@ -1381,23 +1673,35 @@ impl jaq_core::ValT for V {
     }
 
     fn from_map<I: IntoIterator<Item = (V, V)>>(iter: I) -> jaq_core::ValR<V> {
+        let budget = memory_budget();
+        let mut total = VALUE_BYTES;
         let mut map = Map::default();
         for (key, value) in iter {
             if string_bytes(&key.0).is_none() {
                 let message = format!("Cannot use {} ({}) as object key", type_name(&key.0), truncated(&key.0));
                 return Err(jaq_core::Error::str(message));
             }
-            map.insert(key.0, nestable(value.0));
+            let key_bytes = VALUE_BYTES + string_bytes(&key.0).map_or(0, <[u8]>::len);
+            let (value, bytes) = nestable_sized(value.0, budget.saturating_sub(total.saturating_add(key_bytes)));
+            total = total.saturating_add(key_bytes).saturating_add(bytes);
+            if total > budget {
+                return memory_error("an object");
+            }
+            map.insert(key.0, value);
         }
         Ok(V(Val::obj(map)))
     }
 
     fn key_values(self) -> jaq_core::box_iter::BoxIter<'static, jaq_core::ValR<(V, V), V>> {
-        Box::new(jaq_core::ValT::key_values(self.0).map(|r| r.map(|(k, v)| (V(k), V(v))).map_err(conv_err)))
+        Box::new(
+            jaq_core::ValT::key_values(self.0)
+                .map(|r| r.map(|(k, v)| (V(k), V(v))).map_err(conv_err))
+                .take_while(|_| !poll()),
+        )
     }
 
     fn values(self) -> Box<dyn Iterator<Item = jaq_core::ValR<V>>> {
-        Box::new(jaq_core::ValT::values(self.0).map(conv))
+        Box::new(jaq_core::ValT::values(self.0).map(conv).take_while(|_| !poll()))
     }
 
     fn index(self, index: &V) -> jaq_core::ValR<V> {
@@ -1458,19 +1762,33 @@ impl jaq_core::ValT for V {
         };
         match (target, &index.0) {
             (Val::Obj(map), Val::TStr(_) | Val::BStr(_)) => {
+                let before = container_bytes(&Val::Obj(map.clone()));
                 let mut map = unwrap_or_clone(map);
-                let old = map.get(&index.0).cloned();
+                // Taken out rather than cloned, so that an update deeper
+                // down (`.a[$k] = v`) finds it unshared and grows it in place.
+                let old = map.get_mut(&index.0).map(std::mem::take);
                 let present = old.is_some();
+                let key_bytes = VALUE_BYTES + string_bytes(&index.0).map_or(0, <[u8]>::len);
+                let old_bytes = old.as_ref().map_or(0, |old| key_bytes + value_bytes(old));
+                let mut after = before.saturating_sub(old_bytes);
                 match f(V(old.unwrap_or_default())).next().transpose()? {
                     Some(y) => {
-                        map.insert(index.0.clone(), nestable(y.0));
+                        let room = memory_budget().saturating_sub(after.saturating_add(key_bytes));
+                        let (y, bytes) = nestable_sized(y.0, room);
+                        if bytes > room {
+                            return Err(Exn::from(memory_error::<()>("an object").unwrap_err()));
+                        }
+                        after = after.saturating_add(key_bytes + bytes);
+                        map.insert(index.0.clone(), y);
                     }
                     None if present => {
                         map.shift_remove(&index.0);
                     }
                     None => {}
                 }
-                Ok(V(Val::obj(map)))
+                let result = Val::obj(map);
+                grown(&result, after);
+                Ok(V(result))
             }
             (Val::Arr(items), Val::Obj(bounds)) => {
                 let start = bounds.get(&str_val("start")).cloned().map(V);
@@ -1481,6 +1799,7 @@ impl jaq_core::ValT for V {
                 let Some(i) = index_of(&index.0) else {
                     return opt.fail(V(Val::Arr(items)), |v| Exn::from(jaq_core::Error::index(v, index.clone())));
                 };
+                let before = container_bytes(&Val::Arr(items.clone()));
                 let mut items = unwrap_or_clone(items);
                 let at = if i < 0 { i + items.len() as isize } else { i };
                 if at < 0 {
@@ -1491,20 +1810,31 @@ impl jaq_core::ValT for V {
                     return Err(Exn::from(jaq_core::Error::<V>::str("Array index too large")));
                 }
                 let present = at < items.len();
-                let old = items.get(at).cloned().unwrap_or_default();
+                let old = items.get_mut(at).map(std::mem::take).unwrap_or_default();
+                let old_bytes = if present { value_bytes(&old) } else { 0 };
+                let padding = (at + 1).saturating_sub(items.len()) * VALUE_BYTES;
+                let mut after = before.saturating_sub(old_bytes).saturating_add(padding);
                 match f(V(old)).next().transpose()? {
                     Some(y) => {
+                        let room = memory_budget().saturating_sub(after);
+                        let (y, bytes) = nestable_sized(y.0, room);
+                        if bytes > room {
+                            return Err(Exn::from(memory_error::<()>("an array").unwrap_err()));
+                        }
                         if !present {
                             items.resize(at + 1, Val::Null);
                         }
-                        items[at] = nestable(y.0);
+                        after = after.saturating_add(bytes).saturating_sub(if present { 0 } else { VALUE_BYTES });
+                        items[at] = y;
                     }
                     None if present => {
                         items.remove(at);
                     }
                     None => {}
                 }
-                Ok(V(Val::Arr(Rc::new(items))))
+                let result = Val::Arr(Rc::new(items));
+                grown(&result, after);
+                Ok(V(result))
             }
             (target, _) => opt.fail(V(target), |v| Exn::from(jaq_core::Error::index(v, index.clone()))),
         }
@@ -1554,6 +1884,7 @@ impl jaq_core::ValT for V {
     }
 
     fn as_bool(&self) -> bool {
+        poll();
         jaq_core::ValT::as_bool(&self.0)
     }
 
@@ -1673,10 +2004,19 @@ fn indices(value: &Val, x: &Val) -> Result<Val, String> {
             } else {
                 let text = String::from_utf8_lossy(s);
                 let needle = String::from_utf8_lossy(t);
-                text.char_indices()
-                    .filter(|(at, _)| text[*at..].starts_with(&*needle))
-                    .map(|(at, _)| text[..at].chars().count())
-                    .collect()
+                // Positions in characters, counted as the scan goes (once
+                // counted from the start for each match: quadratic).
+                let mut found = Vec::new();
+                for (chars, (at, _)) in text.char_indices().enumerate() {
+                    if text[at..].starts_with(&*needle) {
+                        if (found.len() + 1) * VALUE_BYTES > memory_budget() {
+                            too_big("an array");
+                            return Err("memory limit reached (an array too large)".into());
+                        }
+                        found.push(chars);
+                    }
+                }
+                found
             }
         }
         (Val::Arr(items), Val::Arr(sub)) => {
@@ -1745,6 +2085,14 @@ impl Global<'_> {
     fn tick<'e>(&self) -> Result<(), Exn<'e, V>> {
         // A value got too deep: unwind now rather than loop on.
         if TOO_DEEP.with(Cell::get) {
+            return Err(Exn::halt(HALT_LIMIT));
+        }
+        if is_too_big() {
+            self.limit.set(Some(LimitHit::Memory));
+            return Err(Exn::halt(HALT_LIMIT));
+        }
+        if let Some(hit) = STOPPED.with(Cell::get) {
+            self.limit.set(Some(hit));
             return Err(Exn::halt(HALT_LIMIT));
         }
         // jaq recurses on the native stack for every call of a jq function:
@@ -2005,6 +2353,10 @@ fn natives() -> Vec<Fun<JqData>> {
         }),
         ("_format", v(1), |mut cv: JCv<JqData>| {
             let name = cv.0.pop_var().0;
+            // A format writes at most six bytes for one (`&quot;`, `\u0000`).
+            if measure(cv.1.inner(), usize::MAX, usize::MAX).1.saturating_mul(6) > memory_budget() {
+                return box_once(memory_error("a formatted string").map_err(Exn::from));
+            }
             match formats::format(&text_of(&name).unwrap_or_default(), cv.1.inner()) {
                 Ok(value) => ok(value),
                 Err(message) => fail(message),
@@ -3225,16 +3577,38 @@ fn env_object(code: &str, var: &dyn Fn(&str) -> Option<String>) -> Val {
 /// `jq [OPTIONS] FILTER [FILES...]`.
 fn jq_command(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     TOO_DEEP.with(|flag| flag.set(false));
+    TOO_BIG.with(|flag| flag.set(None));
+    LAST_GROWN.with(|last| last.set([(0, 0, 0); GROWN_SLOTS]));
+    MEMORY_BUDGET.with(|budget| budget.set(ctx.max_memory));
+    STOPPED.with(|stopped| stopped.set(None));
+    let _run_check = install_run_check(ctx.check);
     // jaq is a third-party interpreter: should it panic on some filter, the
     // script gets an error instead of the host losing its thread.
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| jq_main(ctx, args)));
-    match run {
+    let result = match run {
         Ok(result) => result,
         Err(_) => {
             ctx.stderr.write_str("jq: error: internal error in the jq engine\n")?;
             Ok(STATUS_RUNTIME)
         }
+    };
+    // A loop inside jaq ran out of time (or was cancelled): whatever it
+    // left unfinished is not shown as a result.
+    if let Some(hit) = STOPPED.with(|stopped| stopped.take()) {
+        if result.is_ok() {
+            return Err(hit);
+        }
     }
+    // A value that would have passed the memory budget ends the script,
+    // whatever caught the error on the way (`try`, `?`, `//`).
+    if let Some(what) = TOO_BIG.with(|flag| flag.take()) {
+        if !matches!(result, Err(LimitHit::WallTime | LimitHit::Cancelled | LimitHit::Output)) {
+            let budget = ctx.max_memory;
+            ctx.stderr.write_str(&format!("jq: error: {what} would pass the memory budget of {budget} bytes\n"))?;
+            return Err(LimitHit::Memory);
+        }
+    }
+    result
 }
 
 fn jq_main(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
@@ -3461,6 +3835,12 @@ fn run_outputs<'a>(
     for output in outputs {
         (ctx.check)()?;
         flush_stderr(ctx, global)?;
+        if is_too_big() {
+            return Err(LimitHit::Memory);
+        }
+        if let Some(hit) = STOPPED.with(Cell::get) {
+            return Err(hit);
+        }
         if too_deep(ctx)? {
             return Ok(Outcome::Error);
         }
@@ -3473,6 +3853,9 @@ fn run_outputs<'a>(
                     Some(raw) => text.push_str(&raw),
                     None => {
                         if format_value(&mut text, &value, &opts.style, 0).is_err() {
+                            if is_too_big() {
+                                return Err(LimitHit::Memory);
+                            }
                             let message = format!(
                                 "jq: error (at {}): value nested deeper than {MAX_DEPTH} levels cannot be printed\n",
                                 location_text(location)

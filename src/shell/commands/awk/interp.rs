@@ -30,6 +30,12 @@ const MAX_ELEMENTS: usize = 2_000_000;
 const MAX_FIELD: usize = 1_000_000;
 /// Output files are written to the storage in chunks of this size.
 const FLUSH_AT: usize = 64 << 10;
+/// All output files together buffer at most this much (or a quarter of the
+/// run's memory budget, if less) before every buffer is written out.
+const FLUSH_ALL_AT: usize = 1 << 20;
+/// Most output files open at once (`close` frees one), as real awks have a
+/// limit (mawk and BWK awk: the process's open files).
+const MAX_OPEN_OUTPUTS: usize = 4096;
 
 /// Why a program stopped early.
 #[derive(Debug)]
@@ -365,6 +371,8 @@ pub struct Interp<'p, 'c, 'a> {
     inputs: HashMap<Vec<u8>, Source>,
     outputs: HashMap<Vec<u8>, OutTarget>,
     output_order: Vec<Vec<u8>>,
+    /// Bytes waiting in all output files' buffers.
+    buffered: usize,
     regex_cache: HashMap<Vec<u8>, Rc<Regex>>,
     convfmt: Vec<u8>,
     ofmt: Vec<u8>,
@@ -444,6 +452,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             inputs: HashMap::new(),
             outputs: HashMap::new(),
             output_order: Vec::new(),
+            buffered: 0,
             regex_cache: HashMap::new(),
             convfmt: b"%.6g".to_vec(),
             ofmt: b"%.6g".to_vec(),
@@ -1513,6 +1522,11 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
                     if user.is_empty() {
                         return fail("null file name in print or printf");
                     }
+                    if self.outputs.len() >= MAX_OPEN_OUTPUTS {
+                        return fail(format!(
+                            "`{user}' makes too many open files (at most {MAX_OPEN_OUTPUTS}; close() some)"
+                        ));
+                    }
                     let path = self.ctx.path(&user);
                     if *mode == Redirect::Truncate {
                         if let Err(e) = self.ctx.storage.write(&path, b"") {
@@ -1530,12 +1544,17 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             Some(OutTarget::Stderr) => return Ok(self.ctx.stderr.write(bytes)?),
             Some(OutTarget::File { buf, .. }) => {
                 buf.extend_from_slice(bytes);
+                self.buffered += bytes.len();
                 buf.len() >= FLUSH_AT
             }
             None => false,
         };
         if flush {
             self.flush_output(&name)?;
+        }
+        // Many files each holding a little add up: write them all out.
+        if self.buffered > FLUSH_ALL_AT.min(self.ctx.max_memory / 4) {
+            self.flush_all()?;
         }
         Ok(())
     }
@@ -1544,6 +1563,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
         if let Some(OutTarget::File { path, buf }) = self.outputs.get_mut(name) {
             if !buf.is_empty() {
                 let data = std::mem::take(buf);
+                self.buffered = self.buffered.saturating_sub(data.len());
                 let path = path.clone();
                 if let Err(e) = self.ctx.storage.append(&path, &data) {
                     return fail(format!("write to `{}' failed ({})", String::from_utf8_lossy(name), error_reason(&e)));

@@ -156,6 +156,15 @@ fn make_one(ctx: &mut Context<'_>, operand: &str, verbose: bool) -> Result<Mkdir
 
 /// `mkdir -p`: each prefix of the path as written, made when missing.
 fn make_parents(ctx: &mut Context<'_>, operand: &str, verbose: bool) -> Result<MkdirResult, LimitHit> {
+    // One storage call makes the whole chain (each level from the one
+    // above, not resolved from the root again). Written with `.` or `..`,
+    // every prefix as written must be made (`a/../b` makes `a`); with `-v`
+    // each level is reported; and an error is reported by the walk below.
+    let plain = !operand.split('/').any(|part| part == "." || part == "..");
+    if plain && !verbose && ctx.storage.mkdir(&ctx.path(operand), true).is_ok() {
+        (ctx.check)()?;
+        return Ok(Ok(()));
+    }
     let mut prefix = String::new();
     if operand.starts_with('/') {
         prefix.push('/');
