@@ -101,6 +101,12 @@
 #define AIKIDO_SHELL_LIMIT_MEMORY 7
 
 /*
+ Too many pipeline stages ran at once (exit code 125): each stage but
+ the last runs on a thread of its own, and a run may use 256.
+ */
+#define AIKIDO_SHELL_LIMIT_THREADS 8
+
+/*
  A regular file.
  */
 #define AIKIDO_FILE_KIND_FILE 0
@@ -299,6 +305,14 @@ typedef struct aikido_shell_limits {
      rebuilt (a zeroed struct takes every default).
      */
     size_t max_memory_bytes;
+    /*
+     The `bash` tool only: the most bytes of a result the model reads
+     [30720]. A longer result keeps its head and its tail around a marked
+     line naming the file of the storage where the whole result is saved.
+     Added after `max_memory_bytes`: code built against an older header
+     must be rebuilt.
+     */
+    size_t max_result_bytes;
 } aikido_shell_limits;
 
 /*

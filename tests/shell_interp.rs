@@ -2397,9 +2397,11 @@ fn output_limit_truncates() {
     assert!(result.truncated);
     assert_eq!(result.stdout.len(), 1000);
     assert_eq!(result.exit_code, 125);
-    // Through a pipe too.
-    let result = shell.run("while :; do echo yes; done | { read x; echo $x; }", None);
-    assert_eq!(result.limit, Some(LimitHit::Output));
+    // Not through a pipe: the pipe streams, and its reader's end stops the
+    // writer as SIGPIPE would (status 141).
+    let result = shell.run("while :; do echo yes; done | { read x; echo $x; }; echo ${PIPESTATUS[@]}", None);
+    assert_eq!(result.limit, None);
+    assert_eq!(String::from_utf8_lossy(&result.stdout), "yes\n141 0\n");
 }
 
 #[test]
@@ -2669,4 +2671,106 @@ fn an_arithmetic_error_abandons_only_its_command() {
 #[test]
 fn return_outside_a_function_is_status_2_and_the_script_goes_on() {
     check("return 2>/dev/null; echo \"status $?\"", "status 2\n", "", 0);
+}
+
+// ----- streaming pipelines (issue 17) -----
+// Expected outputs recorded with bash 5.2 and GNU coreutils, C locale.
+
+#[test]
+fn endless_writers_stop_at_a_closed_pipe() {
+    let started = std::time::Instant::now();
+    check("yes | head -n 3; echo ${PIPESTATUS[@]}", "y\ny\ny\n141 0\n", "", 0);
+    check("seq 1 1000000000 | head -n 2; echo ${PIPESTATUS[@]}", "1\n2\n141 0\n", "", 0);
+    check("while :; do echo y; done | head -n 1; echo ${PIPESTATUS[@]}", "y\n141 0\n", "", 0);
+    check("set -o pipefail; yes | head -n 1; echo $?", "y\n141\n", "", 0);
+    check("yes abc | tr b B | head -n 2", "aBc\naBc\n", "", 0);
+    check("yes | grep -m 2 -n y", "1:y\n2:y\n", "", 0);
+    check("yes | grep -q y; echo $?", "0\n", "", 0);
+    check("yes | cat | cat -n | head -n 2", "     1\ty\n     2\ty\n", "", 0);
+    // Without a pipe in the way, bounded by the limits as before.
+    assert!(started.elapsed() < std::time::Duration::from_secs(5), "{:?}", started.elapsed());
+}
+
+#[test]
+fn small_writes_fit_in_the_pipe_even_when_nobody_reads() {
+    check("echo hi | true; echo ${PIPESTATUS[@]}", "0 0\n", "", 0);
+    check("seq 1 5 | head -n 1; echo ${PIPESTATUS[@]}", "1\n0 0\n", "", 0);
+}
+
+#[test]
+fn pipes_carry_more_than_the_output_limit() {
+    let mut shell = limited(Limits { max_output_bytes: 1000, ..Limits::default() });
+    let result = shell.run("seq 1 300000 | wc -l; seq 1 300000 | tail -n 1; seq 300000 | grep -c 7", None);
+    assert_eq!(result.limit, None, "{}", String::from_utf8_lossy(&result.stderr));
+    assert_eq!(String::from_utf8_lossy(&result.stdout), "300000\n300000\n122853\n");
+    // What is kept is still bounded: a substitution, a variable.
+    let result = shell.run("x=$(seq 1 300000 | cat)", None);
+    assert_eq!(result.limit, Some(LimitHit::Output));
+}
+
+#[test]
+fn stdin_is_consumed_as_bash_consumes_it() {
+    check("printf 'a\\nb\\nc\\n' | { read x; cat; }", "b\nc\n", "", 0);
+    check("seq 5 | { read a; read b; echo $a$b; cat; }", "12\n3\n4\n5\n", "", 0);
+    // A file is seekable: GNU head leaves the rest for the next reader.
+    check("{ head -n 1; cat; } < d/a.txt; printf '1\\n2\\n' > f; { head -n 1; cat; } < f", "A\n1\n2\n", "", 0);
+    check("{ cat; cat; } < d/a.txt", "A\n", "", 0);
+}
+
+#[test]
+fn stages_run_in_subshells_and_share_stderr() {
+    check("x=1; echo | x=2; echo $x; echo a | { read v; echo \"[$v]\"; }", "1\n[a]\n", "", 0);
+    check("{ echo out; echo err >&2; } 2>&1 | cat", "out\nerr\n", "", 0);
+    check("f() { echo in-f; return 3; }; f | cat; echo ${PIPESTATUS[@]}", "in-f\n3 0\n", "", 0);
+    check("echo x | (exit 4) | cat; echo ${PIPESTATUS[@]}", "0 4 0\n", "", 0);
+    check("cat nosuch 2>&1 | wc -l", "1\n", "", 0);
+}
+
+#[test]
+fn a_pipeline_of_ten_thousand_stages_ends_with_a_named_limit() {
+    let script = vec!["true"; 10_000].join(" | ");
+    let mut shell = limited(Limits::default());
+    let result = shell.run(&script, None);
+    assert_eq!(result.limit, Some(LimitHit::Threads));
+    assert_eq!(result.exit_code, 125);
+    // 100 stages are fine.
+    let script = format!("echo x{}", " | cat".repeat(100));
+    assert_eq!(shell.run(&script, None).stdout, b"x\n");
+}
+
+#[test]
+fn limits_hold_across_stages() {
+    let mut shell = limited(Limits {
+        max_duration: std::time::Duration::from_millis(300),
+        max_loop_iterations: u64::MAX,
+        max_commands: u64::MAX,
+        ..Limits::default()
+    });
+    // Both stages wait on each other's clock: the run still ends on time.
+    let started = std::time::Instant::now();
+    let result = shell.run("while :; do :; done | cat", None);
+    assert_eq!(result.limit, Some(LimitHit::WallTime));
+    let result = shell.run("yes | while read x; do :; done", None);
+    assert_eq!(result.limit, Some(LimitHit::WallTime));
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    let token = CancelToken::new();
+    token.fire();
+    let result = limited(Limits::default()).run("yes | cat > /dev/null", Some(&token));
+    assert_eq!(result.limit, Some(LimitHit::Cancelled));
+    // Reading all of an endless stdin stops at the memory budget.
+    let mut shell = limited(Limits { max_memory_bytes: 1 << 20, ..Limits::default() });
+    let result = shell.run("yes | sort", None);
+    assert_eq!(result.limit, Some(LimitHit::Memory));
+    let mut shell = limited(Limits { max_commands: 50, ..Limits::default() });
+    let result = shell.run("while :; do echo; done | while read x; do :; done", None);
+    assert_eq!(result.limit, Some(LimitHit::Commands));
+}
+
+#[test]
+fn a_pipe_bomb_ends_with_a_named_limit() {
+    let started = std::time::Instant::now();
+    let result = limited(Limits::default()).run("f() { f | f; }; f", None);
+    assert!(matches!(result.limit, Some(LimitHit::Threads | LimitHit::FunctionDepth)), "{:?}", result.limit);
+    assert_eq!(result.exit_code, 125);
+    assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
 }

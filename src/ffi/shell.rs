@@ -51,6 +51,12 @@ pub struct aikido_shell_limits {
     /// first five fields: code built against an older header must be
     /// rebuilt (a zeroed struct takes every default).
     pub max_memory_bytes: usize,
+    /// The `bash` tool only: the most bytes of a result the model reads
+    /// [30720]. A longer result keeps its head and its tail around a marked
+    /// line naming the file of the storage where the whole result is saved.
+    /// Added after `max_memory_bytes`: code built against an older header
+    /// must be rebuilt.
+    pub max_result_bytes: usize,
 }
 
 /// No limit stopped the script.
@@ -69,6 +75,9 @@ pub const AIKIDO_SHELL_LIMIT_TIME: i32 = 5;
 pub const AIKIDO_SHELL_LIMIT_CANCELLED: i32 = 6;
 /// `max_memory_bytes` stopped the script (exit code 125).
 pub const AIKIDO_SHELL_LIMIT_MEMORY: i32 = 7;
+/// Too many pipeline stages ran at once (exit code 125): each stage but
+/// the last runs on a thread of its own, and a run may use 256.
+pub const AIKIDO_SHELL_LIMIT_THREADS: i32 = 8;
 
 /// What one `aikido_shell_run` produced. Free its buffers with
 /// `aikido_shell_result_free`.
@@ -127,6 +136,9 @@ unsafe fn options(limits: *const aikido_shell_limits) -> ShellOptions {
     let Some(limits) = (unsafe { limits.as_ref() }) else { return options };
     let defaults = Limits::default();
     let or = |value: u64, default: u64| if value == 0 { default } else { value };
+    if limits.max_result_bytes != 0 {
+        options.max_result_bytes = limits.max_result_bytes;
+    }
     options.limits = Limits {
         max_commands: or(limits.max_commands, defaults.max_commands),
         max_loop_iterations: or(limits.max_loop_iterations, defaults.max_loop_iterations),
@@ -164,6 +176,9 @@ fn limit_code(limit: Option<LimitHit>) -> i32 {
         Some(LimitHit::WallTime) => AIKIDO_SHELL_LIMIT_TIME,
         Some(LimitHit::Cancelled) => AIKIDO_SHELL_LIMIT_CANCELLED,
         Some(LimitHit::Memory) => AIKIDO_SHELL_LIMIT_MEMORY,
+        Some(LimitHit::Threads) => AIKIDO_SHELL_LIMIT_THREADS,
+        // Ends a pipeline stage with status 141, never a run.
+        Some(LimitHit::BrokenPipe) => AIKIDO_SHELL_LIMIT_NONE,
     }
 }
 
@@ -360,6 +375,7 @@ mod tests {
             max_output_bytes: 0,
             max_milliseconds: 0,
             max_memory_bytes: 0,
+            max_result_bytes: 0,
         };
         // SAFETY: NULL or a local aikido_shell_limits.
         assert_eq!(unsafe { options(&zero) }, ShellOptions::default());
@@ -370,6 +386,7 @@ mod tests {
             max_output_bytes: 4,
             max_milliseconds: 5,
             max_memory_bytes: 6,
+            max_result_bytes: 7,
         };
         assert_eq!(
             // SAFETY: NULL or a local aikido_shell_limits.
@@ -383,6 +400,8 @@ mod tests {
                 max_memory_bytes: 6,
             }
         );
+        // SAFETY: a local aikido_shell_limits.
+        assert_eq!(unsafe { options(&set) }.max_result_bytes, 7);
     }
 
     #[test]
@@ -514,6 +533,7 @@ mod tests {
             max_output_bytes: 0,
             max_milliseconds: 0,
             max_memory_bytes: 0,
+            max_result_bytes: 0,
         };
         // SAFETY: each pointer is NULL, a live local, or made above and not yet freed.
         let shell = unsafe { aikido_shell_new(storage, &limits) };

@@ -1053,45 +1053,41 @@ fn read(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     }
     // Read up to the delimiter (or `count` characters), backslash escapes
     // honoured unless -r.
+    // Byte by byte from a pipe, as bash reads one: the rest stays for the
+    // next reader.
     let input = &mut interp.ins[interp.fd.input];
-    let data = input.data.get(input.pos..).unwrap_or(&[]);
     let mut line: Vec<u8> = Vec::new();
     let mut escaped: Vec<bool> = Vec::new();
-    let mut consumed = 0;
     let mut found_delim = false;
-    while consumed < data.len() {
-        if count.is_some_and(|c| line.len() >= c) {
-            found_delim = true;
-            break;
-        }
-        let b = data[consumed];
-        consumed += 1;
+    while count.is_none_or(|c| line.len() < c) {
+        let Some(b) = input.next_byte()? else { break };
         if Some(b) == delim {
             found_delim = true;
             break;
         }
         if b == b'\\' && !raw {
-            match data.get(consumed) {
+            match input.peek_byte()? {
                 Some(b'\n') => {
-                    consumed += 1;
-                    continue;
+                    input.next_byte()?;
                 }
-                Some(&next) => {
-                    consumed += 1;
+                Some(next) => {
+                    input.next_byte()?;
                     line.push(next);
                     escaped.push(true);
-                    continue;
                 }
-                None => continue,
+                None => {}
             }
+        } else {
+            line.push(b);
+            escaped.push(false);
         }
-        line.push(b);
-        escaped.push(false);
+        if line.len() > interp.rt.limits.max_memory_bytes {
+            return Err(Flow::Limit(super::LimitHit::Memory));
+        }
     }
     if count.is_some_and(|c| line.len() >= c) {
         found_delim = true;
     }
-    input.pos += consumed;
     let status = i32::from(!found_delim);
     let text = String::from_utf8_lossy(&line).into_owned();
     let ifs = interp.st.get("IFS").map_or_else(|| " \t\n".to_string(), str::to_string);
@@ -1198,29 +1194,47 @@ fn mapfile(interp: &mut Interp<'_>, argv: &[String]) -> Res {
         i += 1;
     }
     let input = &mut interp.ins[interp.fd.input];
-    let data = input.data.get(input.pos..).unwrap_or(&[]);
     let mut items = std::collections::BTreeMap::new();
-    let mut consumed = 0;
     let mut index = 0i64;
     let mut seen = 0usize;
-    while consumed < data.len() {
+    let mut bytes = 0usize;
+    while input.fill()? {
         if max.is_some_and(|m| index as usize >= m) {
             break;
         }
-        let end = memchr::memchr(delim, &data[consumed..]).map_or(data.len(), |p| consumed + p + 1);
-        let mut item = &data[consumed..end];
-        consumed = end;
+        let mut item = Vec::new();
+        loop {
+            let rest = input.rest();
+            match memchr::memchr(delim, rest) {
+                Some(at) => {
+                    item.extend_from_slice(&rest[..=at]);
+                    input.consume(at + 1);
+                    break;
+                }
+                None => {
+                    item.extend_from_slice(rest);
+                    let n = rest.len();
+                    input.consume(n);
+                    if !input.fill()? {
+                        break;
+                    }
+                }
+            }
+        }
+        bytes += item.len();
+        if bytes > interp.rt.limits.max_memory_bytes {
+            return Err(Flow::Limit(super::LimitHit::Memory));
+        }
         if strip && item.last() == Some(&delim) {
-            item = &item[..item.len() - 1];
+            item.pop();
         }
         seen += 1;
         if seen <= skip {
             continue;
         }
-        items.insert(index, String::from_utf8_lossy(item).into_owned());
+        items.insert(index, String::from_utf8_lossy(&item).into_owned());
         index += 1;
     }
-    input.pos += consumed;
     interp.set_value(&name, Value::Indexed(items));
     Ok(0)
 }
@@ -1755,8 +1769,13 @@ fn bash(interp: &mut Interp<'_>, argv: &[String]) -> Res {
             }
             None => {
                 let input = &mut interp.ins[interp.fd.input];
-                let data = input.data.get(input.pos..).unwrap_or(&[]).to_vec();
-                input.pos = input.data.len();
+                let mut data = Vec::new();
+                while input.fill()? {
+                    data.extend_from_slice(&input.take_rest());
+                    if data.len() > interp.rt.limits.max_memory_bytes {
+                        return Err(Flow::Limit(super::LimitHit::Memory));
+                    }
+                }
                 (String::from_utf8_lossy(&data).into_owned(), Vec::new())
             }
         },

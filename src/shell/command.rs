@@ -1,13 +1,15 @@
 //! What a command (`cat`, `grep`, `awk`…) sees: its arguments, its standard
-//! streams as byte buffers, the storage, the working directory, and a way to
+//! streams (stdin read as it comes, stdout and stderr written as it goes), the storage, the working directory, and a way to
 //! run other commands (for `xargs` and `find -exec`). Commands never touch
 //! the host: every file goes through [`Storage`].
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::cell::{Cell, RefCell};
+use std::sync::{Arc, Mutex};
 
 use crate::storage::{join, normalize, Metadata, Storage, StorageError};
 
+use super::io::Input;
+use super::pipe::PipeWriter;
 use super::LimitHit;
 
 /// A command's entry point: its arguments (without the command name, which
@@ -15,35 +17,77 @@ use super::LimitHit;
 /// limit that stopped the script.
 pub type CommandFn = fn(&mut Context<'_>, &[String]) -> Result<i32, LimitHit>;
 
-/// Bytes a command writes. Every stream has the same cap, the run's output
-/// limit; a write past it keeps what fits and ends the script with
-/// [`LimitHit::Output`].
+/// Bytes a command writes. A stream that is kept (stdout, stderr, a
+/// substitution, a redirected file) has the run's output limit as its cap:
+/// a write past it keeps what fits and ends the script with
+/// [`LimitHit::Output`]. A stream into a pipe keeps nothing: bytes flow to
+/// the next stage as it reads them.
 #[derive(Debug)]
 pub struct Output {
     buf: Vec<u8>,
     cap: usize,
     truncated: bool,
-    /// Set on both views of one stream (stdout and stderr under `2>&1`):
-    /// every write goes there, so the two keep their order.
-    merged: Option<Rc<RefCell<Output>>>,
+    /// Set on every view of one stream (stdout and stderr under `2>&1`, the
+    /// stderr that the stages of a pipeline share): every write goes there,
+    /// so the writers keep their order.
+    merged: Option<Arc<Mutex<Output>>>,
+    /// The pipe to the next stage of a pipeline.
+    pipe: Option<PipeWriter>,
 }
 
 impl Output {
     /// An empty stream that holds at most `cap` bytes.
     pub fn new(cap: usize) -> Self {
-        Output { buf: Vec::new(), cap, truncated: false, merged: None }
+        Output { buf: Vec::new(), cap, truncated: false, merged: None, pipe: None }
+    }
+
+    /// A stream into a pipe.
+    pub(crate) fn pipe(writer: PipeWriter) -> Self {
+        Output { buf: Vec::new(), cap: 0, truncated: false, merged: None, pipe: Some(writer) }
     }
 
     /// A view that writes into `stream`; give one to stdout and one to
     /// stderr when they are the same stream.
-    pub fn view_of(stream: &Rc<RefCell<Output>>) -> Self {
-        Output { buf: Vec::new(), cap: 0, truncated: false, merged: Some(stream.clone()) }
+    pub fn view_of(stream: &Arc<Mutex<Output>>) -> Self {
+        Output { buf: Vec::new(), cap: 0, truncated: false, merged: Some(stream.clone()), pipe: None }
+    }
+
+    /// Makes this stream shareable: it moves into the returned stream and
+    /// this becomes a view of it (a view stays a view of the same stream).
+    pub(crate) fn share(&mut self) -> Arc<Mutex<Output>> {
+        if let Some(stream) = &self.merged {
+            return stream.clone();
+        }
+        let stream = Arc::new(Mutex::new(std::mem::replace(self, Output::new(0))));
+        *self = Output::view_of(&stream);
+        stream
+    }
+
+    /// Undoes [`share`](Self::share) once every other view has gone.
+    pub(crate) fn unshare(&mut self, stream: Arc<Mutex<Output>>) {
+        let own = self.merged.as_ref().is_some_and(|mine| Arc::ptr_eq(mine, &stream));
+        if !own {
+            return;
+        }
+        self.merged = None;
+        if let Ok(stream) = Arc::try_unwrap(stream) {
+            *self = stream.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+    }
+
+    fn lock(stream: &Mutex<Output>) -> std::sync::MutexGuard<'_, Output> {
+        stream.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Appends bytes; past the cap keeps what fits and reports the limit.
+    /// Into a pipe, waits while the pipe is full, and reports
+    /// [`LimitHit::BrokenPipe`] once nobody reads it.
     pub fn write(&mut self, bytes: &[u8]) -> Result<(), LimitHit> {
         if let Some(stream) = &self.merged {
-            return stream.borrow_mut().write(bytes);
+            return Self::lock(stream).write(bytes);
+        }
+        if let Some(pipe) = &self.pipe {
+            return pipe.write(bytes);
         }
         let room = self.cap.saturating_sub(self.buf.len());
         if bytes.len() <= room {
@@ -61,10 +105,10 @@ impl Output {
         self.write(text.as_bytes())
     }
 
-    /// Whether nothing was written (or all was taken).
+    /// Whether nothing was written (or all was taken). A pipe keeps nothing.
     pub fn is_empty(&self) -> bool {
         match &self.merged {
-            Some(stream) => stream.borrow().is_empty(),
+            Some(stream) => Self::lock(stream).is_empty(),
             None => self.buf.is_empty(),
         }
     }
@@ -72,7 +116,7 @@ impl Output {
     /// Takes the bytes out, leaving the stream empty (cap and flag kept).
     pub fn take(&mut self) -> Vec<u8> {
         match &self.merged {
-            Some(stream) => stream.borrow_mut().take(),
+            Some(stream) => Self::lock(stream).take(),
             None => std::mem::take(&mut self.buf),
         }
     }
@@ -80,17 +124,142 @@ impl Output {
     /// Whether a write was cut at the cap.
     pub fn truncated(&self) -> bool {
         match &self.merged {
-            Some(stream) => stream.borrow().truncated(),
+            Some(stream) => Self::lock(stream).truncated(),
             None => self.truncated,
         }
     }
 
-    /// The cap this stream was made with.
+    /// The cap this stream was made with (a pipe has none: `usize::MAX`;
+    /// what a command builds before writing is bounded by its memory budget).
     pub fn cap(&self) -> usize {
         match &self.merged {
-            Some(stream) => stream.borrow().cap(),
+            Some(stream) => Self::lock(stream).cap(),
+            None if self.pipe.is_some() => usize::MAX,
             None => self.cap,
         }
+    }
+}
+
+/// A command's standard input: a file's or a here-document's bytes, or a
+/// pipe from the previous stage of a pipeline, read as it is written.
+///
+/// A command reads it in one of three ways: [`read_all`](Stdin::read_all)
+/// (the rest at once, for commands that need all of it, like `sort`),
+/// [`read_chunk`](Stdin::read_chunk) (what is at hand, for `cat` or `wc`)
+/// or [`read_until`](Stdin::read_until) (a line, for `head` or `grep`).
+/// What is read is consumed: the next command on the same stdin starts
+/// after it. What a command read ahead from a pipe without using is lost
+/// with it, as a process's buffer is.
+///
+/// Reading waits for the writer; when the run must stop (time, cancel, or
+/// stdin beyond the memory budget), the read fails with that limit (and
+/// `Context::read("-")`, which cannot say so, returns what it has and
+/// the command's run ends with the limit once the command returns).
+#[derive(Debug, Default)]
+pub struct Stdin {
+    input: RefCell<Input>,
+    max_memory: usize,
+    hit: Cell<Option<LimitHit>>,
+    used: Cell<bool>,
+}
+
+impl Stdin {
+    /// A stdin holding `bytes` (for tests and for commands run by hand).
+    pub fn from_bytes(bytes: &[u8]) -> Self {
+        Stdin::new(Input::buffer(bytes.to_vec()), usize::MAX)
+    }
+
+    pub(crate) fn new(input: Input, max_memory: usize) -> Self {
+        Stdin { input: RefCell::new(input), max_memory, hit: Cell::new(None), used: Cell::new(false) }
+    }
+
+    /// The input back, with what was read consumed; what was read ahead of
+    /// a pipe and not used is dropped.
+    pub(crate) fn into_input(self) -> (Input, Option<LimitHit>) {
+        let mut input = self.input.into_inner();
+        if self.used.get() {
+            input.drop_read_ahead();
+        }
+        (input, self.hit.get())
+    }
+
+    fn note(&self, result: Result<bool, LimitHit>) -> Result<bool, LimitHit> {
+        self.used.set(true);
+        if let Err(hit) = result {
+            self.hit.set(Some(hit));
+        }
+        result
+    }
+
+    /// All the rest of stdin, waiting for the writer to finish. Fails with
+    /// [`LimitHit::Memory`] past the run's memory budget.
+    pub fn read_all(&self) -> Result<Vec<u8>, LimitHit> {
+        let mut all = Vec::new();
+        while let Some(chunk) = self.read_chunk()? {
+            if all.is_empty() {
+                all = chunk;
+            } else {
+                all.extend_from_slice(&chunk);
+            }
+            if all.len() > self.max_memory {
+                self.hit.set(Some(LimitHit::Memory));
+                return Err(LimitHit::Memory);
+            }
+        }
+        Ok(all)
+    }
+
+    /// The bytes at hand (waiting for some), consumed; `None` at end of file.
+    pub fn read_chunk(&self) -> Result<Option<Vec<u8>>, LimitHit> {
+        let mut input = self.input.borrow_mut();
+        if !self.note(input.fill())? {
+            return Ok(None);
+        }
+        Ok(Some(input.take_rest()))
+    }
+
+    /// At most `max` bytes of what is at hand (waiting for some), consumed;
+    /// `None` at end of file.
+    pub fn read_up_to(&self, max: usize) -> Result<Option<Vec<u8>>, LimitHit> {
+        let mut input = self.input.borrow_mut();
+        if !self.note(input.fill())? {
+            return Ok(None);
+        }
+        let rest = input.rest();
+        if rest.len() <= max {
+            return Ok(Some(input.take_rest()));
+        }
+        let part = rest[..max].to_vec();
+        input.consume(max);
+        Ok(Some(part))
+    }
+
+    /// Appends to `line` the bytes up to and including the next `delim`
+    /// (or up to the end); `false` when stdin was already at its end.
+    pub fn read_until(&self, delim: u8, line: &mut Vec<u8>) -> Result<bool, LimitHit> {
+        let mut input = self.input.borrow_mut();
+        let mut any = false;
+        while self.note(input.fill())? {
+            any = true;
+            let rest = input.rest();
+            match memchr::memchr(delim, rest) {
+                Some(at) => {
+                    line.extend_from_slice(&rest[..=at]);
+                    input.consume(at + 1);
+                    return Ok(true);
+                }
+                None => {
+                    line.extend_from_slice(rest);
+                    let n = rest.len();
+                    input.consume(n);
+                }
+            }
+            if line.len() > self.max_memory {
+                self.hit.set(Some(LimitHit::Memory));
+                return Err(LimitHit::Memory);
+            }
+        }
+        Ok(any)
     }
 }
 
@@ -163,8 +332,8 @@ pub struct Context<'a> {
     pub storage: &'a dyn Storage,
     /// The working directory, an absolute normalised virtual path.
     pub cwd: &'a str,
-    /// The whole standard input (pipelines are buffered).
-    pub stdin: &'a [u8],
+    /// Standard input: a file, a here-document, or a pipe read as it is written.
+    pub stdin: &'a Stdin,
     /// Standard output.
     pub stdout: &'a mut Output,
     /// Standard error.
@@ -203,7 +372,8 @@ impl Context<'_> {
     /// Reads a file by the path the user wrote; `-` is stdin.
     pub fn read(&self, user_path: &str) -> Result<Vec<u8>, StorageError> {
         if user_path == "-" {
-            return Ok(self.stdin.to_vec());
+            // A limit is kept by the stdin and ends the command's run.
+            return Ok(self.stdin.read_all().unwrap_or_default());
         }
         directories_before_slashes(self.storage, self.cwd, user_path)?;
         self.storage.read(&self.path(user_path))
@@ -309,7 +479,7 @@ pub(crate) fn run_for_test(storage: &dyn Storage, name: &str, args: &[&str], std
                 name: &argv[0],
                 storage: self.storage,
                 cwd: "/",
-                stdin,
+                stdin: &Stdin::from_bytes(stdin),
                 stdout,
                 stderr,
                 var: &|_| None,

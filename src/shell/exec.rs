@@ -1,18 +1,17 @@
-//! The interpreter: lists, `&&`/`||`, pipelines (buffered: each stage's
-//! stdout is the next stage's stdin, each stage runs on a copy of the state
-//! as bash's subshells do), compound commands, functions, simple commands
+//! The interpreter: lists, `&&`/`||`, pipelines (streaming: each stage but
+//! the last on a thread of its own, on a copy of the state as bash's
+//! subshells do, writing into a bounded pipe the next stage reads; see
+//! `docs/SHELL.md`), compound commands, functions, simple commands
 //! and the lookup order (functions, builtins, the command table, a script
 //! path), `set -e`, and the limits.
 //!
 //! Where the interpreter differs from bash 5.2 (`bash -c`, C locale):
-//! - Pipelines are buffered: a stage runs to completion before the next
-//!   starts, so `yes | head -1` ends by the output limit, not by SIGPIPE.
+//! - Commands that do not stream their stdin (all but `cat head tail wc grep
+//!   tr tee`) read it whole before they start, bounded by the memory budget.
+//!   A pipeline may have at most `MAX_THREADS` stages running at once.
 //! - `cmd &` runs `cmd` to completion in the foreground; `wait` does nothing
 //!   and `$!` is unset. `coproc`, `select` and `>(…)` are not supported;
 //!   `<(…)` only as input redirection (`done < <(cmd)`).
-//! - Commands of the table see the rest of their stdin but do not consume
-//!   it: after `{ read a; cat; } < f` the loop's next `read` would read
-//!   again what `cat` printed (only `read` and `mapfile` advance stdin).
 //! - A command's stderr redirected into its stdout (`2>&1`) comes after its
 //!   stdout when the command is one of the table (builtins and functions
 //!   interleave as bash does).
@@ -35,9 +34,10 @@
 //!   against `max_output_bytes` (a variable may reach four times the
 //!   limit), brace expansions are capped at 131072 words.
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::rc::Rc;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use brush_parser::ast;
@@ -46,9 +46,10 @@ use brush_parser::ParserOptions;
 use rustc_hash::FxHashMap;
 
 use super::builtins;
-use super::command::{CommandFn, Context, EnvChange, Output, Runner};
+use super::command::{CommandFn, Context, EnvChange, Output, Runner, Stdin};
 use super::commands;
 use super::io::{Fds, Input};
+use super::pipe::Clock;
 use super::state::{State, Value, Var};
 use super::{LimitHit, Limits};
 use crate::storage::Storage;
@@ -83,24 +84,54 @@ impl From<LimitHit> for Flow {
 /// A status, or why execution stopped.
 pub(crate) type Res = Result<i32, Flow>;
 
-/// What one run shares across its subshells: the storage, the limits and
-/// their counters, the clock and the cancellation token.
+/// What one run shares across its subshells and the threads of its
+/// pipeline stages: the clock and the token, and the counters of the limits.
+#[derive(Debug)]
+pub(crate) struct Shared {
+    pub(crate) clock: Arc<Clock>,
+    commands: AtomicU64,
+    iterations: AtomicU64,
+    /// Bytes stored in variables since the session's size was last counted.
+    stored: AtomicUsize,
+    /// Set when the memory budget was exceeded: the next command stops.
+    over_memory: AtomicBool,
+    /// Stage threads running.
+    threads: AtomicUsize,
+}
+
+/// One thread's view of a run: the storage, the limits, the shared
+/// counters, and what is the thread's own (the stack, `timeout`'s clock).
 pub(crate) struct Runtime<'r> {
     pub(crate) storage: &'r dyn Storage,
     pub(crate) limits: &'r Limits,
-    cancel: Option<&'r CancelToken>,
-    start: Instant,
-    commands: Cell<u64>,
-    iterations: Cell<u64>,
+    pub(crate) shared: Arc<Shared>,
     ticks: Cell<u32>,
-    /// Bytes stored in variables since the session's size was last counted.
-    stored: Cell<usize>,
-    /// Set when the memory budget was exceeded: the next command stops.
-    over_memory: Cell<bool>,
     /// A nearer end than `max_duration`, while `timeout` runs a command.
     deadline: Cell<Option<Instant>>,
     /// The stack address when the run started (see [`STACK_BUDGET`]).
     stack_base: usize,
+}
+
+/// What a stage's thread needs to make its own [`Runtime`].
+#[derive(Clone, Copy)]
+pub(crate) struct Seed<'a, 'r> {
+    storage: &'r dyn Storage,
+    limits: &'r Limits,
+    shared: &'a Arc<Shared>,
+    deadline: Option<Instant>,
+}
+
+impl<'r> Seed<'_, 'r> {
+    pub(crate) fn runtime(self) -> Runtime<'r> {
+        Runtime {
+            storage: self.storage,
+            limits: self.limits,
+            shared: self.shared.clone(),
+            ticks: Cell::new(0),
+            deadline: Cell::new(self.deadline),
+            stack_base: stack_address(),
+        }
+    }
 }
 
 /// Stack a run may use below where it started. Nesting (functions,
@@ -117,19 +148,42 @@ fn stack_address() -> usize {
 
 impl<'r> Runtime<'r> {
     pub(crate) fn new(storage: &'r dyn Storage, limits: &'r Limits, cancel: Option<&'r CancelToken>) -> Self {
+        let clock = Clock { start: Instant::now(), max_duration: limits.max_duration, cancel: cancel.cloned() };
         Runtime {
             storage,
             limits,
-            cancel,
-            start: Instant::now(),
-            commands: Cell::new(0),
-            iterations: Cell::new(0),
+            shared: Arc::new(Shared {
+                clock: Arc::new(clock),
+                commands: AtomicU64::new(0),
+                iterations: AtomicU64::new(0),
+                stored: AtomicUsize::new(0),
+                over_memory: AtomicBool::new(false),
+                threads: AtomicUsize::new(0),
+            }),
             ticks: Cell::new(0),
-            stored: Cell::new(0),
-            over_memory: Cell::new(false),
             deadline: Cell::new(None),
             stack_base: stack_address(),
         }
+    }
+
+    /// What another thread of this run needs.
+    pub(crate) fn seed(&self) -> Seed<'_, 'r> {
+        Seed { storage: self.storage, limits: self.limits, shared: &self.shared, deadline: self.deadline.get() }
+    }
+
+    /// Takes `n` stage threads from the run's allowance ([`super::MAX_THREADS`]).
+    pub(crate) fn reserve_threads(&self, n: usize) -> Result<(), LimitHit> {
+        let before = self.shared.threads.fetch_add(n, Ordering::AcqRel);
+        if before.saturating_add(n) > super::MAX_THREADS {
+            self.shared.threads.fetch_sub(n, Ordering::AcqRel);
+            return Err(LimitHit::Threads);
+        }
+        Ok(())
+    }
+
+    /// Gives back what [`reserve_threads`](Self::reserve_threads) took.
+    pub(crate) fn release_threads(&self, n: usize) {
+        self.shared.threads.fetch_sub(n, Ordering::AcqRel);
     }
 
     /// Refuses to nest deeper once the stack budget is used.
@@ -143,12 +197,7 @@ impl<'r> Runtime<'r> {
 
     /// The clock and the token (cheap enough to call often, not every step).
     pub(crate) fn check(&self) -> Result<(), LimitHit> {
-        if self.cancel.is_some_and(CancelToken::is_fired) {
-            return Err(LimitHit::Cancelled);
-        }
-        if self.start.elapsed() > self.limits.max_duration {
-            return Err(LimitHit::WallTime);
-        }
+        self.shared.clock.check()?;
         if self.deadline.get().is_some_and(|end| Instant::now() >= end) {
             return Err(LimitHit::WallTime);
         }
@@ -170,25 +219,23 @@ impl<'r> Runtime<'r> {
     /// the budget the run stops at its next command.
     pub(crate) fn note_stored(&self, bytes: usize, state: &State) -> Result<(), LimitHit> {
         let budget = self.limits.max_memory_bytes;
-        let stored = self.stored.get().saturating_add(bytes);
+        let stored = self.shared.stored.fetch_add(bytes, Ordering::AcqRel).saturating_add(bytes);
         if stored < budget / 8 {
-            self.stored.set(stored);
             return Ok(());
         }
-        self.stored.set(0);
+        self.shared.stored.store(0, Ordering::Release);
         if bytes > budget || state.bytes() > budget {
-            self.over_memory.set(true);
+            self.shared.over_memory.store(true, Ordering::Release);
             return Err(LimitHit::Memory);
         }
         Ok(())
     }
 
     pub(crate) fn count_command(&self) -> Result<(), LimitHit> {
-        if self.over_memory.get() {
+        if self.shared.over_memory.load(Ordering::Acquire) {
             return Err(LimitHit::Memory);
         }
-        let n = self.commands.get() + 1;
-        self.commands.set(n);
+        let n = self.shared.commands.fetch_add(1, Ordering::AcqRel) + 1;
         if n > self.limits.max_commands {
             return Err(LimitHit::Commands);
         }
@@ -196,15 +243,14 @@ impl<'r> Runtime<'r> {
     }
 
     pub(crate) fn elapsed_secs(&self) -> u64 {
-        self.start.elapsed().as_secs()
+        self.shared.clock.start.elapsed().as_secs()
     }
 
     pub(crate) fn count_iteration(&self) -> Result<(), LimitHit> {
-        if self.over_memory.get() {
+        if self.shared.over_memory.load(Ordering::Acquire) {
             return Err(LimitHit::Memory);
         }
-        let n = self.iterations.get() + 1;
-        self.iterations.set(n);
+        let n = self.shared.iterations.fetch_add(1, Ordering::AcqRel) + 1;
         if n > self.limits.max_loop_iterations {
             return Err(LimitHit::LoopIterations);
         }
@@ -483,42 +529,11 @@ impl<'r> Interp<'r> {
             self.st.pipestatus.push(status);
             return Ok(status);
         }
-        let saved = self.fd;
-        let base_outs = self.outs.len();
-        let base_ins = self.ins.len();
-        let cap = self.rt.limits.max_output_bytes;
-        let mut statuses = Vec::with_capacity(seq.len());
-        self.scopes += 1;
-        let mut result = Ok(());
-        for (i, command) in seq.iter().enumerate() {
-            let last = i + 1 == seq.len();
-            if !last {
-                self.outs.push(Output::new(cap));
-                self.fd.out = self.outs.len() - 1;
-            } else {
-                self.fd.out = saved.out;
-            }
-            let status = self.subshell(|s| s.run_command(command));
-            // The stage's output becomes the next stage's input.
-            if !last {
-                let data = self.outs.pop().map(|mut o| o.take()).unwrap_or_default();
-                self.ins.truncate(base_ins);
-                self.ins.push(Input { data, pos: 0 });
-                self.fd.input = self.ins.len() - 1;
-            }
-            match status {
-                Ok(status) => statuses.push(status),
-                Err(flow) => {
-                    result = Err(flow);
-                    break;
-                }
-            }
-        }
-        self.scopes -= 1;
-        self.outs.truncate(base_outs);
-        self.ins.truncate(base_ins);
-        self.fd = saved;
-        result?;
+        let threads = seq.len() - 1;
+        self.rt.reserve_threads(threads)?;
+        let statuses = self.run_streaming(seq);
+        self.rt.release_threads(threads);
+        let statuses = statuses?;
         let status = if self.st.options.pipefail {
             statuses.iter().rev().find(|&&s| s != 0).copied().unwrap_or(0)
         } else {
@@ -526,6 +541,89 @@ impl<'r> Interp<'r> {
         };
         self.st.pipestatus = statuses;
         Ok(status)
+    }
+
+    /// Runs a pipeline's stages at once, as bash does: each but the last
+    /// on a thread of its own in a subshell (a copy of the state), writing
+    /// into a bounded pipe the next one reads; the last in a subshell on
+    /// this thread. The stages share this shell's stderr. Returns every
+    /// stage's status, in order (141 for a stage a closed pipe stopped).
+    fn run_streaming(&mut self, seq: &[ast::Command]) -> Result<Vec<i32>, Flow> {
+        let saved = self.fd;
+        let base_ins = self.ins.len();
+        let stderr = self.outs[saved.err].share();
+        let mut next_input = std::mem::take(&mut self.ins[saved.input]);
+        let rt = self.rt;
+        let clock = rt.shared.clock.clone();
+        let (last, stages) = seq.split_last().unwrap_or((&seq[0], &[]));
+        let outcome = std::thread::scope(|scope| {
+            let mut handles = Vec::with_capacity(stages.len());
+            let mut refused = None;
+            for (index, command) in stages.iter().enumerate() {
+                let (writer, reader) = super::pipe::pipe(clock.clone());
+                let start = StageStart {
+                    state: self.st.clone(),
+                    input: std::mem::replace(&mut next_input, Input::pipe(reader)),
+                    stdout: writer,
+                    stderr: stderr.clone(),
+                    depth: self.depth,
+                    loops: self.loops,
+                    cond: self.cond,
+                    sourcing: self.sourcing,
+                    functions_running: self.functions_running,
+                    function_names: self.function_names.clone(),
+                    subshells: self.subshells,
+                    line: self.line,
+                    random: self.random,
+                    first: index == 0,
+                };
+                let seed = rt.seed();
+                match super::stack::spawn_scoped(scope, move || run_stage(seed, start, command)) {
+                    Ok(handle) => handles.push(handle),
+                    Err(_) => {
+                        refused = Some(LimitHit::Threads);
+                        break;
+                    }
+                }
+            }
+            let last_status = match refused {
+                Some(hit) => Err(Flow::Limit(hit)),
+                None => {
+                    self.ins.push(std::mem::take(&mut next_input));
+                    self.fd.input = self.ins.len() - 1;
+                    self.scopes += 1;
+                    let status = self.subshell(|s| s.run_command(last));
+                    self.scopes -= 1;
+                    status
+                }
+            };
+            // The last stage's end closes the pipe: writers still going stop.
+            self.ins.truncate(base_ins);
+            drop(next_input);
+            self.fd = saved;
+            let mut statuses = Vec::with_capacity(seq.len());
+            let mut limit = None;
+            for (i, handle) in handles.into_iter().enumerate() {
+                let (status, input) = handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                if i == 0 {
+                    self.ins[saved.input] = input;
+                }
+                match status {
+                    Ok(status) => statuses.push(status),
+                    Err(hit) => limit = limit.or(Some(hit)),
+                }
+            }
+            match (last_status, limit) {
+                (Err(flow), _) => Err(flow),
+                (Ok(_), Some(hit)) => Err(Flow::Limit(hit)),
+                (Ok(status), None) => {
+                    statuses.push(status);
+                    Ok(statuses)
+                }
+            }
+        });
+        self.outs[saved.err].unshare(stderr);
+        outcome
     }
 
     pub(crate) fn run_command(&mut self, command: &ast::Command) -> Res {
@@ -955,12 +1053,12 @@ impl<'r> Interp<'r> {
     /// Runs a command of the table with the current streams.
     pub(crate) fn run_table(&mut self, command: CommandFn, argv: &[String]) -> Res {
         let fd = self.fd;
-        let input = std::mem::take(&mut self.ins[fd.input]);
+        let stdin = Stdin::new(std::mem::take(&mut self.ins[fd.input]), self.rt.limits.max_memory_bytes);
         let shared = fd.out == fd.err;
         let taken = std::mem::replace(&mut self.outs[fd.out], Output::new(0));
         // `2>&1`: both views write into the one stream, in the order written.
         let (merged, mut stdout, mut stderr) = if shared {
-            let stream = Rc::new(RefCell::new(taken));
+            let stream = Arc::new(Mutex::new(taken));
             let (stdout, stderr) = (Output::view_of(&stream), Output::view_of(&stream));
             (Some(stream), stdout, stderr)
         } else {
@@ -971,13 +1069,12 @@ impl<'r> Interp<'r> {
         let rt = self.rt;
         let check = move || rt.check();
         let cwd = self.st.cwd.clone();
-        let stdin = input.data.get(input.pos..).unwrap_or(&[]);
         let result = {
             let mut ctx = Context {
                 name: &argv[0],
                 storage: rt.storage,
                 cwd: &cwd,
-                stdin,
+                stdin: &stdin,
                 stdout: &mut stdout,
                 stderr: &mut stderr,
                 var: &var,
@@ -987,15 +1084,22 @@ impl<'r> Interp<'r> {
             };
             command(&mut ctx, &argv[1..])
         };
+        let (input, stdin_hit) = stdin.into_input();
         self.ins[fd.input] = input;
         if let Some(stream) = merged {
             drop((stdout, stderr));
-            self.outs[fd.out] = Rc::try_unwrap(stream).map(RefCell::into_inner).unwrap_or_else(|_| Output::new(0));
+            self.outs[fd.out] = Arc::try_unwrap(stream)
+                .map(|m| m.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner))
+                .unwrap_or_else(|_| Output::new(0));
         } else {
             self.outs[fd.out] = stdout;
             self.outs[fd.err] = stderr;
         }
-        Ok(result?)
+        let status = result?;
+        match stdin_hit {
+            Some(hit) => Err(Flow::Limit(hit)),
+            None => Ok(status),
+        }
     }
 
     // ----- variables -----
@@ -1181,6 +1285,58 @@ impl Interp<'_> {
     }
 }
 
+/// What a pipeline stage's thread starts from: a copy of the shell, its
+/// stdin (the previous stage's pipe, or the shell's stdin for the first),
+/// its stdout (the pipe to the next stage) and the shared stderr.
+struct StageStart {
+    state: State,
+    input: Input,
+    stdout: super::pipe::PipeWriter,
+    stderr: Arc<Mutex<Output>>,
+    depth: u32,
+    loops: u32,
+    cond: u32,
+    sourcing: u32,
+    functions_running: u32,
+    function_names: Vec<String>,
+    subshells: u32,
+    line: usize,
+    random: u32,
+    /// Whether this is the first stage (its stdin is the shell's).
+    first: bool,
+}
+
+/// A stage's thread: runs `command` in a subshell of the copied shell.
+/// Returns its status (141 when a closed pipe stopped it) or the limit that
+/// stops the run, and its stdin (the first stage gives the shell's back).
+fn run_stage(seed: Seed<'_, '_>, start: StageStart, command: &ast::Command) -> (Result<i32, LimitHit>, Input) {
+    let rt = seed.runtime();
+    let mut interp = Interp::new(&rt, start.state);
+    interp.outs = vec![Output::pipe(start.stdout), Output::view_of(&start.stderr)];
+    interp.ins = vec![start.input];
+    interp.depth = start.depth;
+    interp.loops = start.loops;
+    interp.cond = start.cond;
+    interp.sourcing = start.sourcing;
+    interp.functions_running = start.functions_running;
+    interp.function_names = start.function_names;
+    interp.subshells = start.subshells;
+    interp.line = start.line;
+    interp.random = start.random;
+    let status = match interp.subshell(|s| s.run_command(command)) {
+        Ok(status) => Ok(status),
+        Err(Flow::Limit(LimitHit::BrokenPipe)) => Ok(LimitHit::BrokenPipe.exit_code()),
+        Err(Flow::Limit(hit)) => Err(hit),
+        Err(Flow::Exit(status) | Flow::Abort(status) | Flow::Return(status)) => Ok(status),
+        Err(Flow::Break(_) | Flow::Continue(_)) => Ok(0),
+    };
+    // The first stage gives the shell's stdin back; a later one's is the
+    // previous pipe, closed now so that its writer stops.
+    let input = if start.first { std::mem::take(&mut interp.ins[0]) } else { Input::default() };
+    drop(interp);
+    (status, input)
+}
+
 fn same_trap(a: &Option<Arc<str>>, b: &Option<Arc<str>>) -> bool {
     match (a, b) {
         (Some(a), Some(b)) => Arc::ptr_eq(a, b),
@@ -1286,7 +1442,7 @@ impl Interp<'_> {
         let base_ins = self.ins.len();
         self.outs.push(std::mem::replace(stdout, Output::new(0)));
         self.outs.push(std::mem::replace(stderr, Output::new(0)));
-        self.ins.push(Input { data: stdin.to_vec(), pos: 0 });
+        self.ins.push(Input::buffer(stdin.to_vec()));
         self.fd = Fds { input: base_ins, out: base_outs, err: base_outs + 1 };
         // Like a process xargs would start: the shell's state is a copy.
         self.scopes += 1;

@@ -11,7 +11,9 @@ use brush_parser::ast;
 
 use super::command::{directories_before_slashes, error_reason, has_trailing_slash, Output};
 use super::exec::{Flow, Interp, Res};
+use super::pipe::PipeReader;
 use super::storage_path;
+use super::LimitHit;
 use crate::storage::FileKind;
 
 /// Which streams fds 0, 1 and 2 are (indices into the interpreter's lists).
@@ -22,12 +24,99 @@ pub(crate) struct Fds {
     pub(crate) err: usize,
 }
 
-/// An input stream: its bytes and how far `read` has consumed them.
-/// Commands of the table see the unread rest but do not consume it.
+/// An input stream: the bytes at hand and how far they are consumed, and
+/// for a pipe, the pipe the rest comes from.
 #[derive(Debug, Default)]
 pub(crate) struct Input {
     pub(crate) data: Vec<u8>,
     pub(crate) pos: usize,
+    /// The pipe the rest comes from, until its end.
+    pipe: Option<PipeReader>,
+    /// Whether the bytes came from a pipe (read ahead is lost with the reader).
+    piped: bool,
+}
+
+impl Input {
+    /// An input of known bytes (a file, a here-document).
+    pub(crate) fn buffer(data: Vec<u8>) -> Self {
+        Input { data, pos: 0, pipe: None, piped: false }
+    }
+
+    /// The read end of a pipe.
+    pub(crate) fn pipe(reader: PipeReader) -> Self {
+        Input { data: Vec::new(), pos: 0, pipe: Some(reader), piped: true }
+    }
+
+    /// Makes sure unread bytes are at hand, waiting for the pipe's writer;
+    /// `false` at the end.
+    pub(crate) fn fill(&mut self) -> Result<bool, LimitHit> {
+        while self.pos >= self.data.len() {
+            let Some(pipe) = &self.pipe else { return Ok(false) };
+            let used = std::mem::take(&mut self.data);
+            self.pos = 0;
+            match pipe.read(used)? {
+                Some(data) => self.data = data,
+                None => {
+                    self.pipe = None;
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// The unread bytes at hand.
+    pub(crate) fn rest(&self) -> &[u8] {
+        self.data.get(self.pos..).unwrap_or(&[])
+    }
+
+    /// Marks `n` bytes of [`rest`](Self::rest) read.
+    pub(crate) fn consume(&mut self, n: usize) {
+        self.pos = (self.pos + n).min(self.data.len());
+    }
+
+    /// Takes the unread bytes at hand (all of them consumed).
+    pub(crate) fn take_rest(&mut self) -> Vec<u8> {
+        let data = if self.pos == 0 {
+            std::mem::take(&mut self.data)
+        } else {
+            let rest = self.data[self.pos..].to_vec();
+            self.data.clear();
+            rest
+        };
+        self.pos = 0;
+        if !self.piped {
+            // A file's bytes are all there: nothing more comes.
+            self.data = Vec::new();
+        }
+        data
+    }
+
+    /// The next byte, waiting for the pipe's writer; `None` at the end.
+    pub(crate) fn next_byte(&mut self) -> Result<Option<u8>, LimitHit> {
+        if !self.fill()? {
+            return Ok(None);
+        }
+        let b = self.data[self.pos];
+        self.pos += 1;
+        Ok(Some(b))
+    }
+
+    /// The next byte without consuming it.
+    pub(crate) fn peek_byte(&mut self) -> Result<Option<u8>, LimitHit> {
+        if !self.fill()? {
+            return Ok(None);
+        }
+        Ok(Some(self.data[self.pos]))
+    }
+
+    /// After a command of the table read from a pipe: what it read ahead
+    /// and did not use is gone with it.
+    pub(crate) fn drop_read_ahead(&mut self) {
+        if self.piped {
+            self.pos = self.data.len();
+        }
+    }
 }
 
 /// A file an output buffer goes to when the command ends.
@@ -217,7 +306,7 @@ impl Interp<'_> {
     }
 
     fn set_input(&mut self, fd: i32, data: Vec<u8>) {
-        self.ins.push(super::io::Input { data, pos: 0 });
+        self.ins.push(Input::buffer(data));
         if fd == 0 {
             self.fd.input = self.ins.len() - 1;
         }

@@ -14,6 +14,7 @@ mod expand;
 mod io;
 mod parse;
 mod pattern;
+mod pipe;
 mod stack;
 mod state;
 pub mod tool;
@@ -78,7 +79,16 @@ pub enum LimitHit {
     /// [`Limits::max_memory_bytes`]: a value, or the session's variables,
     /// would have grown past it.
     Memory,
+    /// Too many pipeline stages at once ([`MAX_THREADS`]): each stage but
+    /// the last runs on a thread of its own.
+    Threads,
+    /// A write into a pipe whose reader has gone (bash's SIGPIPE): it ends
+    /// the stage that wrote, whose status is 141; it never ends a run.
+    BrokenPipe,
 }
+
+/// How many threads one run may use at once for pipeline stages.
+pub const MAX_THREADS: usize = 256;
 
 impl LimitHit {
     /// The exit code a script stopped by this limit ends with.
@@ -86,6 +96,7 @@ impl LimitHit {
         match self {
             LimitHit::WallTime => 124,
             LimitHit::Cancelled => 130,
+            LimitHit::BrokenPipe => 141,
             _ => 125,
         }
     }
@@ -100,6 +111,8 @@ impl LimitHit {
             LimitHit::WallTime => "aikido-shell: time limit reached",
             LimitHit::Cancelled => "aikido-shell: cancelled",
             LimitHit::Memory => "aikido-shell: memory limit reached",
+            LimitHit::Threads => "aikido-shell: thread limit reached (pipeline stages)",
+            LimitHit::BrokenPipe => "aikido-shell: broken pipe",
         }
     }
 }
@@ -136,6 +149,11 @@ pub struct ShellOptions {
     pub env: Vec<(String, String)>,
     /// Bounds on each run.
     pub limits: Limits,
+    /// The `bash` tool only: the most bytes of a result the model reads
+    /// (default [`tool::DEFAULT_MAX_RESULT_BYTES`]). A longer result keeps
+    /// its head and its tail around a marked middle, and is saved whole as
+    /// a file of the storage that the marker names (see [`tool`]).
+    pub max_result_bytes: usize,
 }
 
 impl Default for ShellOptions {
@@ -144,6 +162,7 @@ impl Default for ShellOptions {
             cwd: "/".to_string(),
             env: vec![("HOME".to_string(), "/".to_string()), ("PATH".to_string(), "/usr/bin:/bin".to_string())],
             limits: Limits::default(),
+            max_result_bytes: tool::DEFAULT_MAX_RESULT_BYTES,
         }
     }
 }

@@ -68,20 +68,26 @@ pub(crate) fn run<R: Send>(f: impl FnOnce() -> R + Send) -> std::io::Result<R> {
         return Ok(f());
     }
     std::thread::scope(|scope| {
-        let worker = std::thread::Builder::new()
-            .name("aikido-shell".to_string())
-            .stack_size(THREAD_STACK)
-            .spawn_scoped(scope, || {
-                // Measured from the thread itself where the platform tells;
-                // else from its size, 1 MiB kept for what sits above `f`.
-                FLOOR.with(|floor| {
-                    let measured = measure().unwrap_or_else(|| position().saturating_sub(THREAD_STACK - (1 << 20)));
-                    floor.set(measured);
-                    brush_parser::set_stack_floor(measured);
-                });
-                f()
-            });
-        Ok(worker?.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+        let worker = spawn_scoped(scope, f)?;
+        Ok(worker.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+    })
+}
+
+/// Starts `f` on a scoped thread with a [`THREAD_STACK`] stack whose depth
+/// the guard knows, as [`run`] does: a pipeline stage runs there.
+pub(crate) fn spawn_scoped<'scope, T: Send + 'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    f: impl FnOnce() -> T + Send + 'scope,
+) -> std::io::Result<std::thread::ScopedJoinHandle<'scope, T>> {
+    std::thread::Builder::new().name("aikido-shell".to_string()).stack_size(THREAD_STACK).spawn_scoped(scope, || {
+        // Measured from the thread itself where the platform tells;
+        // else from its size, 1 MiB kept for what sits above `f`.
+        FLOOR.with(|floor| {
+            let measured = measure().unwrap_or_else(|| position().saturating_sub(THREAD_STACK - (1 << 20)));
+            floor.set(measured);
+            brush_parser::set_stack_floor(measured);
+        });
+        f()
     })
 }
 

@@ -28,9 +28,29 @@
 //!
 //! Only a call the tool cannot run at all (arguments of the wrong type) is a
 //! tool error.
+//!
+//! # Long results
+//!
+//! A result longer than [`ShellOptions::max_result_bytes`] (default
+//! [`DEFAULT_MAX_RESULT_BYTES`], 30 KiB: a model's context is precious) keeps
+//! its head and its tail, each cut at a line end where one is near, around
+//! one marked line:
+//!
+//! ```text
+//! [… 812345 bytes (40123 lines) cut here; the whole output is saved in
+//!  /tmp/aikido-bash/output-1f2e3d4c-7.txt: read it with sed -n '100,200p' or grep …]
+//! ```
+//!
+//! The whole result text (the same text, uncut) is saved first as that file
+//! of the shell's storage ([`OUTPUT_DIR`], one file per cut result, named by
+//! the registration and a counter), so the model can page through it with
+//! `sed -n`, `grep`, `head` or `tail`. When the storage refuses the file
+//! (read-only, full), the marker says so instead. The `[exit code: N]` line
+//! is in the tail, so it is always there.
 
 use std::borrow::Cow;
 use std::fmt::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use rustc_hash::FxHashMap;
@@ -49,6 +69,13 @@ pub const TOOL_NAME: &str = "bash";
 /// call running); that session starts afresh on its next call. Its files
 /// are in the storage and stay.
 pub const MAX_SESSIONS: usize = 1024;
+
+/// The most bytes of a result the model reads by default (see
+/// [`ShellOptions::max_result_bytes`]).
+pub const DEFAULT_MAX_RESULT_BYTES: usize = 30 << 10;
+
+/// The folder of the storage where cut results are saved whole.
+pub const OUTPUT_DIR: &str = "/tmp/aikido-bash";
 
 /// Registers the `bash` tool on `registry`: an in-process bash whose files
 /// are the files of `storage`, one shell per [`Environment::session_id`]
@@ -74,7 +101,8 @@ pub fn register_shell_tool(registry: &Registry, storage: Arc<dyn Storage>, optio
         ],
         &["command"],
     ));
-    let sessions = Sessions { storage, options, shells: Mutex::new(Table::default()) };
+    let tag = uuid::Uuid::new_v4().simple().to_string()[..8].to_string();
+    let sessions = Sessions { storage, options, shells: Mutex::new(Table::default()), tag, saved: AtomicU64::new(0) };
     registry
         .register(definition, move |arguments: &str, environment: &Environment| sessions.call(arguments, environment))
 }
@@ -90,12 +118,14 @@ fn description(options: &ShellOptions) -> String {
          the next: working directory, variables, functions; files persist too. The result is stdout, then \
          stderr under a [stderr] line, then [exit code: N]. Each call may run at most {} commands and {} loop \
          iterations, write {} bytes per stream, and take {} seconds; a script stopped by a limit ends with a \
-         [stopped: …] line.",
+         [stopped: …] line. A result longer than {} bytes is cut in the middle; the whole of it is then saved \
+         as a file whose path the cut names, to read with sed -n or grep.",
         super::commands::names().join(", "),
         limits.max_commands,
         limits.max_loop_iterations,
         limits.max_output_bytes,
         limits.max_duration.as_secs_f64(),
+        options.max_result_bytes,
     )
 }
 
@@ -104,6 +134,10 @@ struct Sessions {
     storage: Arc<dyn Storage>,
     options: ShellOptions,
     shells: Mutex<Table>,
+    /// Names this registration's saved results.
+    tag: String,
+    /// Results saved so far.
+    saved: AtomicU64,
 }
 
 #[derive(Default)]
@@ -132,7 +166,25 @@ impl Sessions {
         }
         let result = shell.run(&arguments.command, environment.cancel);
         drop(shell);
-        Ok(ToolResult::new(format_result(&result)))
+        Ok(ToolResult::new(self.fit(format_result(&result))))
+    }
+
+    /// The result text as the model reads it: whole when it fits in
+    /// `max_result_bytes`, else cut in the middle and saved whole.
+    fn fit(&self, text: String) -> String {
+        let max = self.options.max_result_bytes;
+        if text.len() <= max {
+            return text;
+        }
+        let n = self.saved.fetch_add(1, Ordering::Relaxed);
+        let path = format!("{OUTPUT_DIR}/output-{}-{n}.txt", self.tag);
+        let saved = self
+            .storage
+            .mkdir(OUTPUT_DIR, true)
+            .and_then(|()| self.storage.write(&path, text.as_bytes()))
+            .map(|()| path.as_str())
+            .map_err(|error| error.to_string());
+        cut_middle(&text, max, saved)
     }
 
     /// The session's shell, made on first use.
@@ -198,6 +250,65 @@ pub fn format_result(result: &RunResult) -> String {
     // Writing to a String cannot fail.
     let _ = write!(text, "[exit code: {}]", result.exit_code);
     text
+}
+
+/// `text` cut to about `max` bytes: its head and its tail (each ending or
+/// starting at a line end when one is in the last quarter of its share),
+/// around a line that says how much was cut and where the whole is
+/// (`saved`: its path, or why it could not be saved).
+pub fn cut_middle(text: &str, max: usize, saved: Result<&str, String>) -> String {
+    if text.len() <= max {
+        return text.to_string();
+    }
+    let head_share = max / 2;
+    let tail_share = max - head_share;
+    let mut head_end = floor_char(text, head_share);
+    if let Some(at) = text[..head_end].rfind('\n') {
+        if at + 1 >= head_end - head_end / 4 {
+            head_end = at + 1;
+        }
+    }
+    let mut tail_start = ceil_char(text, text.len() - tail_share).max(head_end);
+    let window = (tail_share / 4).min(text.len() - tail_start);
+    if tail_start > 0 && text.as_bytes()[tail_start - 1] != b'\n' {
+        if let Some(at) = text[tail_start..tail_start + floor_char(&text[tail_start..], window)].find('\n') {
+            tail_start += at + 1;
+        }
+    }
+    let cut = &text[head_end..tail_start];
+    let lines = cut.matches('\n').count();
+    let whole = match saved {
+        Ok(path) => {
+            format!("the whole output is saved in {path}: read it with sed -n '100,200p' {path}, or grep")
+        }
+        Err(reason) => format!("the whole output could not be saved ({reason})"),
+    };
+    let mut out = String::with_capacity(max + 256);
+    out.push_str(&text[..head_end]);
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    let _ = writeln!(out, "[… {} bytes ({lines} lines) cut here; {whole} …]", cut.len());
+    out.push_str(&text[tail_start..]);
+    out
+}
+
+/// The largest char boundary at or below `at`.
+fn floor_char(text: &str, mut at: usize) -> usize {
+    at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// The smallest char boundary at or above `at`.
+fn ceil_char(text: &str, mut at: usize) -> usize {
+    at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at += 1;
+    }
+    at
 }
 
 /// Output as text, bytes that are not UTF-8 replaced, ending with a newline.
@@ -609,6 +720,8 @@ mod tests {
             storage: Arc::new(MemoryStorage::default()),
             options: ShellOptions::default(),
             shells: Mutex::new(Table::default()),
+            tag: "test".into(),
+            saved: AtomicU64::new(0),
         };
         let held = sessions.shell("b");
         let a = sessions.shell("a");
@@ -625,5 +738,42 @@ mod tests {
         assert!(!table.by_session.contains_key("a"));
         assert!(table.by_session.contains_key("b"));
         drop(held);
+    }
+
+    #[test]
+    fn a_long_result_keeps_head_and_tail_and_is_saved_whole() {
+        let options = ShellOptions { max_result_bytes: 2000, ..ShellOptions::default() };
+        let (registry, storage) = setup(options);
+        let text = call(&registry, "s", r#"{"command":"seq 1 100000"}"#).unwrap();
+        assert!(text.len() < 2300, "{}", text.len());
+        assert!(text.starts_with("1\n2\n3\n"), "{text}");
+        assert!(text.ends_with("99999\n100000\n[exit code: 0]"), "{text}");
+        let marker = text.lines().find(|line| line.starts_with("[… ")).unwrap();
+        let path = marker.split("saved in ").nth(1).unwrap().split(':').next().unwrap();
+        assert!(path.starts_with("/tmp/aikido-bash/output-"), "{marker}");
+        let whole = storage.read(path).unwrap();
+        let expected: String = (1..=100_000).map(|n| format!("{n}\n")).collect::<String>() + "[exit code: 0]";
+        assert_eq!(whole, expected.as_bytes());
+        // Every line of the result is a whole line of the output or the marker.
+        for line in text.lines().filter(|line| !line.starts_with('[')) {
+            assert!(line.parse::<u32>().is_ok(), "{line:?}");
+        }
+        // The model can page through it with the shell itself.
+        let page = call(&registry, "s", &format!(r#"{{"command":"sed -n '500,502p' {path}"}}"#)).unwrap();
+        assert_eq!(page, "500\n501\n502\n[exit code: 0]");
+        // A short result is left alone.
+        assert_eq!(call(&registry, "s", r#"{"command":"echo hi"}"#).unwrap(), "hi\n[exit code: 0]");
+    }
+
+    #[test]
+    fn a_cut_says_when_the_whole_could_not_be_saved() {
+        let text: String = (0..1000).map(|n| format!("line {n}\n")).collect();
+        let cut = cut_middle(&text, 200, Err("read-only".into()));
+        assert!(cut.starts_with("line 0\n") && cut.ends_with("line 999\n"), "{cut}");
+        assert!(cut.contains("could not be saved (read-only)"), "{cut}");
+        // Multi-byte characters are never split.
+        let wide = "é".repeat(1000);
+        let cut = cut_middle(&wide, 101, Ok("/p"));
+        assert!(cut.contains("/p") && cut.len() < 400);
     }
 }

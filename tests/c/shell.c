@@ -10,6 +10,8 @@
 
 #include "check.h"
 
+static char *repeated(const char *prefix, const char *piece, size_t n, const char *suffix);
+
 /* Dispatches `bash` with these arguments in a session; returns the content
  * (or the error text) for the caller to free. */
 static char *bash(const aikido_registry *registry, const char *session, const char *arguments,
@@ -214,7 +216,53 @@ static void direct_limits(void) {
     CHECK_CONTAINS(result.stderr_data, "memory limit reached");
     aikido_shell_result_free(&result);
     aikido_shell_free(shell);
+
+    /* Pipelines stream: an endless writer stops at a closed pipe (141), and
+     * too many stages at once end with the thread limit. */
+    shell = aikido_shell_new(storage, NULL);
+    CHECK_STATUS(run(shell, "yes | head -n 2; echo ${PIPESTATUS[@]}", NULL, &result), AIKIDO_OK);
+    CHECK_STR(result.stdout_data, "y\ny\n141 0\n");
+    CHECK(result.limit == AIKIDO_SHELL_LIMIT_NONE);
+    aikido_shell_result_free(&result);
+    char *stages = repeated("true", " | true", 300, "");
+    CHECK_STATUS(run(shell, stages, NULL, &result), AIKIDO_OK);
+    CHECK(result.limit == AIKIDO_SHELL_LIMIT_THREADS);
+    CHECK(result.exit_code == 125);
+    CHECK_CONTAINS(result.stderr_data, "thread limit reached");
+    free(stages);
+    aikido_shell_result_free(&result);
+    aikido_shell_free(shell);
     aikido_storage_free(storage);
+}
+
+/* A long result of the tool keeps its head and tail; the whole is a file. */
+static void tool_result_cut(void) {
+    aikido_storage *storage = aikido_storage_memory_new(0, 0);
+    aikido_registry *registry = aikido_registry_new();
+    aikido_shell_limits limits = {0};
+    limits.max_result_bytes = 1000;
+    CHECK_STATUS(aikido_registry_register_shell_tool(registry, storage, &limits, NULL), AIKIDO_OK);
+    aikido_status status;
+    char *text = bash(registry, "cut", "{\"command\":\"seq 1 10000\"}", &status);
+    CHECK_STATUS(status, AIKIDO_OK);
+    CHECK(strlen(text) < 1300);
+    CHECK(strncmp(text, "1\n2\n3\n", 6) == 0);
+    CHECK(ends_with(text, "9999\n10000\n[exit code: 0]"));
+    const char *path = strstr(text, "/tmp/aikido-bash/output-");
+    CHECK(path != NULL);
+    if (path) {
+        char name[128] = {0};
+        size_t n = strcspn(path, ":");
+        memcpy(name, path, n < sizeof name - 1 ? n : sizeof name - 1);
+        uint8_t *data = NULL;
+        size_t len = 0;
+        CHECK_STATUS(aikido_storage_read(storage, name, &data, &len, NULL), AIKIDO_OK);
+        CHECK(len == 48894 + strlen("[exit code: 0]"));
+        aikido_bytes_free(data, len);
+    }
+    aikido_string_free(text);
+    aikido_storage_free(storage);
+    aikido_registry_free(registry);
 }
 
 static void misuse(void) {
@@ -313,6 +361,7 @@ int main(void) {
     tool_limits();
     direct_runs();
     direct_limits();
+    tool_result_cut();
     misuse();
     return check_summary("shell");
 }

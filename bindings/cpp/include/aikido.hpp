@@ -740,10 +740,11 @@ struct ShellLimits {
     std::size_t max_output_bytes = 0;       ///< bytes in any one stream [1 MiB]
     std::uint64_t max_milliseconds = 0;     ///< wall-clock time [10000]
     std::size_t max_memory_bytes = 0;       ///< the session's variables, and any one value built [256 MiB]
+    std::size_t max_result_bytes = 0;       ///< the bash tool: result bytes the model reads, the rest saved [30 KiB]
 
     aikido_shell_limits native() const noexcept {
-        return {max_commands, max_loop_iterations, max_function_depth, max_output_bytes, max_milliseconds,
-                max_memory_bytes};
+        return {max_commands,     max_loop_iterations, max_function_depth, max_output_bytes,
+                max_milliseconds, max_memory_bytes,    max_result_bytes};
     }
 };
 
@@ -757,6 +758,7 @@ enum class ShellLimit : std::int32_t {
     time = AIKIDO_SHELL_LIMIT_TIME,
     cancelled = AIKIDO_SHELL_LIMIT_CANCELLED,
     memory = AIKIDO_SHELL_LIMIT_MEMORY,
+    threads = AIKIDO_SHELL_LIMIT_THREADS,
 };
 
 /// What one Shell::run produced. `out` and `err` are bytes (a NUL may be

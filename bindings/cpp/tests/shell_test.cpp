@@ -63,6 +63,29 @@ TEST(bash_tool_limits) {
     CHECK(ends_with(text, "[stopped: loop iteration limit reached]\n[exit code: 125]"));
 }
 
+TEST(bash_tool_cuts_a_long_result_and_saves_it_whole) {
+    aikido::Registry registry;
+    aikido::ShellLimits limits;
+    limits.max_result_bytes = 1000;
+    registry.register_shell_tool(aikido::Storage::memory(), limits);
+    const std::string text = bash(registry, "s", R"({"command":"seq 1 10000"})");
+    CHECK(text.size() < 1300);
+    CHECK_EQ(text.substr(0, 6), std::string("1\n2\n3\n"));
+    CHECK(ends_with(text, "9999\n10000\n[exit code: 0]"));
+    CHECK(text.find("/tmp/aikido-bash/output-") != std::string::npos);
+}
+
+TEST(shell_pipelines_stream_and_their_stages_are_bounded) {
+    aikido::Shell shell(aikido::Storage::memory());
+    aikido::ShellResult result = shell.run("yes | head -n 2; echo ${PIPESTATUS[@]}");
+    CHECK_EQ(result.out, std::string("y\ny\n141 0\n"));
+    std::string stages = "true";
+    for (int i = 0; i < 300; ++i) stages += " | true";
+    result = shell.run(stages);
+    CHECK_EQ(result.limit, aikido::ShellLimit::threads);
+    CHECK_EQ(result.exit_code, 125);
+}
+
 TEST(shell_direct_runs) {
     const aikido::Storage storage = aikido::Storage::memory();
     aikido::Shell shell(storage);

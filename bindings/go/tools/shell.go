@@ -54,6 +54,7 @@ type ShellLimits struct {
 	MaxOutputBytes    int           // bytes in any one stream, past which output is cut [1 MiB]
 	MaxDuration       time.Duration // wall-clock time, to the millisecond [10s]
 	MaxMemoryBytes    int           // the session's variables, and any one value built [256 MiB]
+	MaxResultBytes    int           // the bash tool: result bytes the model reads, the rest saved to a file [30 KiB]
 }
 
 // c is the C form of limits, nil for nil; C only reads it during the call.
@@ -68,6 +69,7 @@ func (limits *ShellLimits) c() *C.aikido_shell_limits {
 		max_output_bytes:    C.size_t(limits.MaxOutputBytes),
 		max_milliseconds:    C.uint64_t(limits.MaxDuration.Milliseconds()),
 		max_memory_bytes:    C.size_t(limits.MaxMemoryBytes),
+		max_result_bytes:    C.size_t(limits.MaxResultBytes),
 	}
 }
 
@@ -83,9 +85,10 @@ const (
 	LimitTime           ShellLimit = C.AIKIDO_SHELL_LIMIT_TIME
 	LimitCancelled      ShellLimit = C.AIKIDO_SHELL_LIMIT_CANCELLED
 	LimitMemory         ShellLimit = C.AIKIDO_SHELL_LIMIT_MEMORY
+	LimitThreads        ShellLimit = C.AIKIDO_SHELL_LIMIT_THREADS
 )
 
-var limitNames = [...]string{"none", "commands", "loop iterations", "function depth", "output", "time", "cancelled", "memory"}
+var limitNames = [...]string{"none", "commands", "loop iterations", "function depth", "output", "time", "cancelled", "memory", "threads"}
 
 func (l ShellLimit) String() string {
 	if l >= 0 && int(l) < len(limitNames) {

@@ -57,6 +57,31 @@ func TestBashToolThroughTheRegistry(t *testing.T) {
 	if got := bash(t, limited, "s", `{"command":"while true; do :; done"}`); !strings.HasSuffix(got, "[stopped: loop iteration limit reached]\n[exit code: 125]") {
 		t.Errorf("limited: %q", got)
 	}
+
+	// A long result keeps its head and tail; the whole is saved as a file.
+	cut := tools.NewRegistry()
+	must(t, cut.RegisterShellTool(storage, &tools.ShellLimits{MaxResultBytes: 1000}))
+	got := bash(t, cut, "s", `{"command":"seq 1 10000"}`)
+	if len(got) > 1300 || !strings.HasPrefix(got, "1\n2\n3\n") || !strings.HasSuffix(got, "9999\n10000\n[exit code: 0]") ||
+		!strings.Contains(got, "/tmp/aikido-bash/output-") {
+		t.Errorf("cut result: %q", got)
+	}
+}
+
+func TestShellPipelinesStream(t *testing.T) {
+	storage := tools.NewMemoryStorage(0, 0)
+	shell, err := tools.NewShell(storage, nil)
+	must(t, err)
+	defer shell.Close()
+	result, err := shell.Run(context.Background(), "yes | head -n 2; echo ${PIPESTATUS[@]}")
+	must(t, err)
+	if string(result.Stdout) != "y\ny\n141 0\n" {
+		t.Errorf("yes | head: %q", result.Stdout)
+	}
+	result, _ = shell.Run(context.Background(), "true"+strings.Repeat(" | true", 300))
+	if result.Limit != tools.LimitThreads || result.ExitCode != 125 || result.Limit.String() != "threads" {
+		t.Errorf("thread limit: %+v (%v)", result, result.Limit)
+	}
 }
 
 func TestShellDirectRuns(t *testing.T) {

@@ -829,6 +829,9 @@ pub const ShellLimits = struct {
     max_milliseconds: u64 = 0,
     /// The session's variables, and any one value built [256 MiB].
     max_memory_bytes: usize = 0,
+    /// The bash tool: result bytes the model reads; a longer result is cut
+    /// in the middle and saved whole as a file it names [30 KiB].
+    max_result_bytes: usize = 0,
 
     fn toC(limits: ShellLimits) c.aikido_shell_limits {
         return .{
@@ -838,6 +841,7 @@ pub const ShellLimits = struct {
             .max_output_bytes = limits.max_output_bytes,
             .max_milliseconds = limits.max_milliseconds,
             .max_memory_bytes = limits.max_memory_bytes,
+            .max_result_bytes = limits.max_result_bytes,
         };
     }
 };
@@ -852,6 +856,7 @@ pub const ShellLimit = enum(i32) {
     time = c.AIKIDO_SHELL_LIMIT_TIME,
     cancelled = c.AIKIDO_SHELL_LIMIT_CANCELLED,
     memory = c.AIKIDO_SHELL_LIMIT_MEMORY,
+    threads = c.AIKIDO_SHELL_LIMIT_THREADS,
     _,
 };
 

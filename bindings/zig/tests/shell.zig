@@ -40,6 +40,36 @@ test "shell: the bash tool through a registry" {
     const stopped = try limited.dispatch(gpa, .{ .name = "bash", .arguments = "{\"command\":\"while true; do :; done\"}" }, .{}, null);
     defer gpa.free(stopped);
     try testing.expect(std.mem.endsWith(u8, stopped, "[stopped: loop iteration limit reached]\n[exit code: 125]"));
+
+    // A long result keeps its head and tail; the whole is saved as a file.
+    var cut = try aikido.Registry.init();
+    defer cut.deinit();
+    try cut.registerShellTool(storage, .{ .max_result_bytes = 1000 }, null);
+    const long = try cut.dispatch(gpa, .{ .name = "bash", .arguments = "{\"command\":\"seq 1 10000\"}" }, .{}, null);
+    defer gpa.free(long);
+    try testing.expect(long.len < 1300);
+    try testing.expect(std.mem.startsWith(u8, long, "1\n2\n3\n"));
+    try testing.expect(std.mem.endsWith(u8, long, "9999\n10000\n[exit code: 0]"));
+    try testing.expect(std.mem.indexOf(u8, long, "/tmp/aikido-bash/output-") != null);
+}
+
+test "shell: pipelines stream and their stages are bounded" {
+    var storage = try aikido.Storage.memory(.{});
+    defer storage.deinit();
+    var shell = try aikido.Shell.init(storage, null);
+    defer shell.deinit();
+    var result = try shell.run(gpa, "yes | head -n 2; echo ${PIPESTATUS[@]}", null, null);
+    try testing.expectEqualStrings("y\ny\n141 0\n", result.stdout);
+    result.deinit(gpa);
+    const stages = comptime blk: {
+        var text: []const u8 = "true";
+        for (0..300) |_| text = text ++ " | true";
+        break :blk text;
+    };
+    result = try shell.run(gpa, stages, null, null);
+    try testing.expectEqual(.threads, result.limit);
+    try testing.expectEqual(125, result.exit_code);
+    result.deinit(gpa);
 }
 
 test "shell: direct runs" {

@@ -537,9 +537,8 @@ fn class_match(pattern: &[u8], start: usize, byte: u8) -> Option<usize> {
 impl State<'_> {
     fn operand(&mut self, ctx: &mut Context<'_>, operand: &str, implicit_dot: bool) -> Result<(), LimitHit> {
         if operand == "-" {
-            let data = ctx.stdin;
             let show = matches!(self.names, Names::Fixed(true));
-            return self.file(ctx, data, "(standard input)", show);
+            return self.stdin(ctx, show);
         }
         let path = ctx.path(operand);
         let kind = match ctx.stat(operand) {
@@ -642,6 +641,96 @@ impl State<'_> {
     }
 
     /// Searches one file's bytes, printing what the options ask for.
+    /// stdin as it comes, in blocks of whole lines: grep stops reading once
+    /// it knows its answer (`-q`, `-l`, `-m`), so an endless writer meets a
+    /// closed pipe. With context lines or `-b`, it reads all of stdin first.
+    fn stdin(&mut self, ctx: &mut Context<'_>, show: bool) -> Result<(), LimitHit> {
+        const NAME: &str = "(standard input)";
+        let o = self.o;
+        if (o.context_given && !o.only_matching) || o.byte_offset {
+            let data = ctx.stdin.read_all()?;
+            return self.file(ctx, &data, NAME, show);
+        }
+        let mut left = o.max_count.unwrap_or(u64::MAX);
+        let answer_only = o.quiet || o.files_with_matches || o.files_without_match;
+        let mut found = false;
+        let mut count = 0u64;
+        let mut binary = false;
+        let mut line = 1u64;
+        let mut pending: Vec<u8> = Vec::new();
+        let mut done = false;
+        while !done && left > 0 && !(answer_only && found) {
+            match ctx.stdin.read_chunk()? {
+                Some(chunk) if pending.is_empty() => pending = chunk,
+                Some(chunk) => pending.extend_from_slice(&chunk),
+                None => done = true,
+            }
+            let cut = if done {
+                pending.len()
+            } else {
+                match memchr::memrchr(b'\n', &pending) {
+                    Some(at) => at + 1,
+                    None => continue,
+                }
+            };
+            let block = &pending[..cut];
+            let mut search = Search { regex: self.regex, hay: block, invert: o.invert, pos: 0 };
+            if answer_only {
+                found = search.next_selected(ctx)?.is_some();
+            } else if o.count {
+                let n = search.count(ctx, left)?;
+                count += n;
+                left -= n;
+            } else {
+                binary |= !o.text && memchr::memchr(0, block).is_some();
+                if binary {
+                    if search.next_selected(ctx)?.is_some() {
+                        found = true;
+                        break;
+                    }
+                } else {
+                    let mut printer = Printer {
+                        hay: block,
+                        name: show.then_some(NAME),
+                        line_number: o.line_number,
+                        byte_offset: false,
+                        printed_to: 0,
+                        any_printed: false,
+                        lines: LineCounter { pos: 0, line },
+                    };
+                    while left > 0 {
+                        let Some((start, end)) = search.next_selected(ctx)? else { break };
+                        left -= 1;
+                        found = true;
+                        if o.only_matching {
+                            if !o.invert {
+                                printer.matches(ctx, self.regex, start, end)?;
+                            }
+                            continue;
+                        }
+                        printer.line(ctx, start, end, b':')?;
+                    }
+                    line += memchr::memchr_iter(b'\n', block).count() as u64;
+                }
+            }
+            pending.drain(..cut);
+        }
+        found |= count > 0;
+        self.matched |= found;
+        if answer_only {
+            if !o.quiet && ((found && o.files_with_matches) || (!found && o.files_without_match)) {
+                ctx.stdout.write_str(NAME)?;
+                ctx.stdout.write(b"\n")?;
+            }
+        } else if o.count {
+            let line = if show { format!("{NAME}:{count}\n") } else { format!("{count}\n") };
+            ctx.stdout.write_str(&line)?;
+        } else if binary && found {
+            ctx.error(format!("{NAME}: binary file matches"))?;
+        }
+        Ok(())
+    }
+
     fn file(&mut self, ctx: &mut Context<'_>, data: &[u8], name: &str, show: bool) -> Result<(), LimitHit> {
         let o = self.o;
         let mut search = Search { regex: self.regex, hay: data, invert: o.invert, pos: 0 };

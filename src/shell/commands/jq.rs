@@ -3686,7 +3686,11 @@ fn jq_main(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     let mut status = 0;
     let mut sources = Vec::new();
     if opts.files.is_empty() {
-        sources.push(Source::Named("<stdin>".into(), ctx.stdin.to_vec()));
+        // `-n` reads stdin only for `input`/`inputs`: as jq, it leaves it to
+        // the next reader otherwise.
+        let wanted = !opts.null_input || opts.filter.as_deref().is_some_and(|f| f.contains("input"));
+        let data = if wanted { ctx.stdin.read_all().unwrap_or_default() } else { Vec::new() };
+        sources.push(Source::Named("<stdin>".into(), data));
     }
     for path in &opts.files {
         match ctx.read(path) {
@@ -4178,7 +4182,7 @@ mod tests {
             name: "jq",
             storage: &storage,
             cwd: "/",
-            stdin: b"",
+            stdin: &crate::shell::command::Stdin::default(),
             stdout: &mut stdout,
             stderr: &mut stderr,
             var: &|_| None,

@@ -245,7 +245,7 @@ fn patch(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
                 return Ok(2);
             }
         },
-        None => ctx.stdin.to_vec(),
+        None => ctx.stdin.read_all()?,
     };
     let patches = match parse_patch(&data) {
         Ok(patches) => patches,

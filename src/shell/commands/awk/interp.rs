@@ -645,7 +645,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             self.used_file = true;
             let name = String::from_utf8_lossy(&arg).into_owned();
             let data: Rc<[u8]> = if name == "-" || name == "/dev/stdin" {
-                Rc::from(self.ctx.stdin)
+                Rc::from(self.ctx.stdin.read_all().unwrap_or_default())
             } else {
                 match self.ctx.storage.read(&self.ctx.path(&name)) {
                     Ok(d) => Rc::from(d),
@@ -666,7 +666,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             self.used_file = true;
             self.globals[FNR] = Cell::Val(Value::Num(0.0));
             self.globals[FILENAME] = Cell::Val(Value::str(b"-"));
-            self.main = Some(Source { data: Rc::from(self.ctx.stdin), pos: 0 });
+            self.main = Some(Source { data: Rc::from(self.ctx.stdin.read_all().unwrap_or_default()), pos: 0 });
             return Ok(true);
         }
         Ok(false)
@@ -1616,7 +1616,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
         if !self.inputs.contains_key(&name) {
             let user = String::from_utf8_lossy(&name).into_owned();
             let data: Rc<[u8]> = if user == "-" || user == "/dev/stdin" {
-                Rc::from(self.ctx.stdin)
+                Rc::from(self.ctx.stdin.read_all().unwrap_or_default())
             } else {
                 match self.ctx.storage.read(&self.ctx.path(&user)) {
                     Ok(d) => Rc::from(d),

@@ -486,7 +486,7 @@ mod tests {
             name: "awk",
             storage: &storage,
             cwd: "/",
-            stdin: b"",
+            stdin: &crate::shell::command::Stdin::default(),
             stdout: &mut stdout,
             stderr: &mut stderr,
             var: &|_| None,

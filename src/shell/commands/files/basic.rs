@@ -51,52 +51,70 @@ pub(super) fn cat(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHi
     let mut at_line_start = true;
     let mut blank_run = 0u32;
     for operand in &operands {
-        let data = match ctx.read(operand) {
-            Ok(data) => data,
-            Err(error) => {
-                ctx.storage_error(operand, &error)?;
-                status = 1;
-                continue;
+        // stdin streams: each chunk is written as it comes.
+        let from_stdin = operand == "-";
+        let mut data = if from_stdin {
+            match ctx.stdin.read_chunk()? {
+                Some(chunk) => chunk,
+                None => continue,
             }
-        };
-        if plain {
-            ctx.stdout.write(&data)?;
-            continue;
-        }
-        let mut out = Vec::with_capacity(data.len() + data.len() / 8);
-        let mut step = 0;
-        for line in data.split_inclusive(|&byte| byte == b'\n') {
-            tick(ctx, &mut step)?;
-            let is_blank = at_line_start && line == b"\n";
-            if is_blank {
-                blank_run += 1;
-                if squeeze && blank_run > 1 {
+        } else {
+            match ctx.read(operand) {
+                Ok(data) => data,
+                Err(error) => {
+                    ctx.storage_error(operand, &error)?;
+                    status = 1;
                     continue;
                 }
-            } else if at_line_start {
-                blank_run = 0;
             }
-            if at_line_start && (number || (number_nonblank && !is_blank)) {
-                line_number += 1;
-                out.extend_from_slice(format!("{line_number:>6}\t").as_bytes());
-            }
-            for &byte in line {
-                match byte {
-                    b'\n' => {
-                        if show_ends {
-                            out.push(b'$');
+        };
+        loop {
+            if plain {
+                ctx.stdout.write(&data)?;
+            } else {
+                let mut out = Vec::with_capacity(data.len() + data.len() / 8);
+                let mut step = 0;
+                for line in data.split_inclusive(|&byte| byte == b'\n') {
+                    tick(ctx, &mut step)?;
+                    let is_blank = at_line_start && line == b"\n";
+                    if is_blank {
+                        blank_run += 1;
+                        if squeeze && blank_run > 1 {
+                            continue;
                         }
-                        out.push(b'\n');
+                    } else if at_line_start {
+                        blank_run = 0;
                     }
-                    b'\t' if show_tabs => out.extend_from_slice(b"^I"),
-                    b'\t' => out.push(b'\t'),
-                    _ if nonprinting => push_visible(&mut out, byte),
-                    _ => out.push(byte),
+                    if at_line_start && (number || (number_nonblank && !is_blank)) {
+                        line_number += 1;
+                        out.extend_from_slice(format!("{line_number:>6}\t").as_bytes());
+                    }
+                    for &byte in line {
+                        match byte {
+                            b'\n' => {
+                                if show_ends {
+                                    out.push(b'$');
+                                }
+                                out.push(b'\n');
+                            }
+                            b'\t' if show_tabs => out.extend_from_slice(b"^I"),
+                            b'\t' => out.push(b'\t'),
+                            _ if nonprinting => push_visible(&mut out, byte),
+                            _ => out.push(byte),
+                        }
+                    }
+                    at_line_start = line.ends_with(b"\n");
                 }
+                ctx.stdout.write(&out)?;
             }
-            at_line_start = line.ends_with(b"\n");
+            if !from_stdin {
+                break;
+            }
+            match ctx.stdin.read_chunk()? {
+                Some(chunk) => data = chunk,
+                None => break,
+            }
         }
-        ctx.stdout.write(&out)?;
     }
     Ok(status)
 }
@@ -427,6 +445,9 @@ pub(super) fn tee(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHi
     };
     let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(1) };
     let mut status = 0;
+    // The files that opened, created or truncated first as GNU's are; then
+    // each chunk of stdin goes to them and to stdout as it comes.
+    let mut open: Vec<(&String, String)> = Vec::new();
     for operand in &parsed.operands {
         if operand == "-" {
             continue;
@@ -437,17 +458,30 @@ pub(super) fn tee(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHi
             status = 1;
             continue;
         }
-        let result = if parsed.has('a') {
-            ctx.storage.append(&absolute, ctx.stdin)
-        } else {
-            ctx.storage.write(&absolute, ctx.stdin)
-        };
-        if let Err(error) = result {
-            ctx.storage_error(operand, &error)?;
-            status = 1;
+        let result =
+            if parsed.has('a') { ctx.storage.append(&absolute, b"") } else { ctx.storage.write(&absolute, b"") };
+        match result {
+            Ok(()) => open.push((operand, absolute)),
+            Err(error) => {
+                ctx.storage_error(operand, &error)?;
+                status = 1;
+            }
         }
     }
-    ctx.stdout.write(ctx.stdin)?;
+    while let Some(chunk) = ctx.stdin.read_chunk()? {
+        let mut failed = Vec::new();
+        for (index, (operand, absolute)) in open.iter().enumerate() {
+            if let Err(error) = ctx.storage.append(absolute, &chunk) {
+                ctx.storage_error(operand, &error)?;
+                status = 1;
+                failed.push(index);
+            }
+        }
+        for index in failed.into_iter().rev() {
+            open.remove(index);
+        }
+        ctx.stdout.write(&chunk)?;
+    }
     Ok(status)
 }
 

@@ -72,7 +72,7 @@ pub(super) fn xargs(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Limit
                 return Ok(1);
             }
         },
-        None => ctx.stdin.to_vec(),
+        None => ctx.stdin.read_all()?,
     };
     let command: Vec<String> =
         if parsed.operands.is_empty() { vec!["echo".to_string()] } else { parsed.operands.clone() };

@@ -128,7 +128,7 @@ pub(in crate::shell::commands) enum OpenStyle {
     Rev,
 }
 
-/// Reads an input (`-` is stdin, borrowed). On failure prints the tool's
+/// Reads an input (`-` is all the rest of stdin). On failure prints the tool's
 /// message and returns `None`.
 pub(in crate::shell::commands) fn read_input<'a>(
     ctx: &mut Context<'a>,
@@ -136,8 +136,7 @@ pub(in crate::shell::commands) fn read_input<'a>(
     style: OpenStyle,
 ) -> Result<Option<Cow<'a, [u8]>>, LimitHit> {
     if path == "-" {
-        let stdin: &'a [u8] = ctx.stdin;
-        return Ok(Some(Cow::Borrowed(stdin)));
+        return Ok(Some(Cow::Owned(ctx.stdin.read_all()?)));
     }
     let error = match ctx.read(path) {
         Ok(data) => return Ok(Some(Cow::Owned(data))),

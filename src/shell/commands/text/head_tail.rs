@@ -129,13 +129,21 @@ fn run(ctx: &mut Context<'_>, args: &[String], is_tail: bool) -> Result<i32, Lim
     let mut status = 0;
     let mut first = true;
     for file in &files {
+        if file == "-" {
+            if headers {
+                let line = format!("{}==> standard input <==\n", if first { "" } else { "\n" });
+                ctx.stdout.write_str(&line)?;
+            }
+            first = false;
+            stream(ctx, amount, delim, is_tail)?;
+            continue;
+        }
         let Some(data) = read_input(ctx, file, OpenStyle::CannotOpen)? else {
             status = 1;
             continue;
         };
         if headers {
-            let name = if file == "-" { "standard input" } else { file.as_str() };
-            let line = format!("{}==> {name} <==\n", if first { "" } else { "\n" });
+            let line = format!("{}==> {file} <==\n", if first { "" } else { "\n" });
             ctx.stdout.write_str(&line)?;
         }
         first = false;
@@ -143,6 +151,74 @@ fn run(ctx: &mut Context<'_>, args: &[String], is_tail: bool) -> Result<i32, Lim
         ctx.stdout.write(&data[range])?;
     }
     Ok(status)
+}
+
+/// head or tail of stdin as it comes: head stops reading once it has
+/// what it prints (the writer then meets a closed pipe), tail keeps only
+/// the lines or bytes that may still be printed.
+fn stream(ctx: &mut Context<'_>, amount: Amount, delim: u8, is_tail: bool) -> Result<(), LimitHit> {
+    let count = clamp(amount.count);
+    match (is_tail, amount.bytes, amount.flipped) {
+        (false, false, false) => {
+            let mut line = Vec::new();
+            for _ in 0..count {
+                line.clear();
+                if !ctx.stdin.read_until(delim, &mut line)? {
+                    break;
+                }
+                ctx.stdout.write(&line)?;
+            }
+        }
+        (false, true, false) => {
+            let mut left = count;
+            while left > 0 {
+                let Some(chunk) = ctx.stdin.read_up_to(left.min(1 << 16))? else { break };
+                left -= chunk.len();
+                ctx.stdout.write(&chunk)?;
+            }
+        }
+        (true, _, true) => {
+            // From the count-th line or byte on: skip, then copy.
+            let mut skip = count.saturating_sub(1);
+            let mut line = Vec::new();
+            while skip > 0 {
+                if amount.bytes {
+                    let Some(chunk) = ctx.stdin.read_up_to(skip.min(1 << 16))? else { return Ok(()) };
+                    skip -= chunk.len();
+                } else {
+                    line.clear();
+                    if !ctx.stdin.read_until(delim, &mut line)? {
+                        return Ok(());
+                    }
+                    skip -= 1;
+                }
+            }
+            while let Some(chunk) = ctx.stdin.read_chunk()? {
+                ctx.stdout.write(&chunk)?;
+            }
+        }
+        (true, _, false) => {
+            // Only what may still be among the last `count` is kept.
+            let mut kept: Vec<u8> = Vec::new();
+            while let Some(chunk) = ctx.stdin.read_chunk()? {
+                kept.extend_from_slice(&chunk);
+                if kept.len() > (4 << 20) {
+                    let start = tail_range(&kept, amount, delim).start;
+                    kept.drain(..start);
+                    if kept.len() > ctx.max_memory {
+                        return Err(LimitHit::Memory);
+                    }
+                }
+            }
+            let range = tail_range(&kept, amount, delim);
+            ctx.stdout.write(&kept[range])?;
+        }
+        (false, _, true) => {
+            let data = ctx.stdin.read_all()?;
+            ctx.stdout.write(&data[head_range(&data, amount, delim)])?;
+        }
+    }
+    Ok(())
 }
 
 /// Converts a count to an index, saturating (a count past the data is

@@ -261,7 +261,7 @@ pub(super) fn join(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
                         for (_, b) in &inputs[1][pos[1]..end[1]] {
                             tick(ctx, &mut counter)?;
                             write_joined(&mut out, &opts, Some(a), Some(b), delim);
-                            if out.len() > ctx.stdout.cap() {
+                            if out.len() > ctx.stdout.cap().min(ctx.max_memory) {
                                 ctx.stdout.write(&out)?;
                             }
                         }

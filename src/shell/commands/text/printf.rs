@@ -29,7 +29,7 @@ pub(super) fn printf(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Limi
         }
         return Ok(2);
     }
-    let formatted = format_all(format.as_bytes(), rest, &|| (ctx.check)(), ctx.stdout.cap());
+    let formatted = format_all(format.as_bytes(), rest, &|| (ctx.check)(), ctx.stdout.cap().min(ctx.max_memory));
     let formatted = formatted?;
     for message in &formatted.errors {
         ctx.error(message)?;

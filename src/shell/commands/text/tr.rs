@@ -274,14 +274,13 @@ pub(super) fn tr(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit
             squeeze_set[usize::from(byte)] = true;
         }
     }
-    let input: &[u8] = ctx.stdin;
-    let mut out = Vec::with_capacity(input.len());
+    // Streams: each chunk of stdin as it comes (the squeeze carries over).
+    let mut out = Vec::new();
     let mut last: Option<u8> = None;
-    for (index, chunk) in input.chunks(1 << 16).enumerate() {
-        if index % 16 == 15 {
-            (ctx.check)()?;
-        }
-        for &byte in chunk {
+    while let Some(input) = ctx.stdin.read_chunk()? {
+        (ctx.check)()?;
+        out.clear();
+        for &byte in &input {
             if delete && in_set1[usize::from(byte)] {
                 continue;
             }
@@ -292,8 +291,8 @@ pub(super) fn tr(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit
             last = Some(byte);
             out.push(byte);
         }
+        ctx.stdout.write(&out)?;
     }
-    ctx.stdout.write(&out)?;
     Ok(0)
 }
 

@@ -69,6 +69,15 @@ pub(super) fn wc(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit
     let mut total = Counts::default();
     let mut status = 0;
     for file in &files {
+        if file == "-" {
+            let counts = count_stdin(ctx, wanted)?;
+            total.lines += counts.lines;
+            total.words += counts.words;
+            total.bytes += counts.bytes;
+            total.max_line = total.max_line.max(counts.max_line);
+            print(ctx, counts, wanted, width, named.then_some(file.as_str()))?;
+            continue;
+        }
         let data = match ctx.read(file) {
             Ok(data) => Some(data),
             Err(error) => {
@@ -150,52 +159,82 @@ fn print(
 }
 
 fn count(ctx: &Context<'_>, data: &[u8], wanted: Wanted) -> Result<Counts, LimitHit> {
-    let mut counts = Counts { bytes: data.len() as u64, ..Counts::default() };
-    if wanted.lines && !wanted.words && !wanted.max_line {
-        counts.lines = memchr::memchr_iter(b'\n', data).count() as u64;
-        return Ok(counts);
+    let mut counter = Counter::default();
+    counter.feed(ctx, data, wanted)?;
+    Ok(counter.finish())
+}
+
+/// Counts stdin chunk by chunk as it comes.
+fn count_stdin(ctx: &Context<'_>, wanted: Wanted) -> Result<Counts, LimitHit> {
+    let mut counter = Counter::default();
+    while let Some(chunk) = ctx.stdin.read_chunk()? {
+        counter.feed(ctx, &chunk, wanted)?;
     }
-    let mut in_word = false;
-    let mut position: u64 = 0;
-    for (index, chunk) in data.chunks(1 << 16).enumerate() {
-        if index % 16 == 15 {
-            (ctx.check)()?;
+    Ok(counter.finish())
+}
+
+/// Counts carried from one chunk to the next.
+#[derive(Default)]
+struct Counter {
+    counts: Counts,
+    in_word: bool,
+    position: u64,
+}
+
+impl Counter {
+    fn feed(&mut self, ctx: &Context<'_>, data: &[u8], wanted: Wanted) -> Result<(), LimitHit> {
+        let counts = &mut self.counts;
+        counts.bytes += data.len() as u64;
+        if wanted.lines && !wanted.words && !wanted.max_line {
+            counts.lines += memchr::memchr_iter(b'\n', data).count() as u64;
+            return Ok(());
         }
-        for &byte in chunk {
-            match byte {
-                b'\n' => {
-                    counts.lines += 1;
-                    counts.max_line = counts.max_line.max(position);
-                    position = 0;
-                    in_word = false;
-                }
-                b'\r' | b'\x0c' => {
-                    counts.max_line = counts.max_line.max(position);
-                    position = 0;
-                    in_word = false;
-                }
-                b'\t' => {
-                    position += 8 - position % 8;
-                    in_word = false;
-                }
-                b' ' | b'\x0b' => {
-                    position += u64::from(byte == b' ');
-                    in_word = false;
-                }
-                0x21..=0x7e => {
-                    position += 1;
-                    if !in_word {
-                        counts.words += 1;
-                        in_word = true;
+        let (mut in_word, mut position) = (self.in_word, self.position);
+        for (index, chunk) in data.chunks(1 << 16).enumerate() {
+            if index % 16 == 15 {
+                (ctx.check)()?;
+            }
+            for &byte in chunk {
+                match byte {
+                    b'\n' => {
+                        counts.lines += 1;
+                        counts.max_line = counts.max_line.max(position);
+                        position = 0;
+                        in_word = false;
                     }
+                    b'\r' | b'\x0c' => {
+                        counts.max_line = counts.max_line.max(position);
+                        position = 0;
+                        in_word = false;
+                    }
+                    b'\t' => {
+                        position += 8 - position % 8;
+                        in_word = false;
+                    }
+                    b' ' | b'\x0b' => {
+                        position += u64::from(byte == b' ');
+                        in_word = false;
+                    }
+                    0x21..=0x7e => {
+                        position += 1;
+                        if !in_word {
+                            counts.words += 1;
+                            in_word = true;
+                        }
+                    }
+                    // Other bytes neither start nor end a word, as in GNU's C locale.
+                    _ => {}
                 }
-                // Other bytes neither start nor end a word, as in GNU's C locale.
-                _ => {}
             }
         }
+        (self.in_word, self.position) = (in_word, position);
+        Ok(())
     }
-    counts.max_line = counts.max_line.max(position);
-    Ok(counts)
+
+    fn finish(mut self) -> Counts {
+        self.counts.max_line = self.counts.max_line.max(self.position);
+        self.counts
+    }
 }
 
 #[cfg(test)]

@@ -186,7 +186,8 @@ fn env(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
         ctx.error(format!("{}: No such file or directory", quote(&command[0])))?;
         return Ok(127);
     }
-    ctx.runner.run_with_env(&change, command, ctx.stdin, ctx.stdout, ctx.stderr)
+    let stdin = ctx.stdin.read_all()?;
+    ctx.runner.run_with_env(&change, command, &stdin, ctx.stdout, ctx.stderr)
 }
 
 const PRINTENV_SPEC: Spec = Spec { short: "0", long: &[("null", "0", HasArg::No)] };
@@ -255,7 +256,7 @@ fn tac(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     let mut ticks = 0;
     for file in &files {
         let data = if file == "-" {
-            ctx.stdin.to_vec()
+            ctx.stdin.read_all()?
         } else {
             match ctx.read(file) {
                 Ok(data) => data,

@@ -171,7 +171,7 @@ pub(super) fn timeout(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Lim
         return usage_line(ctx);
     };
     let argv = &rest[1..];
-    let stdin = ctx.stdin;
+    let stdin = &ctx.stdin.read_all()?;
     // 0 disables the limit, as GNU's.
     let status = if seconds == 0.0 {
         Some(ctx.runner.run(argv, stdin, ctx.stdout, ctx.stderr)?)

@@ -64,7 +64,7 @@ mod tests {
                 name: "yes",
                 storage: &storage,
                 cwd: "/",
-                stdin: b"",
+                stdin: &crate::shell::command::Stdin::default(),
                 stdout: &mut stdout,
                 stderr: &mut stderr,
                 var: &|_| None,
