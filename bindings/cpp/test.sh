@@ -76,10 +76,13 @@ run_tests static "$out/tests-static"
 run_tests shared "$out/tests-shared"
 run_tests sanitized "$out/tests-sanitized"
 
-if ldd "$out/tests-shared" | grep -q "libaikido.so.0.1 => $AIKIDO_LIB/"; then
+# ldd's whole output first: `ldd | grep -q` under pipefail fails when grep
+# exits at its match while ldd still writes (SIGPIPE), a flaky failure.
+loaded=$(ldd "$out/tests-shared")
+if grep -q "libaikido.so.0.1 => $AIKIDO_LIB/" <<<"$loaded"; then
     pass "the shared build loads libaikido.so.0.1 from $AIKIDO_LIB"
 else
-    fail "the shared build does not load libaikido.so.0.1: $(ldd "$out/tests-shared")"
+    fail "the shared build does not load libaikido.so.0.1: $loaded"
 fi
 
 if echo '#include <aikido.hpp>' | g++ "${cxxflags[@]}" "${more_warnings[@]}" -x c++ -fsyntax-only -; then
