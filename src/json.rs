@@ -1133,6 +1133,115 @@ pub(crate) fn compact(json: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// Reads JSON text into a [`serde_json::Value`] the way the text says.
+///
+/// `Value`'s own reader has a hook for serde_json's private keys: with the
+/// `raw_value` feature (the dialects read replies through `RawValue`), an
+/// object whose first key is `$serde_json::private::RawValue` turns into the
+/// document its string holds (`{"$serde_json::private::RawValue":"[1]"}`
+/// reads as `[1]`), and one holding anything else is refused. Text from a
+/// model or a client would then mean one thing to the validator and another
+/// to the code acting on it. This reader builds every object as written;
+/// handlers that read their arguments into a `Value` should use it too,
+/// since cargo turns `raw_value` on for every crate of a build that links
+/// this one.
+///
+/// With `exact-numbers` (serde_json's `arbitrary_precision`) the parser
+/// hands numbers over as a one-key object under
+/// `$serde_json::private::Number`; that shape becomes the number, so a
+/// document holding exactly `{"$serde_json::private::Number":"12"}` reads
+/// as `12`, as it does for serde_json itself in such builds.
+pub fn parse_value(text: &[u8]) -> serde_json::Result<serde_json::Value> {
+    use serde::de::DeserializeSeed;
+    let mut deserializer = serde_json::Deserializer::from_slice(text);
+    let value = PlainValue.deserialize(&mut deserializer)?;
+    deserializer.end()?;
+    Ok(value)
+}
+
+/// [`parse_value`]'s reader: serde_json's `Value` visitor without the
+/// private-key hooks.
+#[derive(Clone, Copy)]
+struct PlainValue;
+
+impl<'de> serde::de::DeserializeSeed<'de> for PlainValue {
+    type Value = serde_json::Value;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for PlainValue {
+    type Value = serde_json::Value;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, value: bool) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::Bool(value))
+    }
+
+    fn visit_i64<E>(self, value: i64) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::Number(value.into()))
+    }
+
+    fn visit_u64<E>(self, value: u64) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::Number(value.into()))
+    }
+
+    fn visit_f64<E>(self, value: f64) -> Result<Self::Value, E> {
+        Ok(serde_json::Number::from_f64(value).map_or(serde_json::Value::Null, serde_json::Value::Number))
+    }
+
+    fn visit_str<E>(self, value: &str) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::String(value.to_owned()))
+    }
+
+    fn visit_string<E>(self, value: String) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::String(value))
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::Null)
+    }
+
+    fn visit_some<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut items: A) -> Result<Self::Value, A::Error> {
+        let mut array = Vec::new();
+        while let Some(item) = items.next_element_seed(self)? {
+            array.push(item);
+        }
+        Ok(serde_json::Value::Array(array))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut members: A) -> Result<Self::Value, A::Error> {
+        /// The key serde_json's `arbitrary_precision` hands a number under.
+        const NUMBER_KEY: &str = "$serde_json::private::Number";
+        let mut object = serde_json::Map::new();
+        while let Some(key) = members.next_key::<String>()? {
+            let value = members.next_value_seed(self)?;
+            object.insert(key, value);
+        }
+        if object.len() == 1 {
+            if let Some(serde_json::Value::String(digits)) = object.get(NUMBER_KEY) {
+                if let Ok(number) = digits.parse::<serde_json::Number>() {
+                    return Ok(serde_json::Value::Number(number));
+                }
+            }
+        }
+        Ok(serde_json::Value::Object(object))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1271,5 +1380,22 @@ mod tests {
             let cut = [&bytes[..end], &bytes[end + 1..]].concat();
             assert_eq!(is_valid_json(&cut), verdict(&cut), "without byte {end}");
         }
+    }
+
+    #[test]
+    fn parse_value_reads_serde_json_private_keys_as_written() {
+        let raw = r#"{"$serde_json::private::RawValue":"[1,2]"}"#;
+        let value = parse_value(raw.as_bytes()).unwrap();
+        assert_eq!(value["$serde_json::private::RawValue"], "[1,2]", "{value}");
+        let nested = r#"{"a":{"$serde_json::private::RawValue":{"b":1}},"n":[1.50,-2,1e400]}"#;
+        let value = parse_value(nested.as_bytes()).unwrap();
+        assert_eq!(value["a"]["$serde_json::private::RawValue"]["b"], 1, "{value}");
+        assert_eq!(value["n"][1], -2, "{value}");
+        assert!(value["n"][0].is_number() && value["n"][2].is_number(), "{value}");
+        for text in [r#"{"a":1,"b":[true,null,"x"]}"#, "[]", "{}", "\"s\"", "12", "-0.5e3"] {
+            assert_eq!(parse_value(text.as_bytes()).unwrap(), serde_json::from_str::<serde_json::Value>(text).unwrap());
+        }
+        assert!(parse_value(b"{} x").is_err());
+        assert!(parse_value(b"{").is_err());
     }
 }

@@ -126,7 +126,7 @@ mod watch;
 pub use dialect::{tool_calls_parse, Dialect, ParsedCall};
 pub use environment::{CancelToken, Environment};
 pub use error::{Error, PanicOrigin, Status};
-pub use json::{is_valid_json, MAX_DEPTH};
+pub use json::{is_valid_json, parse_value, MAX_DEPTH};
 pub use registry::{Registry, Rejected};
 pub use tool::{Handler, HandlerResult, ToolCall, ToolDefinition, ToolError, ToolResult};
 pub use uuid::Uuid;

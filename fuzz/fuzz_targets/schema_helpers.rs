@@ -56,7 +56,7 @@ fn build_rust(node: &Node) -> Option<Value> {
             let required: Vec<&str> = required.iter().map(String::as_str).collect();
             schema::object(properties?, &required)
         }
-        Node::Raw(text) => serde_json::from_str(text).ok()?,
+        Node::Raw(text) => aikido::parse_value(text.as_bytes()).ok()?,
     })
 }
 

@@ -377,7 +377,7 @@ impl Registry {
                             let schema = definition
                                 .parameters
                                 .as_deref()
-                                .and_then(|text| serde_json::from_str::<serde_json::Value>(text).ok());
+                                .and_then(|text| crate::json::parse_value(text.as_bytes()).ok());
                             (definition.name.as_str().into(), schema)
                         })
                         .collect(),
@@ -515,7 +515,7 @@ pub(crate) fn object_schema(
 pub(crate) fn parse_schema(definition: &ToolDefinition, dialect: Dialect) -> Result<serde_json::Value, Error> {
     let text = definition.parameters.as_deref().unwrap_or("{}");
     let text = if text.trim().is_empty() { "{}" } else { text };
-    let value: serde_json::Value = serde_json::from_str(text).map_err(|error| {
+    let value: serde_json::Value = crate::json::parse_value(text.as_bytes()).map_err(|error| {
         Error::InvalidInput(format!(
             "tool \"{}\" cannot be written for {}: its parameters cannot be read: {error}",
             definition.name,

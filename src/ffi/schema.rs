@@ -16,7 +16,7 @@ fn schema_text(built: Result<Value, Error>) -> *mut c_char {
 }
 
 fn parse_json(text: &str, what: &str) -> Result<Value, Error> {
-    serde_json::from_str(text).map_err(|error| invalid(format!("{what} is not valid JSON: {error}")))
+    crate::json::parse_value(text.as_bytes()).map_err(|error| invalid(format!("{what} is not valid JSON: {error}")))
 }
 
 /// `{"description":…,"type":"string"}`. A NULL or empty description is left

@@ -529,7 +529,7 @@ fn respond(server: &McpServer<'_>, shared: &Shared<'_>, request: &mut Request) -
             &format!("Payload Too Large: at most {MAX_MESSAGE_BYTES} bytes"),
         ));
     }
-    let message = serde_json::from_slice::<Value>(&body).ok();
+    let message = crate::json::parse_value(&body).ok();
     let modern_version = message
         .as_ref()
         .and_then(|message| message.get("params")?.get("_meta")?.get(META_PROTOCOL_VERSION))

@@ -168,7 +168,7 @@ fn read_cursor(text: &str) -> Option<usize> {
 impl McpServer<'_> {
     /// Reads one message: answers everything but `tools/call` and batches.
     pub(crate) fn prepare(&self, session: &Arc<Session>, message: &[u8]) -> Prepared {
-        let value: Value = match serde_json::from_slice(message) {
+        let value: Value = match crate::json::parse_value(message) {
             Ok(value) => value,
             Err(problem) => {
                 let what = if std::str::from_utf8(message).is_err() { "the message is not UTF-8" } else { "" };

@@ -88,7 +88,7 @@ pub fn register_file_tools(registry: &Registry, storage: Arc<dyn Storage>) -> Re
         let name = definition.name.clone();
         let storage = storage.clone();
         registry.register(definition, move |arguments: &str, _: &Environment| {
-            let arguments: Value = serde_json::from_str(arguments)
+            let arguments: Value = crate::json::parse_value(arguments.as_bytes())
                 .map_err(|error| ToolError::failed(format!("{name}: the arguments could not be read: {error}")))?;
             run(storage.as_ref(), &arguments).map_err(|error| match error {
                 ToolError::Failed(message) => ToolError::Failed(format!("{name}: {message}")),
@@ -253,6 +253,18 @@ mod tests {
         assert_eq!(names, ["read_file", "write_file", "list_directory", "edit_file", "delete_path"]);
         assert!(registry.definitions().iter().all(|definition| definition.parameters.is_some()));
         assert!(call(&registry, "read_file", "{}").unwrap_err().contains("missing required field \"path\""));
+    }
+
+    /// serde_json's `Value` reader turns `{"$serde_json::private::RawValue":
+    /// "\"/x\""}` into the string `/x` (its `raw_value` hook): the tools
+    /// must read what the model sent, an object, and refuse it.
+    #[test]
+    fn serde_json_private_keys_are_read_as_written() {
+        let (registry, storage) = setup();
+        let smuggled = r#"{"path":{"$serde_json::private::RawValue":"\"/x\""},"content":"hi"}"#;
+        let error = call(&registry, "write_file", smuggled).unwrap_err();
+        assert!(error.contains("path"), "{error}");
+        assert!(storage.read("/x").is_err());
     }
 
     #[test]

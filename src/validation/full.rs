@@ -45,7 +45,7 @@ impl Schema {
             return Err("the schema is not valid JSON".to_owned());
         }
         let schema: Value =
-            serde_json::from_str(text).map_err(|error| format!("the schema cannot be read: {error}"))?;
+            json::parse_value(text.as_bytes()).map_err(|error| format!("the schema cannot be read: {error}"))?;
         Schema::from_value(&schema)
     }
 
