@@ -216,7 +216,14 @@ fn check_output(node: &Node, text: &str) {
     if let Err(error) = parse_unbounded::<SortedKeys>(text) {
         panic!("keys not sorted in {text}: {error}");
     }
-    let value: Value = parse_unbounded(text).expect("the output parses");
+    // Read as written (serde_json's own `Value` reader rewrites objects keyed
+    // `$serde_json::private::RawValue`); past its 128 levels only the checks
+    // above apply.
+    let value: Value = match aikido::parse_value(text.as_bytes()) {
+        Ok(value) => value,
+        Err(error) if error.to_string().contains("recursion limit") => return,
+        Err(error) => panic!("the output parses: {error}: {text}"),
+    };
     let description = match node {
         Node::String(description) | Node::Integer(description) | Node::Number(description) | Node::Boolean(description) => {
             Some(description)
