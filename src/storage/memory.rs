@@ -6,7 +6,7 @@ use std::sync::Mutex;
 use std::time::SystemTime;
 
 use super::path::{normalize, resolve, Lookup};
-use super::{asked, DirEntry, FileKind, Metadata, Storage, StorageError};
+use super::{DirEntry, FileKind, Metadata, Storage, StorageError};
 
 /// How big a [`MemoryStorage`] may grow. The default is unlimited.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -398,45 +398,7 @@ impl MemoryStorage {
 
 /// The operations above, with errors naming the path asked for.
 impl Storage for MemoryStorage {
-    fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
-        asked(path, self.raw_read(path))
-    }
-    fn write(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
-        asked(path, self.raw_write(path, data))
-    }
-    fn append(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
-        asked(path, self.raw_append(path, data))
-    }
-    fn stat(&self, path: &str) -> Result<Metadata, StorageError> {
-        asked(path, self.raw_stat(path))
-    }
-    fn lstat(&self, path: &str) -> Result<Metadata, StorageError> {
-        asked(path, self.raw_lstat(path))
-    }
-    fn list(&self, path: &str) -> Result<Vec<DirEntry>, StorageError> {
-        asked(path, self.raw_list(path))
-    }
-    fn mkdir(&self, path: &str, parents: bool) -> Result<(), StorageError> {
-        asked(path, self.raw_mkdir(path, parents))
-    }
-    fn remove(&self, path: &str, recursive: bool) -> Result<(), StorageError> {
-        asked(path, self.raw_remove(path, recursive))
-    }
-    fn rename(&self, from: &str, to: &str) -> Result<(), StorageError> {
-        self.raw_rename(from, to).map_err(|(error, about_destination)| {
-            let at = if about_destination { to } else { from };
-            error.with_path(|_| super::normalize(at))
-        })
-    }
-    fn symlink(&self, target: &str, link: &str) -> Result<(), StorageError> {
-        asked(link, self.raw_symlink(target, link))
-    }
-    fn readlink(&self, path: &str) -> Result<String, StorageError> {
-        asked(path, self.raw_readlink(path))
-    }
-    fn set_mode(&self, path: &str, mode: u32) -> Result<(), StorageError> {
-        asked(path, self.raw_set_mode(path, mode))
-    }
+    super::storage_from_raw_operations!();
     fn file_size_limit(&self, _path: &str) -> Option<u64> {
         let limit = self.limits.max_file_bytes.min(self.limits.max_total_bytes);
         (limit != u64::MAX).then_some(limit)

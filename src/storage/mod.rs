@@ -217,6 +217,56 @@ pub trait Storage: Send + Sync {
     }
 }
 
+/// Implements every required [`Storage`] method and `set_mode` by calling
+/// the type's own `raw_*` method of the same name and naming the path asked
+/// for in its errors ([`asked`]); `raw_rename` tells which of its two paths
+/// an error is about. For the storages that resolve paths themselves.
+macro_rules! storage_from_raw_operations {
+    () => {
+        fn read(&self, path: &str) -> Result<Vec<u8>, $crate::storage::StorageError> {
+            $crate::storage::asked(path, self.raw_read(path))
+        }
+        fn write(&self, path: &str, data: &[u8]) -> Result<(), $crate::storage::StorageError> {
+            $crate::storage::asked(path, self.raw_write(path, data))
+        }
+        fn append(&self, path: &str, data: &[u8]) -> Result<(), $crate::storage::StorageError> {
+            $crate::storage::asked(path, self.raw_append(path, data))
+        }
+        fn stat(&self, path: &str) -> Result<$crate::storage::Metadata, $crate::storage::StorageError> {
+            $crate::storage::asked(path, self.raw_stat(path))
+        }
+        fn lstat(&self, path: &str) -> Result<$crate::storage::Metadata, $crate::storage::StorageError> {
+            $crate::storage::asked(path, self.raw_lstat(path))
+        }
+        fn list(&self, path: &str) -> Result<Vec<$crate::storage::DirEntry>, $crate::storage::StorageError> {
+            $crate::storage::asked(path, self.raw_list(path))
+        }
+        fn mkdir(&self, path: &str, parents: bool) -> Result<(), $crate::storage::StorageError> {
+            $crate::storage::asked(path, self.raw_mkdir(path, parents))
+        }
+        fn remove(&self, path: &str, recursive: bool) -> Result<(), $crate::storage::StorageError> {
+            $crate::storage::asked(path, self.raw_remove(path, recursive))
+        }
+        fn rename(&self, from: &str, to: &str) -> Result<(), $crate::storage::StorageError> {
+            self.raw_rename(from, to).map_err(|(error, about_destination)| {
+                let at = if about_destination { to } else { from };
+                error.with_path(|_| $crate::storage::normalize(at))
+            })
+        }
+        fn symlink(&self, target: &str, link: &str) -> Result<(), $crate::storage::StorageError> {
+            $crate::storage::asked(link, self.raw_symlink(target, link))
+        }
+        fn readlink(&self, path: &str) -> Result<String, $crate::storage::StorageError> {
+            $crate::storage::asked(path, self.raw_readlink(path))
+        }
+        fn set_mode(&self, path: &str, mode: u32) -> Result<(), $crate::storage::StorageError> {
+            $crate::storage::asked(path, self.raw_set_mode(path, mode))
+        }
+    };
+}
+
+pub(crate) use storage_from_raw_operations;
+
 /// Implements every [`Storage`] method by calling it on `$inner`, an
 /// expression of `$this` (the wrapper): for wrappers that change nothing.
 macro_rules! forward_storage {
