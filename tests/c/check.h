@@ -49,6 +49,25 @@ static inline int check_contains(const char *got, const char *fragment, const ch
 #define CHECK_CONTAINS(got, fragment) check_contains((got), (fragment), #got, __FILE__, __LINE__)
 
 /* The program's exit status: 0 only when every check passed and some ran. */
+/* Handlers several programs share: one that answers with its arguments, one
+ * that fails with "disk full". */
+static inline aikido_status check_echo_handler(void *userdata, const char *arguments, size_t arguments_len,
+                                               const aikido_environment *environment, aikido_reply *reply) {
+    (void)userdata;
+    (void)environment;
+    return aikido_reply_set_content(reply, arguments, arguments_len);
+}
+
+static inline aikido_status check_failing_handler(void *userdata, const char *arguments, size_t arguments_len,
+                                                  const aikido_environment *environment, aikido_reply *reply) {
+    (void)userdata;
+    (void)arguments;
+    (void)arguments_len;
+    (void)environment;
+    aikido_reply_set_error(reply, "disk full", 9);
+    return AIKIDO_ERR_TOOL_FAILED;
+}
+
 static inline int check_summary(const char *program) {
     printf("%s: %d checks passed, %d failed\n", program, check_passed, check_failed);
     return check_failed == 0 && check_passed > 0 ? 0 : 1;

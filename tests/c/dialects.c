@@ -10,23 +10,6 @@
 
 #include "check.h"
 
-static aikido_status echo(void *userdata, const char *arguments, size_t arguments_len,
-                          const aikido_environment *environment, aikido_reply *reply) {
-    (void)userdata;
-    (void)environment;
-    return aikido_reply_set_content(reply, arguments, arguments_len);
-}
-
-static aikido_status fail(void *userdata, const char *arguments, size_t arguments_len,
-                          const aikido_environment *environment, aikido_reply *reply) {
-    (void)userdata;
-    (void)arguments;
-    (void)arguments_len;
-    (void)environment;
-    aikido_reply_set_error(reply, "disk full", 9);
-    return AIKIDO_ERR_TOOL_FAILED;
-}
-
 static aikido_status nap(void *userdata, const char *arguments, size_t arguments_len,
                          const aikido_environment *environment, aikido_reply *reply) {
     struct timespec pause = {0, 100 * 1000 * 1000};
@@ -72,9 +55,9 @@ static void respond_refused(uint32_t dialect, const char *reply, const char *fra
 int main(void) {
     char *json = NULL, *error = NULL;
     registry = aikido_registry_new();
-    CHECK_STATUS(aikido_registry_register(registry, "read", "Read a file.", READ_SCHEMA, echo, NULL, NULL, NULL),
+    CHECK_STATUS(aikido_registry_register(registry, "read", "Read a file.", READ_SCHEMA, check_echo_handler, NULL, NULL, NULL),
                  AIKIDO_OK);
-    CHECK_STATUS(aikido_registry_register(registry, "fail", NULL, NULL, fail, NULL, NULL, NULL), AIKIDO_OK);
+    CHECK_STATUS(aikido_registry_register(registry, "fail", NULL, NULL, check_failing_handler, NULL, NULL, NULL), AIKIDO_OK);
     CHECK_STATUS(aikido_registry_register(registry, "nap", NULL, NULL, nap, NULL, NULL, NULL), AIKIDO_OK);
 
     /* Definitions. */
@@ -111,7 +94,7 @@ int main(void) {
     /* A name the dialect cannot carry: nothing is written. */
     {
         aikido_registry *dotted = aikido_registry_new();
-        CHECK_STATUS(aikido_registry_register(dotted, "files.read", NULL, NULL, echo, NULL, NULL, NULL), AIKIDO_OK);
+        CHECK_STATUS(aikido_registry_register(dotted, "files.read", NULL, NULL, check_echo_handler, NULL, NULL, NULL), AIKIDO_OK);
         CHECK_STATUS(aikido_registry_definitions_for(dotted, AIKIDO_DIALECT_OPENAI_CHAT, 0, &json, &error),
                      AIKIDO_ERR_INVALID_INPUT);
         CHECK(json == NULL);

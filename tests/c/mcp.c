@@ -12,23 +12,6 @@
 
 #include "check.h"
 
-static aikido_status echo(void *userdata, const char *arguments, size_t arguments_len,
-                          const aikido_environment *environment, aikido_reply *reply) {
-    (void)userdata;
-    (void)environment;
-    return aikido_reply_set_content(reply, arguments, arguments_len);
-}
-
-static aikido_status failing(void *userdata, const char *arguments, size_t arguments_len,
-                             const aikido_environment *environment, aikido_reply *reply) {
-    (void)userdata;
-    (void)arguments;
-    (void)arguments_len;
-    (void)environment;
-    aikido_reply_set_error(reply, "disk full", 9);
-    return AIKIDO_ERR_TOOL_FAILED;
-}
-
 /* Waits until its call is cancelled (at most about 20 s). */
 static aikido_status waiting(void *userdata, const char *arguments, size_t arguments_len,
                              const aikido_environment *environment, aikido_reply *reply) {
@@ -192,9 +175,9 @@ static void over_pipes(aikido_registry *registry) {
 
 int main(void) {
     aikido_registry *registry = aikido_registry_new();
-    CHECK_STATUS(aikido_registry_register(registry, "echo", "Echo the arguments.", NULL, echo, NULL, NULL, NULL),
+    CHECK_STATUS(aikido_registry_register(registry, "echo", "Echo the arguments.", NULL, check_echo_handler, NULL, NULL, NULL),
                  AIKIDO_OK);
-    CHECK_STATUS(aikido_registry_register(registry, "fail", NULL, NULL, failing, NULL, NULL, NULL), AIKIDO_OK);
+    CHECK_STATUS(aikido_registry_register(registry, "fail", NULL, NULL, check_failing_handler, NULL, NULL, NULL), AIKIDO_OK);
     CHECK_STATUS(aikido_registry_register(registry, "wait", NULL, NULL, waiting, NULL, NULL, NULL), AIKIDO_OK);
     one_message_at_a_time(registry);
     over_pipes(registry);

@@ -8,18 +8,12 @@
 
 #include "check.h"
 
-static aikido_status echo(void *userdata, const char *arguments, size_t arguments_len,
-                          const aikido_environment *environment, aikido_reply *reply) {
-    (void)userdata, (void)environment;
-    return aikido_reply_set_content(reply, arguments, arguments_len);
-}
-
 static const char *READ = "{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},"
                           "\"limit\":{\"type\":\"integer\"},\"mode\":{\"enum\":[\"r\",\"w\"]}},"
                           "\"required\":[\"path\"]}";
 
 static aikido_status reg(aikido_registry *registry, const char *name, const char *parameters, char **error) {
-    return aikido_registry_register(registry, name, NULL, parameters, echo, NULL, NULL, error);
+    return aikido_registry_register(registry, name, NULL, parameters, check_echo_handler, NULL, NULL, error);
 }
 
 static aikido_tool_call call_of(const char *arguments) {
