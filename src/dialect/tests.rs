@@ -334,38 +334,80 @@ fn strict_undo_drops_nulls_for_optional_properties() {
     assert_eq!(value[0]["content"][0]["content"], r#"{"path":"/a","limit":null,"opts":{"deep":null,"must":null}}"#);
 }
 
+/// Measures whether calls overlap without timing them (timings fail on a
+/// loaded machine): each call waits, up to its patience, for every call of
+/// the round to have started, and the most calls running at once is kept.
+#[derive(Default)]
+struct Rendezvous {
+    /// Calls of this round that have started.
+    arrived: AtomicUsize,
+    /// Calls running now, and the most at once.
+    inside: AtomicUsize,
+    most: AtomicUsize,
+    /// How long a call waits for the others, in milliseconds.
+    patience_ms: AtomicUsize,
+}
+
+impl Rendezvous {
+    const ROUND: usize = 4;
+
+    fn new(patience_ms: usize) -> Arc<Self> {
+        let rendezvous = Rendezvous::default();
+        rendezvous.patience_ms.store(patience_ms, Ordering::SeqCst);
+        Arc::new(rendezvous)
+    }
+
+    fn call(&self) {
+        let now = self.inside.fetch_add(1, Ordering::SeqCst) + 1;
+        self.most.fetch_max(now, Ordering::SeqCst);
+        self.arrived.fetch_add(1, Ordering::SeqCst);
+        let deadline = Instant::now() + Duration::from_millis(self.patience_ms.load(Ordering::SeqCst) as u64);
+        while self.arrived.load(Ordering::SeqCst) < Self::ROUND && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        self.inside.fetch_sub(1, Ordering::SeqCst);
+    }
+
+    /// Starts a round; returns the most calls that ran at once in the last.
+    fn next_round(&self) -> usize {
+        self.arrived.store(0, Ordering::SeqCst);
+        self.most.swap(0, Ordering::SeqCst)
+    }
+}
+
 #[test]
 fn calls_run_at_once_in_order_with_one_turn_and_cancellation() {
     let registry = Registry::new();
     let turns = Arc::new(std::sync::Mutex::new(Vec::new()));
     let seen = Arc::clone(&turns);
+    let rendezvous = Rendezvous::new(10_000);
+    let meeting = Arc::clone(&rendezvous);
     registry
         .register(ToolDefinition::new("sleep", ""), move |arguments: &str, environment: &Environment| {
             seen.lock().unwrap().push(environment.turn_id);
-            std::thread::sleep(Duration::from_millis(100));
+            meeting.call();
             Ok(ToolResult::new(arguments))
         })
         .unwrap();
     let reply: String = format!(
         "[{}]",
-        (0..4)
+        (0..Rendezvous::ROUND)
             .map(|index| format!(r#"{{"type":"tool_use","id":"t{index}","name":"sleep","input":{{"n":{index}}}}}"#))
             .collect::<Vec<_>>()
             .join(",")
     );
     let turn = uuid::Uuid::new_v4();
     let environment = Environment { session_id: "s", turn_id: turn, cancel: None };
-    let started = Instant::now();
     let out = registry.respond(Dialect::Anthropic, &reply, &environment, 0).unwrap();
-    assert!(started.elapsed() < Duration::from_millis(350), "{:?}", started.elapsed());
+    assert_eq!(rendezvous.next_round(), Rendezvous::ROUND, "all four calls ran at once");
     for index in 0..4 {
         assert!(out.contains(&format!(r#""tool_use_id":"t{index}","content":"{{\"n\":{index}}}""#)), "{out}");
     }
     assert!(out.find("t0").unwrap() < out.find("t3").unwrap());
     assert!(turns.lock().unwrap().iter().all(|id| *id == turn));
-    let started = Instant::now();
+    rendezvous.patience_ms.store(20, Ordering::SeqCst);
     registry.respond(Dialect::Anthropic, &reply, &environment, RESPOND_SEQUENTIAL).unwrap();
-    assert!(started.elapsed() >= Duration::from_millis(400));
+    assert_eq!(rendezvous.next_round(), 1, "one call at a time");
 
     let token = CancelToken::new();
     token.fire();
@@ -391,16 +433,16 @@ fn quick_calls_stay_on_the_calling_thread_and_slow_ones_overlap() {
             Ok(ToolResult::new("ok"))
         })
         .unwrap();
-    let naps = Arc::new(AtomicUsize::new(100));
-    let nap = Arc::clone(&naps);
+    let rendezvous = Rendezvous::new(10_000);
+    let meeting = Arc::clone(&rendezvous);
     registry
         .register(ToolDefinition::new("nap", ""), move |_: &str, _: &Environment| {
-            std::thread::sleep(Duration::from_millis(nap.load(Ordering::SeqCst) as u64));
+            meeting.call();
             Ok(ToolResult::new("ok"))
         })
         .unwrap();
     let reply = |name: &str| {
-        let calls: Vec<String> = (0..4)
+        let calls: Vec<String> = (0..Rendezvous::ROUND)
             .map(|index| format!(r#"{{"type":"tool_use","id":"t{index}","name":"{name}","input":{{}}}}"#))
             .collect();
         format!("[{}]", calls.join(","))
@@ -414,17 +456,16 @@ fn quick_calls_stay_on_the_calling_thread_and_slow_ones_overlap() {
     assert!(recorded.iter().all(|id| *id == std::thread::current().id()), "{recorded:?}");
 
     for round in 0..3 {
-        let started = Instant::now();
         registry.respond(Dialect::Anthropic, &reply("nap"), &environment, 0).unwrap();
-        assert!(started.elapsed() < Duration::from_millis(350), "round {round}: {:?}", started.elapsed());
+        assert_eq!(rendezvous.next_round(), Rendezvous::ROUND, "round {round}: the naps ran at once");
     }
     // One quick round later, the naps still overlap.
-    naps.store(0, Ordering::SeqCst);
+    rendezvous.patience_ms.store(0, Ordering::SeqCst);
     registry.respond(Dialect::Anthropic, &reply("nap"), &environment, 0).unwrap();
-    naps.store(100, Ordering::SeqCst);
-    let started = Instant::now();
+    rendezvous.next_round();
+    rendezvous.patience_ms.store(10_000, Ordering::SeqCst);
     registry.respond(Dialect::Anthropic, &reply("nap"), &environment, 0).unwrap();
-    assert!(started.elapsed() < Duration::from_millis(350), "{:?}", started.elapsed());
+    assert_eq!(rendezvous.next_round(), Rendezvous::ROUND, "the naps still ran at once");
 }
 
 #[test]
