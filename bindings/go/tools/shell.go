@@ -7,7 +7,6 @@ import "C"
 
 import (
 	"context"
-	"encoding/json"
 	"runtime"
 	"time"
 	"unsafe"
@@ -168,10 +167,14 @@ func (s *Shell) Run(ctx context.Context, script string) (ShellResult, error) {
 		Limit:     ShellLimit(result.limit),
 		WriteSet:  []string{},
 	}
-	if result.write_set_json == nil {
-		return run, nil
+	for index := range int(C.aikido_strings_len(result.write_set)) {
+		var path *C.char
+		if status := C.aikido_strings_get(result.write_set, C.size_t(index), &path, &message); status != C.AIKIDO_OK {
+			return ShellResult{}, statusError(status, takeString(message))
+		}
+		run.WriteSet = append(run.WriteSet, C.GoString(path))
 	}
-	return run, json.Unmarshal([]byte(C.GoString(result.write_set_json)), &run.WriteSet)
+	return run, nil
 }
 
 // Reset forgets the working directory, variables and functions; files stay.

@@ -7,7 +7,6 @@ package tools
 import "C"
 
 import (
-	"encoding/json"
 	"io/fs"
 	"runtime"
 	"time"
@@ -291,36 +290,72 @@ type DirEntry struct {
 
 // ReadDir returns the entries of the directory at path, sorted by name.
 func (s *Storage) ReadDir(path string) ([]DirEntry, error) {
-	var text *C.char
+	var entries *C.aikido_dir_entries
 	err := s.call(func(message **C.char, paths ...*C.char) C.aikido_status {
-		return C.aikido_storage_list(s.storage, paths[0], &text, message)
+		return C.aikido_storage_entries(s.storage, paths[0], &entries, message)
 	}, path)
 	if err != nil {
 		return nil, err
 	}
-	var entries []DirEntry
-	return entries, json.Unmarshal([]byte(takeString(text)), &entries)
+	defer C.aikido_dir_entries_free(entries)
+	list := make([]DirEntry, 0, int(C.aikido_dir_entries_len(entries)))
+	for index := range cap(list) {
+		var entry C.aikido_dir_entry
+		var message *C.char
+		if status := C.aikido_dir_entries_get(entries, C.size_t(index), &entry, &message); status != C.AIKIDO_OK {
+			return nil, statusError(status, takeString(message))
+		}
+		list = append(list, DirEntry{Name: C.GoString(entry.name), Kind: FileKind(entry.kind)})
+	}
+	return list, nil
+}
+
+// ChangeKind is what happened to a path an overlay or a dry run changed.
+type ChangeKind int32
+
+const (
+	ChangeAdded    ChangeKind = C.AIKIDO_CHANGE_ADDED
+	ChangeModified ChangeKind = C.AIKIDO_CHANGE_MODIFIED
+	ChangeDeleted  ChangeKind = C.AIKIDO_CHANGE_DELETED // a deleted directory is one change
+)
+
+var changeNames = [...]string{ChangeAdded: "added", ChangeModified: "modified", ChangeDeleted: "deleted"}
+
+// String returns "added", "modified" or "deleted".
+func (k ChangeKind) String() string {
+	if int(k) < len(changeNames) && k >= 0 {
+		return changeNames[k]
+	}
+	return "unknown"
 }
 
 // Change is one path an overlay or a dry run changed.
 type Change struct {
-	Path string `json:"path"`
-	// Change is "added", "modified" or "deleted".
-	Change string `json:"change"`
+	Path   string
+	Change ChangeKind
 }
 
 // Diff returns what an overlay or a dry run changed compared with its lower
 // storage, sorted by path; ErrInvalidInput for any other storage.
 func (s *Storage) Diff() ([]Change, error) {
-	var text *C.char
+	var changes *C.aikido_changes
 	err := s.call(func(message **C.char, _ ...*C.char) C.aikido_status {
-		return C.aikido_storage_diff(s.storage, &text, message)
+		return C.aikido_storage_changes(s.storage, &changes, message)
 	})
 	if err != nil {
 		return nil, err
 	}
-	var changes []Change
-	return changes, json.Unmarshal([]byte(takeString(text)), &changes)
+	defer C.aikido_changes_free(changes)
+	list := make([]Change, 0, int(C.aikido_changes_len(changes)))
+	for index := range cap(list) {
+		var change C.aikido_change
+		var message *C.char
+		if status := C.aikido_changes_get(changes, C.size_t(index), &change, &message); status != C.AIKIDO_OK {
+			return nil, statusError(status, takeString(message))
+		}
+		list = append(list, Change{Path: C.GoString(change.path), Change: ChangeKind(change.change)})
+	}
+	return list, nil
 }
 
 // Commit applies an overlay's changes to its lower storage and empties it.
