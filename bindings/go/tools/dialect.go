@@ -91,19 +91,15 @@ func ParseToolCalls(dialect Dialect, reply []byte) ([]llm.ToolCall, error) {
 		return nil, statusError(status, takeString(message))
 	}
 	defer C.aikido_tool_calls_free(calls)
-	list := make([]llm.ToolCall, 0, int(C.aikido_tool_calls_len(calls)))
-	for index := range cap(list) {
+	return readArray(C.aikido_tool_calls_len(calls), func(index C.size_t, message **C.char) (llm.ToolCall, C.aikido_status) {
 		var call C.aikido_tool_call
-		if status := C.aikido_tool_calls_get(calls, C.size_t(index), &call, &message); status != C.AIKIDO_OK {
-			return nil, statusError(status, takeString(message))
-		}
-		list = append(list, llm.ToolCall{
+		status := C.aikido_tool_calls_get(calls, index, &call, message)
+		return llm.ToolCall{
 			ID:        C.GoString(call.id),
 			Name:      C.GoString(call.name),
 			Arguments: C.GoStringN(call.arguments, C.int(call.arguments_len)),
-		})
-	}
-	return list, nil
+		}, status
+	})
 }
 
 // respondState is what one Respond shares with the handlers it reaches, by

@@ -165,14 +165,15 @@ func (s *Shell) Run(ctx context.Context, script string) (ShellResult, error) {
 		ExitCode:  int(result.exit_code),
 		Truncated: bool(result.truncated),
 		Limit:     ShellLimit(result.limit),
-		WriteSet:  []string{},
 	}
-	for index := range int(C.aikido_strings_len(result.write_set)) {
+	var err error
+	run.WriteSet, err = readArray(C.aikido_strings_len(result.write_set), func(index C.size_t, message **C.char) (string, C.aikido_status) {
 		var path *C.char
-		if status := C.aikido_strings_get(result.write_set, C.size_t(index), &path, &message); status != C.AIKIDO_OK {
-			return ShellResult{}, statusError(status, takeString(message))
-		}
-		run.WriteSet = append(run.WriteSet, C.GoString(path))
+		status := C.aikido_strings_get(result.write_set, index, &path, message)
+		return C.GoString(path), status
+	})
+	if err != nil {
+		return ShellResult{}, err
 	}
 	return run, nil
 }

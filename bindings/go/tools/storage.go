@@ -298,14 +298,24 @@ func (s *Storage) ReadDir(path string) ([]DirEntry, error) {
 		return nil, err
 	}
 	defer C.aikido_dir_entries_free(entries)
-	list := make([]DirEntry, 0, int(C.aikido_dir_entries_len(entries)))
-	for index := range cap(list) {
+	return readArray(C.aikido_dir_entries_len(entries), func(index C.size_t, message **C.char) (DirEntry, C.aikido_status) {
 		var entry C.aikido_dir_entry
+		status := C.aikido_dir_entries_get(entries, index, &entry, message)
+		return DirEntry{Name: C.GoString(entry.name), Kind: FileKind(entry.kind)}, status
+	})
+}
+
+// readArray copies the n items of one of the library's arrays, item index
+// read by get, into a slice (empty, never nil, for none).
+func readArray[T any](n C.size_t, get func(index C.size_t, message **C.char) (T, C.aikido_status)) ([]T, error) {
+	list := make([]T, 0, int(n))
+	for index := range n {
 		var message *C.char
-		if status := C.aikido_dir_entries_get(entries, C.size_t(index), &entry, &message); status != C.AIKIDO_OK {
+		item, status := get(index, &message)
+		if status != C.AIKIDO_OK {
 			return nil, statusError(status, takeString(message))
 		}
-		list = append(list, DirEntry{Name: C.GoString(entry.name), Kind: FileKind(entry.kind)})
+		list = append(list, item)
 	}
 	return list, nil
 }
@@ -346,16 +356,11 @@ func (s *Storage) Diff() ([]Change, error) {
 		return nil, err
 	}
 	defer C.aikido_changes_free(changes)
-	list := make([]Change, 0, int(C.aikido_changes_len(changes)))
-	for index := range cap(list) {
+	return readArray(C.aikido_changes_len(changes), func(index C.size_t, message **C.char) (Change, C.aikido_status) {
 		var change C.aikido_change
-		var message *C.char
-		if status := C.aikido_changes_get(changes, C.size_t(index), &change, &message); status != C.AIKIDO_OK {
-			return nil, statusError(status, takeString(message))
-		}
-		list = append(list, Change{Path: C.GoString(change.path), Change: ChangeKind(change.change)})
-	}
-	return list, nil
+		status := C.aikido_changes_get(changes, index, &change, message)
+		return Change{Path: C.GoString(change.path), Change: ChangeKind(change.change)}, status
+	})
 }
 
 // Commit applies an overlay's changes to its lower storage and empties it.
