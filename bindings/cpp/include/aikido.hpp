@@ -272,6 +272,15 @@ private:
         turn_id_ = Uuid(bytes);
     }
 
+    /// The C view, valid while this environment lives.
+    aikido_environment native() const noexcept {
+        aikido_environment view{};
+        view.session_id = session_id_.c_str();
+        std::memcpy(view.turn_id, turn_id_.bytes().data(), sizeof view.turn_id);
+        view.cancel = cancel_;
+        return view;
+    }
+
     std::string session_id_;
     Uuid turn_id_;
     const aikido_cancel *cancel_ = nullptr;
@@ -977,10 +986,7 @@ public:
         if (detail::holds_nul(environment.session_id_)) {
             throw Error(Status::invalid_input, detail::invalid_input_prefix + "the session id holds a NUL byte");
         }
-        aikido_environment native{};
-        native.session_id = environment.session_id_.c_str();
-        std::memcpy(native.turn_id, environment.turn_id_.bytes().data(), sizeof native.turn_id);
-        native.cancel = environment.cancel_;
+        const aikido_environment native = environment.native();
         char *messages = nullptr;
         char *error = nullptr;
         const aikido_status status =
@@ -1005,10 +1011,7 @@ public:
         }
         const std::string c_name(name);
         const aikido_tool_call call{nullptr, c_name.c_str(), arguments.data(), arguments.size()};
-        aikido_environment native{};
-        native.session_id = environment.session_id_.c_str();
-        std::memcpy(native.turn_id, environment.turn_id_.bytes().data(), sizeof native.turn_id);
-        native.cancel = environment.cancel_;
+        const aikido_environment native = environment.native();
         char *content = nullptr;
         char *error = nullptr;
         const aikido_status status = aikido_registry_dispatch(registry_.get(), &call, &native, &content, &error);
@@ -1066,10 +1069,7 @@ public:
         }
         const std::string c_name(name);
         const aikido_tool_call call{nullptr, c_name.c_str(), arguments.data(), arguments.size()};
-        aikido_environment native{};
-        native.session_id = environment.session_id_.c_str();
-        std::memcpy(native.turn_id, environment.turn_id_.bytes().data(), sizeof native.turn_id);
-        native.cancel = environment.cancel_;
+        const aikido_environment native = environment.native();
         char *content = nullptr;
         char *repairs = nullptr;
         char *error = nullptr;
