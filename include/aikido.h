@@ -16,6 +16,22 @@
 
 
 /*
+ A path an overlay or a dry run added.
+ */
+#define AIKIDO_CHANGE_ADDED 0
+
+/*
+ A path an overlay or a dry run changed.
+ */
+#define AIKIDO_CHANGE_MODIFIED 1
+
+/*
+ A path an overlay or a dry run removed (a removed directory is one
+ change).
+ */
+#define AIKIDO_CHANGE_DELETED 2
+
+/*
  The library's own shapes: the definitions `aikido_registry_definitions`
  writes, calls `[{"id","name","arguments"}]`, results
  `[{"id","name","content"}]` or `{"id","name","error"}`.
@@ -163,6 +179,20 @@
 typedef struct aikido_cancel aikido_cancel;
 
 /*
+ What an overlay or a dry run changed, from `aikido_storage_changes`,
+ sorted by path. Read it with `aikido_changes_len` and
+ `aikido_changes_get`; free it with `aikido_changes_free`.
+ */
+typedef struct aikido_changes aikido_changes;
+
+/*
+ The entries of a directory, from `aikido_storage_entries`, sorted by
+ name. Read it with `aikido_dir_entries_len` and
+ `aikido_dir_entries_get`; free it with `aikido_dir_entries_free`.
+ */
+typedef struct aikido_dir_entries aikido_dir_entries;
+
+/*
  An MCP server over one registry, with one MCP session (its calls run
  with one session id, so the `bash` tool keeps one shell for it). Opaque
  and thread-safe: `aikido_mcp_server_handle` may run on many threads at
@@ -199,11 +229,80 @@ typedef struct aikido_shell aikido_shell;
 typedef struct aikido_storage aikido_storage;
 
 /*
+ An array of strings (the paths a shell run wrote). Read it with
+ `aikido_strings_len` and `aikido_strings_get`; free it with
+ `aikido_strings_free`.
+ */
+typedef struct aikido_strings aikido_strings;
+
+/*
+ The tool calls of a model reply, from `aikido_tool_calls_read`. Read it
+ with `aikido_tool_calls_len` and `aikido_tool_calls_get`; free it with
+ `aikido_tool_calls_free`.
+ */
+typedef struct aikido_tool_calls aikido_tool_calls;
+
+/*
  The outcome of a call: `AIKIDO_OK` or one of the `AIKIDO_ERR_*` codes.
  An integer, never an enum, so that C can pass any value without undefined
  behaviour. Values are stable forever; a retired one is never reused.
  */
 typedef int32_t aikido_status;
+
+/*
+ One tool call from a model reply.
+ */
+typedef struct aikido_tool_call {
+    /*
+     The model's id for the call; not interpreted. May be NULL.
+     */
+    const char *id;
+    /*
+     The name of the tool to run: NUL-terminated UTF-8.
+     */
+    const char *name;
+    /*
+     The model's raw JSON arguments, `arguments_len` bytes, not necessarily
+     NUL-terminated. May be NULL when `arguments_len` is 0 (empty arguments
+     count as `{}`).
+     */
+    const char *arguments;
+    /*
+     How many bytes `arguments` holds.
+     */
+    size_t arguments_len;
+} aikido_tool_call;
+
+/*
+ One entry of a directory, from `aikido_dir_entries_get`.
+ */
+typedef struct aikido_dir_entry {
+    /*
+     The entry's name (not its path): NUL-terminated UTF-8, borrowed
+     from the array until it is freed.
+     */
+    const char *name;
+    /*
+     `AIKIDO_FILE_KIND_FILE`, `_DIRECTORY` or `_SYMLINK`, as
+     `aikido_storage_stat` reports (a symlink is not followed).
+     */
+    int32_t kind;
+} aikido_dir_entry;
+
+/*
+ One path an overlay or a dry run changed, from `aikido_changes_get`.
+ */
+typedef struct aikido_change {
+    /*
+     The virtual path: NUL-terminated UTF-8, borrowed from the array
+     until it is freed.
+     */
+    const char *path;
+    /*
+     `AIKIDO_CHANGE_ADDED`, `_MODIFIED` or `_DELETED`.
+     */
+    int32_t change;
+} aikido_change;
 
 /*
  Per-call context passed to `aikido_registry_dispatch` and on to the
@@ -246,30 +345,6 @@ typedef aikido_status (*aikido_handler)(void *userdata,
  Frees a handler's userdata; libaikido calls it exactly once.
  */
 typedef void (*aikido_userdata_free)(void *userdata);
-
-/*
- One tool call from a model reply.
- */
-typedef struct aikido_tool_call {
-    /*
-     The model's id for the call; not interpreted. May be NULL.
-     */
-    const char *id;
-    /*
-     The name of the tool to run: NUL-terminated UTF-8.
-     */
-    const char *name;
-    /*
-     The model's raw JSON arguments, `arguments_len` bytes, not necessarily
-     NUL-terminated. May be NULL when `arguments_len` is 0 (empty arguments
-     count as `{}`).
-     */
-    const char *arguments;
-    /*
-     How many bytes `arguments` holds.
-     */
-    size_t arguments_len;
-} aikido_tool_call;
 
 /*
  Bounds on each run of a script. A field of 0 takes the default, given in
@@ -354,8 +429,19 @@ typedef struct aikido_shell_result {
      Every path the script created, changed or removed, sorted, once each,
      as a JSON array of strings (NUL-terminated): over a dry-run storage,
      what the script would have changed.
+
+     Deprecated: read `write_set` instead (this JSON form stays, unchanged,
+     for one minor version).
      */
     char *write_set_json;
+    /*
+     The same paths as `write_set_json`, as an array to read with
+     `aikido_strings_len` and `aikido_strings_get`; freed by
+     `aikido_shell_result_free` (never with `aikido_strings_free`). Added
+     after `write_set_json`: code built against an older header must be
+     rebuilt.
+     */
+    struct aikido_strings *write_set;
 } aikido_shell_result;
 
 /*
@@ -479,6 +565,90 @@ bool aikido_cancel_is_fired(const struct aikido_cancel *cancel);
 void aikido_cancel_free(struct aikido_cancel *cancel);
 
 /*
+ How many strings `strings` holds; 0 for NULL.
+ */
+size_t aikido_strings_len(const struct aikido_strings *strings);
+
+/*
+ Writes string `index` of `strings` to `*item_out` (required): a
+ NUL-terminated UTF-8 string borrowed from the array until it is freed.
+ `AIKIDO_ERR_INVALID_INPUT` for NULL arguments or an index past the end.
+ */
+aikido_status aikido_strings_get(const struct aikido_strings *strings,
+                                 size_t index,
+                                 const char **item_out,
+                                 char **error_out);
+
+/*
+ Frees a strings array; the strings read from it go with it. NULL does
+ nothing.
+ */
+void aikido_strings_free(struct aikido_strings *strings);
+
+/*
+ How many calls `calls` holds; 0 for NULL.
+ */
+size_t aikido_tool_calls_len(const struct aikido_tool_calls *calls);
+
+/*
+ Fills `*call_out` (required) with call `index` of `calls`, ready for
+ `aikido_registry_dispatch`: `id` (empty when the provider gave none),
+ `name` and `arguments` (the arguments' JSON text, also NUL-terminated)
+ are borrowed from the array until it is freed.
+ `AIKIDO_ERR_INVALID_INPUT` for NULL arguments or an index past the end.
+ */
+aikido_status aikido_tool_calls_get(const struct aikido_tool_calls *calls,
+                                    size_t index,
+                                    struct aikido_tool_call *call_out,
+                                    char **error_out);
+
+/*
+ Frees a calls array; the calls read from it go with it. NULL does
+ nothing.
+ */
+void aikido_tool_calls_free(struct aikido_tool_calls *calls);
+
+/*
+ How many entries `entries` holds; 0 for NULL.
+ */
+size_t aikido_dir_entries_len(const struct aikido_dir_entries *entries);
+
+/*
+ Fills `*entry_out` (required) with entry `index` of `entries`.
+ `AIKIDO_ERR_INVALID_INPUT` for NULL arguments or an index past the end.
+ */
+aikido_status aikido_dir_entries_get(const struct aikido_dir_entries *entries,
+                                     size_t index,
+                                     struct aikido_dir_entry *entry_out,
+                                     char **error_out);
+
+/*
+ Frees an entries array; the names read from it go with it. NULL does
+ nothing.
+ */
+void aikido_dir_entries_free(struct aikido_dir_entries *entries);
+
+/*
+ How many changes `changes` holds; 0 for NULL.
+ */
+size_t aikido_changes_len(const struct aikido_changes *changes);
+
+/*
+ Fills `*change_out` (required) with change `index` of `changes`.
+ `AIKIDO_ERR_INVALID_INPUT` for NULL arguments or an index past the end.
+ */
+aikido_status aikido_changes_get(const struct aikido_changes *changes,
+                                 size_t index,
+                                 struct aikido_change *change_out,
+                                 char **error_out);
+
+/*
+ Frees a changes array; the paths read from it go with it. NULL does
+ nothing.
+ */
+void aikido_changes_free(struct aikido_changes *changes);
+
+/*
  Writes every definition, in registration order, in `dialect`'s format
  (an `AIKIDO_DIALECT_*` value) to `json_out`; `flags` may hold
  `AIKIDO_STRICT`. Made once per change of the registry, like
@@ -501,12 +671,32 @@ aikido_status aikido_registry_definitions_for(const struct aikido_registry *regi
  `[{"id","name","arguments"}]` (arguments as a JSON string). A reply
  without calls gives `[]`. Returns `AIKIDO_ERR_INVALID_INPUT`, saying
  where, for a reply that cannot be read.
+
+ Deprecated: use `aikido_tool_calls_read`, which gives the same calls as
+ `aikido_tool_call` structs (this JSON form stays, unchanged, for one
+ minor version).
  */
 aikido_status aikido_tool_calls_parse(uint32_t dialect,
                                       const char *reply,
                                       size_t reply_len,
                                       char **calls_json_out,
                                       char **error_out);
+
+/*
+ Reads the tool calls of a model reply (`reply_len` bytes of UTF-8, as
+ `aikido_tool_calls_parse` takes) and writes to `*calls_out` (required)
+ an array of them in reply order, to read with `aikido_tool_calls_len` and
+ `aikido_tool_calls_get` (each an `aikido_tool_call` ready for
+ `aikido_registry_dispatch`) and free with `aikido_tool_calls_free`. A
+ reply without calls gives an empty array. Returns
+ `AIKIDO_ERR_INVALID_INPUT`, saying where, for a reply that cannot be
+ read; `*calls_out` is NULL then.
+ */
+aikido_status aikido_tool_calls_read(uint32_t dialect,
+                                     const char *reply,
+                                     size_t reply_len,
+                                     struct aikido_tool_calls **calls_out,
+                                     char **error_out);
 
 /*
  Runs the tool calls of a model reply and writes to `messages_out` the
@@ -993,6 +1183,9 @@ aikido_status aikido_storage_lstat(const struct aikido_storage *storage,
  `[{"kind":"file","name":"a.txt"},{"kind":"directory","name":"src"}]`
  (kind is "file", "directory" or "symlink"; tests/doc_examples.rs checks
  this example against a real run).
+
+ Deprecated: use `aikido_storage_entries`, which gives the same entries
+ as structs (this JSON form stays, unchanged, for one minor version).
  */
 aikido_status aikido_storage_list(const struct aikido_storage *storage,
                                   const char *path,
@@ -1008,10 +1201,38 @@ aikido_status aikido_storage_list(const struct aikido_storage *storage,
  (change is "added", "modified" or "deleted"; tests/doc_examples.rs checks
  this example against a real run). `AIKIDO_ERR_INVALID_INPUT` for any
  other storage.
+
+ Deprecated: use `aikido_storage_changes`, which gives the same changes
+ as structs (this JSON form stays, unchanged, for one minor version).
  */
 aikido_status aikido_storage_diff(const struct aikido_storage *storage,
                                   char **json_out,
                                   char **error_out);
+
+/*
+ Writes to `*entries_out` (required) the entries of the directory at
+ `path`, sorted by name: an array to read with `aikido_dir_entries_len`
+ and `aikido_dir_entries_get` and free with `aikido_dir_entries_free`.
+ The same entries as `aikido_storage_list`, each kind an
+ `AIKIDO_FILE_KIND_*` value as `aikido_storage_stat` gives. On failure
+ `*entries_out` is NULL.
+ */
+aikido_status aikido_storage_entries(const struct aikido_storage *storage,
+                                     const char *path,
+                                     struct aikido_dir_entries **entries_out,
+                                     char **error_out);
+
+/*
+ Writes to `*changes_out` (required) what an overlay or a dry run
+ changed, compared with its lower storage, sorted by path: an array to
+ read with `aikido_changes_len` and `aikido_changes_get` and free with
+ `aikido_changes_free`. The same changes as `aikido_storage_diff`, each an
+ `AIKIDO_CHANGE_*` value. `AIKIDO_ERR_INVALID_INPUT` for any other
+ storage. On failure `*changes_out` is NULL.
+ */
+aikido_status aikido_storage_changes(const struct aikido_storage *storage,
+                                     struct aikido_changes **changes_out,
+                                     char **error_out);
 
 /*
  Applies an overlay's changes to its lower storage and empties it.

@@ -14,72 +14,31 @@ use std::path::{Path, PathBuf};
 const CORE: &[&str] = &["registry.rs", "tool.rs", "error.rs", "environment.rs", "json.rs", "schema.rs"];
 
 /// What a file may not use: parts of the crate (a `crate::PART` path, also
-/// inside `use crate::{…}`), and text that may not appear in its code.
+/// inside `use crate::{…}`), and text that may not appear in its code, in
+/// groups.
 struct Rule {
     parts: &'static [&'static str],
-    tokens: &'static [&'static str],
+    tokens: &'static [&'static [&'static str]],
 }
 
 /// C types and exports.
-const C_TOKENS: [&str; 5] = ["std::ffi", "c_char", "extern \"C\"", "no_mangle", "libc::"];
+const C_TOKENS: &[&str] = &["std::ffi", "c_char", "extern \"C\"", "no_mangle", "libc::"];
+/// The C statuses' names.
+const STATUS_TOKENS: &[&str] = &["AIKIDO_OK", "AIKIDO_ERR_"];
 /// The host: processes, files, network, environment.
-const HOST_TOKENS: [&str; 4] = ["std::process", "std::fs", "std::net", "std::env::"];
+const HOST_TOKENS: &[&str] = &["std::process", "std::fs", "std::net", "std::env::"];
 
 const CORE_RULE: Rule = Rule {
     parts: &["storage", "shell", "ffi"],
-    tokens: &[
-        // What only a C handler can do wrong.
-        "InvalidStatus",
-        "RefusedText",
-        "std::ffi",
-        "c_char",
-        "extern \"C\"",
-        "no_mangle",
-        "libc::",
-        "AIKIDO_OK",
-        "AIKIDO_ERR_",
-        "std::process",
-        "std::fs",
-        "std::net",
-        "std::env::",
-    ],
+    // InvalidStatus and RefusedText: what only a C handler can do wrong.
+    tokens: &[&["InvalidStatus", "RefusedText"], C_TOKENS, STATUS_TOKENS, HOST_TOKENS],
 };
 /// `host.rs` is the storage over a real folder: it alone may use the host's
 /// files and libc.
 const STORAGE_HOST_RULE: Rule =
-    Rule { parts: &["shell", "ffi"], tokens: &["extern \"C\"", "no_mangle", "AIKIDO_OK", "AIKIDO_ERR_"] };
-const STORAGE_RULE: Rule = Rule {
-    parts: &["shell", "ffi"],
-    tokens: &[
-        "std::ffi",
-        "c_char",
-        "extern \"C\"",
-        "no_mangle",
-        "libc::",
-        "AIKIDO_OK",
-        "AIKIDO_ERR_",
-        "std::process",
-        "std::fs",
-        "std::net",
-        "std::env::",
-    ],
-};
-const SHELL_RULE: Rule = Rule {
-    parts: &["ffi"],
-    tokens: &[
-        "std::ffi",
-        "c_char",
-        "extern \"C\"",
-        "no_mangle",
-        "libc::",
-        "AIKIDO_OK",
-        "AIKIDO_ERR_",
-        "std::process",
-        "std::fs",
-        "std::net",
-        "std::env::",
-    ],
-};
+    Rule { parts: &["shell", "ffi"], tokens: &[&["extern \"C\"", "no_mangle"], STATUS_TOKENS] };
+const STORAGE_RULE: Rule = Rule { parts: &["shell", "ffi"], tokens: &[C_TOKENS, STATUS_TOKENS, HOST_TOKENS] };
+const SHELL_RULE: Rule = Rule { parts: &["ffi"], tokens: &[C_TOKENS, STATUS_TOKENS, HOST_TOKENS] };
 /// Any module docs/ARCHITECTURE.md does not place yet.
 const OTHER_RULE: Rule = Rule { parts: &["ffi"], tokens: &[] };
 
@@ -199,7 +158,13 @@ fn each_part_uses_only_what_it_may() {
                 .filter(|part| rule.parts.contains(&part.as_str()))
                 .map(|part| format!("crate::{part}"))
                 .collect();
-            hits.extend(rule.tokens.iter().filter(|token| line.contains(*token)).map(|token| token.to_string()));
+            hits.extend(
+                rule.tokens
+                    .iter()
+                    .flat_map(|group| group.iter())
+                    .filter(|token| line.contains(*token))
+                    .map(|token| token.to_string()),
+            );
             for hit in hits {
                 if KNOWN.contains(&(name.as_str(), hit.as_str())) {
                     found.insert((name.clone(), hit));
@@ -237,7 +202,7 @@ fn the_checker_sees_what_it_must() {
     assert_eq!(code, ["fn a() {} ", "fn b() {}"]);
     // Every file falls under a rule, or is the C layer or lib.rs.
     assert!(std::ptr::eq(rule_for(Path::new("json.rs")).unwrap(), &CORE_RULE));
-    assert!(std::ptr::eq(rule_for(Path::new("shell/commands/jq.rs")).unwrap(), &SHELL_RULE));
+    assert!(std::ptr::eq(rule_for(Path::new("shell/commands/jq/mod.rs")).unwrap(), &SHELL_RULE));
     assert!(rule_for(Path::new("ffi/storage.rs")).is_none());
-    assert!(C_TOKENS.iter().chain(HOST_TOKENS.iter()).all(|token| CORE_RULE.tokens.contains(token)));
+    assert!(C_TOKENS.iter().chain(HOST_TOKENS).all(|token| CORE_RULE.tokens.iter().any(|group| group.contains(token))));
 }

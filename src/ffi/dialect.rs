@@ -5,6 +5,7 @@
 
 use std::ffi::c_char;
 
+use super::collections::{self, aikido_tool_calls};
 use super::registry::{aikido_environment, aikido_registry, environment_parts};
 use super::status::aikido_status;
 use super::{boundary, handle, text_slice, write_out};
@@ -85,6 +86,10 @@ pub unsafe extern "C" fn aikido_registry_definitions_for(
 /// `[{"id","name","arguments"}]` (arguments as a JSON string). A reply
 /// without calls gives `[]`. Returns `AIKIDO_ERR_INVALID_INPUT`, saying
 /// where, for a reply that cannot be read.
+///
+/// Deprecated: use `aikido_tool_calls_read`, which gives the same calls as
+/// `aikido_tool_call` structs (this JSON form stays, unchanged, for one
+/// minor version).
 #[no_mangle]
 pub unsafe extern "C" fn aikido_tool_calls_parse(
     dialect: u32,
@@ -103,6 +108,35 @@ pub unsafe extern "C" fn aikido_tool_calls_parse(
         // SAFETY: calls_json_out is NULL or writable.
         unsafe { write_out(calls_json_out, json) };
         Ok(())
+    })
+}
+
+/// Reads the tool calls of a model reply (`reply_len` bytes of UTF-8, as
+/// `aikido_tool_calls_parse` takes) and writes to `*calls_out` (required)
+/// an array of them in reply order, to read with `aikido_tool_calls_len` and
+/// `aikido_tool_calls_get` (each an `aikido_tool_call` ready for
+/// `aikido_registry_dispatch`) and free with `aikido_tool_calls_free`. A
+/// reply without calls gives an empty array. Returns
+/// `AIKIDO_ERR_INVALID_INPUT`, saying where, for a reply that cannot be
+/// read; `*calls_out` is NULL then.
+#[no_mangle]
+pub unsafe extern "C" fn aikido_tool_calls_read(
+    dialect: u32,
+    reply: *const c_char,
+    reply_len: usize,
+    calls_out: *mut *mut aikido_tool_calls,
+    error_out: *mut *mut c_char,
+) -> aikido_status {
+    boundary::status("aikido_tool_calls_read", error_out, || {
+        // SAFETY: calls_out is NULL or writable and reply NULL or readable
+        // for reply_len bytes, by the C contract.
+        unsafe {
+            collections::hand_out(calls_out, || {
+                let dialect = Dialect::from_code_checked(dialect)?;
+                let reply = text_slice(reply, reply_len, "reply")?;
+                Ok(collections::tool_calls(dialect::tool_calls_parse(dialect, reply)?))
+            })
+        }
     })
 }
 

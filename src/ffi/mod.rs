@@ -13,6 +13,7 @@
 #![allow(clippy::missing_safety_doc)] // Each function documents its contract for C.
 
 pub mod cancel;
+pub mod collections;
 pub mod dialect;
 pub(crate) mod handle;
 pub mod handler;

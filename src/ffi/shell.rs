@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use super::cancel::aikido_cancel;
+use super::collections::{self, aikido_strings};
 use super::handle::{self, Boxed, Handle};
 use super::registry::aikido_registry;
 use super::status::aikido_status;
@@ -102,7 +103,16 @@ pub struct aikido_shell_result {
     /// Every path the script created, changed or removed, sorted, once each,
     /// as a JSON array of strings (NUL-terminated): over a dry-run storage,
     /// what the script would have changed.
+    ///
+    /// Deprecated: read `write_set` instead (this JSON form stays, unchanged,
+    /// for one minor version).
     pub write_set_json: *mut c_char,
+    /// The same paths as `write_set_json`, as an array to read with
+    /// `aikido_strings_len` and `aikido_strings_get`; freed by
+    /// `aikido_shell_result_free` (never with `aikido_strings_free`). Added
+    /// after `write_set_json`: code built against an older header must be
+    /// rebuilt.
+    pub write_set: *mut aikido_strings,
 }
 
 /// What an `aikido_shell` points to: the session, and what a fresh one is
@@ -209,6 +219,7 @@ const EMPTY_RESULT: aikido_shell_result = aikido_shell_result {
     truncated: false,
     limit: AIKIDO_SHELL_LIMIT_NONE,
     write_set_json: std::ptr::null_mut(),
+    write_set: std::ptr::null_mut(),
 };
 
 fn c_result(result: RunResult) -> aikido_shell_result {
@@ -222,7 +233,8 @@ fn c_result(result: RunResult) -> aikido_shell_result {
         exit_code: result.exit_code,
         truncated: result.truncated,
         limit: limit_code(result.limit),
-        write_set_json: super::into_c_string(serde_json::Value::from(result.write_set).to_string()),
+        write_set_json: super::into_c_string(serde_json::Value::from(result.write_set.clone()).to_string()),
+        write_set: collections::strings(result.write_set),
     }
 }
 
@@ -333,6 +345,9 @@ pub unsafe extern "C" fn aikido_shell_result_free(result: *mut aikido_shell_resu
                 // SAFETY: made by into_c_string (CString::into_raw), freed once.
                 drop(unsafe { std::ffi::CString::from_raw(result.write_set_json) });
             }
+            // SAFETY: made by collections::strings (or NULL, in a zeroed
+            // result), freed once: the result is zeroed below.
+            unsafe { handle::free(result.write_set) };
             *result = EMPTY_RESULT;
         }
     })

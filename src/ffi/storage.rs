@@ -9,6 +9,7 @@ use std::ffi::c_char;
 use std::sync::Arc;
 use std::time::UNIX_EPOCH;
 
+use super::collections::{self, aikido_changes, aikido_dir_entries};
 use super::handle::{self, Boxed, Handle};
 use super::registry::aikido_registry;
 use super::status::aikido_status;
@@ -493,7 +494,7 @@ unsafe fn fill_stat(
     Ok(())
 }
 
-fn kind_code(kind: FileKind) -> i32 {
+pub(crate) fn kind_code(kind: FileKind) -> i32 {
     match kind {
         FileKind::File => AIKIDO_FILE_KIND_FILE,
         FileKind::Directory => AIKIDO_FILE_KIND_DIRECTORY,
@@ -515,6 +516,9 @@ fn kind_name(kind: FileKind) -> &'static str {
 /// `[{"kind":"file","name":"a.txt"},{"kind":"directory","name":"src"}]`
 /// (kind is "file", "directory" or "symlink"; tests/doc_examples.rs checks
 /// this example against a real run).
+///
+/// Deprecated: use `aikido_storage_entries`, which gives the same entries
+/// as structs (this JSON form stays, unchanged, for one minor version).
 #[no_mangle]
 pub unsafe extern "C" fn aikido_storage_list(
     storage: *const aikido_storage,
@@ -545,6 +549,9 @@ pub unsafe extern "C" fn aikido_storage_list(
 /// (change is "added", "modified" or "deleted"; tests/doc_examples.rs checks
 /// this example against a real run). `AIKIDO_ERR_INVALID_INPUT` for any
 /// other storage.
+///
+/// Deprecated: use `aikido_storage_changes`, which gives the same changes
+/// as structs (this JSON form stays, unchanged, for one minor version).
 #[no_mangle]
 pub unsafe extern "C" fn aikido_storage_diff(
     storage: *const aikido_storage,
@@ -555,11 +562,7 @@ pub unsafe extern "C" fn aikido_storage_diff(
         // SAFETY: the caller passes a live handle and NULL or a writable pointer.
         unsafe { super::clear_out(json_out) };
         // SAFETY: storage is NULL or a live handle, by the C contract.
-        let changes = match unsafe { handle::borrow(storage, "storage") }? {
-            Held::Overlay(overlay) => overlay.diff()?,
-            Held::DryRun(dry_run) => dry_run.write_set()?,
-            _ => return Err(invalid("only an overlay or a dry run has a diff")),
-        };
+        let changes = unsafe { changes_of(storage) }?;
         let changes: Vec<serde_json::Value> = changes
             .into_iter()
             .map(|change| {
@@ -575,6 +578,62 @@ pub unsafe extern "C" fn aikido_storage_diff(
         unsafe { write_out(json_out, serde_json::Value::Array(changes).to_string()) };
         Ok(())
     })
+}
+
+/// Writes to `*entries_out` (required) the entries of the directory at
+/// `path`, sorted by name: an array to read with `aikido_dir_entries_len`
+/// and `aikido_dir_entries_get` and free with `aikido_dir_entries_free`.
+/// The same entries as `aikido_storage_list`, each kind an
+/// `AIKIDO_FILE_KIND_*` value as `aikido_storage_stat` gives. On failure
+/// `*entries_out` is NULL.
+#[no_mangle]
+pub unsafe extern "C" fn aikido_storage_entries(
+    storage: *const aikido_storage,
+    path: *const c_char,
+    entries_out: *mut *mut aikido_dir_entries,
+    error_out: *mut *mut c_char,
+) -> aikido_status {
+    boundary::status("aikido_storage_entries", error_out, || {
+        // SAFETY: entries_out is NULL or writable; storage NULL or a live
+        // handle and path NULL or a NUL-terminated string, by the C contract.
+        unsafe {
+            collections::hand_out(entries_out, || {
+                Ok(collections::dir_entries(on_path(storage, path, |storage, path| storage.list(path))?))
+            })
+        }
+    })
+}
+
+/// Writes to `*changes_out` (required) what an overlay or a dry run
+/// changed, compared with its lower storage, sorted by path: an array to
+/// read with `aikido_changes_len` and `aikido_changes_get` and free with
+/// `aikido_changes_free`. The same changes as `aikido_storage_diff`, each an
+/// `AIKIDO_CHANGE_*` value. `AIKIDO_ERR_INVALID_INPUT` for any other
+/// storage. On failure `*changes_out` is NULL.
+#[no_mangle]
+pub unsafe extern "C" fn aikido_storage_changes(
+    storage: *const aikido_storage,
+    changes_out: *mut *mut aikido_changes,
+    error_out: *mut *mut c_char,
+) -> aikido_status {
+    boundary::status("aikido_storage_changes", error_out, || {
+        // SAFETY: changes_out is NULL or writable and storage NULL or a live
+        // handle, by the C contract.
+        unsafe { collections::hand_out(changes_out, || Ok(collections::changes(changes_of(storage)?))) }
+    })
+}
+
+/// The changes of an overlay or a dry run.
+///
+/// # Safety
+/// `storage` is NULL or a live handle.
+unsafe fn changes_of(storage: *const aikido_storage) -> Result<Vec<crate::storage::Change>, Error> {
+    // SAFETY: forwarded from the caller.
+    match unsafe { handle::borrow(storage, "storage") }? {
+        Held::Overlay(overlay) => Ok(overlay.diff()?),
+        Held::DryRun(dry_run) => Ok(dry_run.write_set()?),
+        _ => Err(invalid("only an overlay or a dry run has a diff")),
+    }
 }
 
 /// Applies an overlay's changes to its lower storage and empties it.

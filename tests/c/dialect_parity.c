@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "aikido.h"
+#include "table.h"
 
 #define COLUMNS 7
 #define MIN_CASES 25
@@ -29,9 +30,36 @@ static aikido_status fail(void *userdata, const char *arguments, size_t argument
     return AIKIDO_ERR_TOOL_FAILED;
 }
 
+/* The calls of a reply as the table writes them: `[id] name arguments`,
+ * joined by " | ", or "(none)"; a string to free with free(). */
+static aikido_status read_calls(uint32_t dialect, const char *reply, char **out, char **error) {
+    aikido_tool_calls *calls = NULL;
+    aikido_status status = aikido_tool_calls_read(dialect, reply, strlen(reply), &calls, error);
+    size_t i, n = aikido_tool_calls_len(calls), size = sizeof "(none)";
+    aikido_tool_call call;
+    if (status != AIKIDO_OK) return status;
+    for (i = 0; i < n; i++) {
+        if (aikido_tool_calls_get(calls, i, &call, error) != AIKIDO_OK) break;
+        size += strlen(call.id) + strlen(call.name) + call.arguments_len + 8;
+    }
+    *out = malloc(size);
+    strcpy(*out, n == 0 ? "(none)" : "");
+    for (i = 0; i < n && aikido_tool_calls_get(calls, i, &call, NULL) == AIKIDO_OK; i++) {
+        if (i > 0) strcat(*out, " | ");
+        strcat(*out, "[");
+        strcat(*out, call.id);
+        strcat(*out, "] ");
+        strcat(*out, call.name);
+        strcat(*out, " ");
+        strncat(*out, call.arguments, call.arguments_len);
+    }
+    aikido_tool_calls_free(calls);
+    return status;
+}
+
 static int run_case(const aikido_registry *registry, char **column) {
     uint32_t dialect = (uint32_t)strtoul(column[2], NULL, 10), flags = (uint32_t)strtoul(column[3], NULL, 10);
-    char *out = NULL, *error = NULL;
+    char *out = NULL, *error = NULL, *calls = NULL;
     aikido_status status;
     const char *status_name, *text;
     int ok;
@@ -39,82 +67,36 @@ static int run_case(const aikido_registry *registry, char **column) {
         status = aikido_registry_definitions_for(registry, dialect, flags, &out, &error);
     } else if (strcmp(column[1], "parse") == 0) {
         status = aikido_tool_calls_parse(dialect, column[4], strlen(column[4]), &out, &error);
+    } else if (strcmp(column[1], "calls") == 0) {
+        status = read_calls(dialect, column[4], &calls, &error);
     } else {
         status = aikido_registry_respond(registry, dialect, column[4], strlen(column[4]), NULL, flags, &out, &error);
     }
     status_name = aikido_status_name(status);
-    text = status == AIKIDO_OK ? out : error;
+    text = status != AIKIDO_OK ? error : calls != NULL ? calls : out;
     ok = text != NULL && strcmp(status_name, column[5]) == 0 &&
          (status == AIKIDO_OK ? strcmp(text, column[6]) == 0 : strstr(text, column[6]) != NULL);
     if (!ok) printf("FAIL %s: got %s\n  %s\nwant %s\n  %s\n", column[0], status_name, text ? text : "(NULL)", column[5], column[6]);
     aikido_string_free(out);
     aikido_string_free(error);
+    free(calls);
     return ok;
 }
 
-static char *read_file(const char *path) {
-    FILE *file = fopen(path, "rb");
-    char *text;
-    long size;
-    if (file == NULL) return NULL;
-    fseek(file, 0, SEEK_END);
-    size = ftell(file);
-    rewind(file);
-    text = malloc((size_t)size + 1);
-    if (fread(text, 1, (size_t)size, file) != (size_t)size) size = 0;
-    text[size] = '\0';
-    fclose(file);
-    return text;
-}
-
-/* tests/c/dialect_parity.c -> tests/cases/dialects.tsv */
-static char *default_table_path(void) {
-    const char *source = __FILE__, *slash = strrchr(source, '/');
-    size_t dir_len = slash ? (size_t)(slash - source) + 1 : 0;
-    char *path = malloc(dir_len + sizeof "../cases/dialects.tsv");
-    memcpy(path, source, dir_len);
-    strcpy(path + dir_len, "../cases/dialects.tsv");
-    return path;
+static int run_one(void *registry, char **column) {
+    return run_case(registry, column);
 }
 
 int main(int argc, char **argv) {
-    char *path = argc > 1 ? argv[1] : default_table_path();
-    char *table = read_file(path), *line, *next;
-    int cases = 0, failed = 0;
     aikido_registry *registry = aikido_registry_new();
-    if (table == NULL) {
-        fprintf(stderr, "dialect_parity: cannot read %s\n", path);
-        return 1;
-    }
+    int status;
     aikido_registry_register(registry, "read", "Read a file.",
                              "{\"properties\":{\"limit\":{\"type\":\"integer\"},\"path\":{\"type\":\"string\"}},"
                              "\"required\":[\"path\"],\"type\":\"object\"}",
                              echo, NULL, NULL, NULL);
     aikido_registry_register(registry, "fail", NULL, NULL, fail, NULL, NULL, NULL);
-    for (line = table; line != NULL && *line != '\0'; line = next) {
-        char *column[COLUMNS + 1], *cursor = line;
-        int columns = 0;
-        next = strchr(line, '\n');
-        if (next != NULL) *next++ = '\0';
-        if (line[0] == '#' || line[0] == '\0') continue;
-        while (columns <= COLUMNS) {
-            column[columns++] = cursor;
-            cursor = strchr(cursor, '\t');
-            if (cursor == NULL) break;
-            *cursor++ = '\0';
-        }
-        cases++;
-        if (columns != COLUMNS) {
-            printf("FAIL line with %d columns, want %d: %s\n", columns, COLUMNS, line);
-            failed++;
-        } else if (!run_case(registry, column)) {
-            failed++;
-        }
-    }
-    printf("dialect_parity: %s: %d cases, %d failed\n", path, cases, failed);
-    if (cases < MIN_CASES) printf("FAIL the table has lost cases: %d, want at least %d\n", cases, MIN_CASES);
+    status = table_run("dialect_parity", argc, argv, __FILE__, "../cases/dialects.tsv", COLUMNS, MIN_CASES, run_one,
+                       registry);
     aikido_registry_free(registry);
-    free(table);
-    if (argc <= 1) free(path);
-    return failed == 0 && cases >= MIN_CASES ? 0 : 1;
+    return status;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "aikido.h"
+#include "table.h"
 
 enum { COLUMNS = 8, MIN_CASES = 40 };
 
@@ -145,62 +146,11 @@ static int run_case(char **column) {
     return ok;
 }
 
-static char *read_file(const char *path) {
-    FILE *file = fopen(path, "rb");
-    char *text;
-    long size;
-    if (file == NULL) return NULL;
-    fseek(file, 0, SEEK_END);
-    size = ftell(file);
-    rewind(file);
-    text = malloc((size_t)size + 1);
-    if (fread(text, 1, (size_t)size, file) != (size_t)size) size = 0;
-    text[size] = '\0';
-    fclose(file);
-    return text;
-}
-
-/* tests/c/parity.c -> tests/cases/dispatch.tsv */
-static char *default_table_path(void) {
-    const char *source = __FILE__, *slash = strrchr(source, '/');
-    size_t dir_len = slash ? (size_t)(slash - source) + 1 : 0;
-    char *path = malloc(dir_len + sizeof "../cases/dispatch.tsv");
-    memcpy(path, source, dir_len);
-    strcpy(path + dir_len, "../cases/dispatch.tsv");
-    return path;
+static int run_one(void *context, char **column) {
+    (void)context;
+    return run_case(column);
 }
 
 int main(int argc, char **argv) {
-    char *path = argc > 1 ? argv[1] : default_table_path();
-    char *table = read_file(path), *line, *next;
-    int cases = 0, failed = 0;
-    if (table == NULL) {
-        fprintf(stderr, "parity: cannot read %s\n", path);
-        return 1;
-    }
-    for (line = table; line != NULL && *line != '\0'; line = next) {
-        char *column[COLUMNS + 1], *cursor = line;
-        int columns = 0;
-        next = strchr(line, '\n');
-        if (next != NULL) *next++ = '\0';
-        if (line[0] == '#' || line[0] == '\0') continue;
-        while (columns <= COLUMNS) {
-            column[columns++] = cursor;
-            cursor = strchr(cursor, '\t');
-            if (cursor == NULL) break;
-            *cursor++ = '\0';
-        }
-        cases++;
-        if (columns != COLUMNS) {
-            printf("FAIL line with %d columns, want %d: %s\n", columns, COLUMNS, line);
-            failed++;
-        } else if (!run_case(column)) {
-            failed++;
-        }
-    }
-    printf("parity: %s: %d cases, %d failed\n", path, cases, failed);
-    if (cases < MIN_CASES) printf("FAIL the table has lost cases: %d, want at least %d\n", cases, MIN_CASES);
-    free(table);
-    if (argc <= 1) free(path);
-    return failed == 0 && cases >= MIN_CASES ? 0 : 1;
+    return table_run("parity", argc, argv, __FILE__, "../cases/dispatch.tsv", COLUMNS, MIN_CASES, run_one, NULL);
 }

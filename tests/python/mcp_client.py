@@ -477,9 +477,13 @@ class HttpServer:
     """aikido-mcp --listen on a free port, stopped with SIGTERM."""
 
     def __init__(self, *args: str):
+        self._start([BIN, *args], "the HTTP server")
+
+    def _start(self, command: list[str], what: str):
+        """Runs `command --listen` on a free port; returns once it accepts."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/mcp"
-        self.process = subprocess.Popen([BIN, *args, "--listen", f"127.0.0.1:{self.port}"],
+        self.process = subprocess.Popen([*command, "--listen", f"127.0.0.1:{self.port}"],
                                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
@@ -488,7 +492,7 @@ class HttpServer:
                 return
             except OSError:
                 time.sleep(0.05)
-        raise AssertionError("the HTTP server did not start")
+        raise AssertionError(f"{what} did not start")
 
     def post(self, body: bytes | str | dict, headers: dict[str, str] | None = None, method: str = "POST"):
         if isinstance(body, dict):
@@ -522,18 +526,7 @@ class HttpFixture(HttpServer):
     """The fixture server (tools added and removed at run time) over HTTP."""
 
     def __init__(self):
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}/mcp"
-        self.process = subprocess.Popen([FIXTURE, "--listen", f"127.0.0.1:{self.port}"],
-                                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return
-            except OSError:
-                time.sleep(0.05)
-        raise AssertionError("the fixture did not start")
+        self._start([FIXTURE], "the fixture")
 
     def stop(self):
         self.process.kill()

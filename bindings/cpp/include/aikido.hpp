@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <new>
 #include <optional>
@@ -271,6 +272,15 @@ private:
         turn_id_ = Uuid(bytes);
     }
 
+    /// The C view, valid while this environment lives.
+    aikido_environment native() const noexcept {
+        aikido_environment view{};
+        view.session_id = session_id_.c_str();
+        std::memcpy(view.turn_id, turn_id_.bytes().data(), sizeof view.turn_id);
+        view.cancel = cancel_;
+        return view;
+    }
+
     std::string session_id_;
     Uuid turn_id_;
     const aikido_cancel *cancel_ = nullptr;
@@ -375,15 +385,19 @@ struct DirEntry {
     FileKind kind = FileKind::file;
 };
 
-/// One path an overlay or a dry run changed (Storage::diff), as the C
-/// function aikido_storage_diff reports it.
+/// What happened to a path an overlay or a dry run changed; the values are
+/// the AIKIDO_CHANGE_* numbers.
+enum class ChangeKind : std::int32_t {
+    added = AIKIDO_CHANGE_ADDED,
+    modified = AIKIDO_CHANGE_MODIFIED,
+    deleted = AIKIDO_CHANGE_DELETED,  ///< a deleted directory is one change
+};
+
+/// One path an overlay or a dry run changed (Storage::diff).
 struct Change {
     /// The virtual path that changed, e.g. "/notes/a.txt".
     std::string path;
-    /// What happened to it: exactly one of the strings "added", "modified"
-    /// or "deleted" (a deleted directory is one entry). Kept as the C API's
-    /// text, so compare with those literals.
-    std::string change;
+    ChangeKind change = ChangeKind::added;
 };
 
 /// A kind of access a PathRule governs.
@@ -403,105 +417,70 @@ struct PathRule {
 
 namespace detail {
 
-/// A reader of the little JSON the library writes: strings, and arrays and
-/// flat objects of them. `what` names that JSON in the error that anything
-/// else throws ("listing", "write set").
-class JsonReader {
+/// A library-owned array of structured results (aikido_dir_entries,
+/// aikido_changes, aikido_strings, aikido_tool_calls): move-only, freed once,
+/// read by index or with a range-for. Its items are the C structs, whose
+/// strings are borrowed from the array: copy what must outlive it.
+template <class Handle, class Item, std::size_t (*Len)(const Handle *),
+          aikido_status (*Get)(const Handle *, std::size_t, Item *, char **), void (*Free)(Handle *)>
+class Array {
 public:
-    JsonReader(std::string_view json, const char *what) : json_(json), what_(what) {}
+    /// Takes ownership of `handle` (NULL is an empty array).
+    explicit Array(Handle *handle) noexcept : handle_(handle) {}
 
-    [[noreturn]] void fail() const {
-        throw Error(Status::invalid_input, std::string("aikido: the library wrote an unexpected ") + what_);
+    std::size_t size() const noexcept { return Len(handle_.get()); }
+    bool empty() const noexcept { return size() == 0; }
+
+    /// Item `index`; throws Error (Status::invalid_input) past the end.
+    Item operator[](std::size_t index) const {
+        Item item{};
+        char *error = nullptr;
+        const aikido_status status = Get(handle_.get(), index, &item, &error);
+        check_status(status, error);
+        return item;
     }
 
-    /// True while neither `close` nor the end of the text is next.
-    bool before(char close) const noexcept { return at_ < json_.size() && json_[at_] != close; }
+    /// A forward iterator over the items, in order.
+    class iterator {
+    public:
+        using iterator_category = std::forward_iterator_tag;
+        using value_type = Item;
+        using difference_type = std::ptrdiff_t;
+        using pointer = const Item *;
+        using reference = Item;
 
-    void expect(char wanted) {
-        if (at_ >= json_.size() || json_[at_] != wanted) fail();
-        ++at_;
-    }
-
-    /// A JSON string, unescaped.
-    std::string string() {
-        expect('"');
-        std::string text;
-        while (before('"')) {
-            char next = json_[at_++];
-            if (next == '\\' && at_ < json_.size()) {
-                const char escaped = json_[at_++];
-                switch (escaped) {
-                    case 'n': next = '\n'; break;
-                    case 't': next = '\t'; break;
-                    case 'r': next = '\r'; break;
-                    case 'b': next = '\b'; break;
-                    case 'f': next = '\f'; break;
-                    case 'u': {  // serde_json escapes only control characters this way
-                        if (at_ + 4 > json_.size()) fail();
-                        unsigned code = 0;
-                        for (int i = 0; i < 4; ++i) code = code * 16 + hex(json_[at_++]);
-                        if (code > 0x7f) fail();
-                        next = static_cast<char>(code);
-                        break;
-                    }
-                    default: next = escaped;  // '"', '\\', '/'
-                }
-            }
-            text.push_back(next);
+        iterator(const Array *array, std::size_t index) noexcept : array_(array), index_(index) {}
+        Item operator*() const { return (*array_)[index_]; }
+        iterator &operator++() noexcept {
+            ++index_;
+            return *this;
         }
-        expect('"');
-        return text;
-    }
+        iterator operator++(int) noexcept {
+            iterator before = *this;
+            ++index_;
+            return before;
+        }
+        bool operator==(const iterator &other) const noexcept { return index_ == other.index_; }
+        bool operator!=(const iterator &other) const noexcept { return index_ != other.index_; }
+
+    private:
+        const Array *array_;
+        std::size_t index_;
+    };
+
+    iterator begin() const noexcept { return iterator(this, 0); }
+    iterator end() const noexcept { return iterator(this, size()); }
+
+    /// The C handle, for calls into aikido.h.
+    const Handle *native() const noexcept { return handle_.get(); }
 
 private:
-    unsigned hex(char digit) const {
-        if (digit >= '0' && digit <= '9') return static_cast<unsigned>(digit - '0');
-        if (digit >= 'a' && digit <= 'f') return static_cast<unsigned>(digit - 'a' + 10);
-        if (digit >= 'A' && digit <= 'F') return static_cast<unsigned>(digit - 'A' + 10);
-        fail();
-    }
-
-    std::string_view json_;
-    const char *what_;
-    std::size_t at_ = 0;
+    static void check_status(aikido_status status, char *message) { check(status, message); }
+    struct Deleter {
+        void operator()(Handle *handle) const noexcept { Free(handle); }
+    };
+    std::unique_ptr<Handle, Deleter> handle_;
 };
-
-/// The objects of a JSON array of flat objects of strings, as the storage
-/// listings are written: `[{"kind":"file","name":"a"},…]`. Only that shape
-/// is read; the library writes nothing else there.
-inline std::vector<std::vector<std::pair<std::string, std::string>>> string_records(std::string_view json) {
-    std::vector<std::vector<std::pair<std::string, std::string>>> records;
-    JsonReader reader(json, "listing");
-    reader.expect('[');
-    while (reader.before(']')) {
-        if (!records.empty()) reader.expect(',');
-        reader.expect('{');
-        records.emplace_back();
-        while (reader.before('}')) {
-            if (!records.back().empty()) reader.expect(',');
-            std::string key = reader.string();
-            reader.expect(':');
-            records.back().emplace_back(std::move(key), reader.string());
-        }
-        reader.expect('}');
-    }
-    reader.expect(']');
-    return records;
-}
-
-/// The strings of a JSON array of strings, as the write set is written:
-/// `["/d/y","/x"]`.
-inline std::vector<std::string> string_array(std::string_view json, const char *what) {
-    std::vector<std::string> values;
-    JsonReader reader(json, what);
-    reader.expect('[');
-    while (reader.before(']')) {
-        if (!values.empty()) reader.expect(',');
-        values.push_back(reader.string());
-    }
-    reader.expect(']');
-    return values;
-}
 
 /// Frees bytes from aikido_storage_read, which needs their length.
 struct BytesFree {
@@ -512,15 +491,18 @@ struct BytesFree {
 /// `len` bytes at `data`, which may be NULL when `len` is 0.
 inline std::string copy(const char *data, std::size_t len) { return len ? std::string(data, len) : std::string(); }
 
-/// The value of `key` in a record of string_records, or "".
-inline std::string field(const std::vector<std::pair<std::string, std::string>> &record, std::string_view key) {
-    for (const auto &[name, value] : record) {
-        if (name == key) return value;
-    }
-    return {};
-}
-
 }  // namespace detail
+
+/// The entries of a directory (Storage::entries), items aikido_dir_entry.
+using DirEntryArray = detail::Array<aikido_dir_entries, aikido_dir_entry, aikido_dir_entries_len,
+                                    aikido_dir_entries_get, aikido_dir_entries_free>;
+/// What an overlay or a dry run changed (Storage::changes), items aikido_change.
+using ChangeArray =
+    detail::Array<aikido_changes, aikido_change, aikido_changes_len, aikido_changes_get, aikido_changes_free>;
+/// A model reply's tool calls (read_tool_calls), items aikido_tool_call,
+/// each ready for aikido_registry_dispatch.
+using ToolCallArray = detail::Array<aikido_tool_calls, aikido_tool_call, aikido_tool_calls_len,
+                                    aikido_tool_calls_get, aikido_tool_calls_free>;
 
 /// A virtual file storage: what the file tools and the shell act on. Every
 /// path is virtual (absolute, normalised, `..` never above `/`). A handle,
@@ -659,35 +641,43 @@ public:
         return {static_cast<FileKind>(stat.kind), stat.size, stat.mode, stat.modified_unix_ms};
     }
 
+    /// The entries of the directory at `path`, sorted by name, as the
+    /// library's array (its names borrowed from it).
+    DirEntryArray entries(std::string_view path) const {
+        aikido_dir_entries *entries = nullptr;
+        char *error = nullptr;
+        const aikido_status status = aikido_storage_entries(native(), c_path(path).c_str(), &entries, &error);
+        DirEntryArray owned(entries);
+        detail::check(status, error);
+        return owned;
+    }
+
     /// The entries of the directory at `path`, sorted by name.
     std::vector<DirEntry> list(std::string_view path) const {
-        char *json = nullptr;
-        char *error = nullptr;
-        const aikido_status status =
-            aikido_storage_list(native(), c_path(path).c_str(), &json, &error);
-        const detail::OwnedString owned(json);
-        detail::check(status, error);
         std::vector<DirEntry> entries;
-        for (const auto &record : detail::string_records(owned.get())) {
-            const std::string kind = detail::field(record, "kind");
-            entries.push_back({detail::field(record, "name"), kind == "directory" ? FileKind::directory
-                                                              : kind == "symlink" ? FileKind::symlink
-                                                                                  : FileKind::file});
+        for (const aikido_dir_entry &entry : this->entries(path)) {
+            entries.push_back({entry.name, static_cast<FileKind>(entry.kind)});
         }
         return entries;
+    }
+
+    /// What an overlay or a dry run changed, sorted by path, as the
+    /// library's array. Throws Status::invalid_input for any other storage.
+    ChangeArray changes() const {
+        aikido_changes *changes = nullptr;
+        char *error = nullptr;
+        const aikido_status status = aikido_storage_changes(native(), &changes, &error);
+        ChangeArray owned(changes);
+        detail::check(status, error);
+        return owned;
     }
 
     /// What an overlay or a dry run changed, sorted by path. Throws
     /// Status::invalid_input for any other storage.
     std::vector<Change> diff() const {
-        char *json = nullptr;
-        char *error = nullptr;
-        const aikido_status status = aikido_storage_diff(native(), &json, &error);
-        const detail::OwnedString owned(json);
-        detail::check(status, error);
         std::vector<Change> changes;
-        for (const auto &record : detail::string_records(owned.get())) {
-            changes.push_back({detail::field(record, "path"), detail::field(record, "change")});
+        for (const aikido_change &change : this->changes()) {
+            changes.push_back({change.path, static_cast<ChangeKind>(change.change)});
         }
         return changes;
     }
@@ -802,9 +792,7 @@ public:
         detail::check(status, error);
         return {detail::copy(result.stdout_data, result.stdout_len),
                 detail::copy(result.stderr_data, result.stderr_len), result.exit_code, result.truncated,
-                static_cast<ShellLimit>(result.limit),
-                result.write_set_json ? detail::string_array(result.write_set_json, "write set")
-                                      : std::vector<std::string>()};
+                static_cast<ShellLimit>(result.limit), write_set(result.write_set)};
     }
 
     /// A temporary token would be gone before the run that uses it.
@@ -820,6 +808,19 @@ public:
     aikido_shell *native() const noexcept { return shell_.get(); }
 
 private:
+    /// The paths of a result's write set (which the result owns).
+    static std::vector<std::string> write_set(const aikido_strings *paths) {
+        std::vector<std::string> copied;
+        for (std::size_t i = 0, n = aikido_strings_len(paths); i < n; ++i) {
+            const char *path = nullptr;
+            char *error = nullptr;
+            const aikido_status status = aikido_strings_get(paths, i, &path, &error);
+            detail::check(status, error);
+            copied.emplace_back(path);
+        }
+        return copied;
+    }
+
     struct ResultFree {
         void operator()(aikido_shell_result *result) const noexcept { aikido_shell_result_free(result); }
     };
@@ -877,6 +878,21 @@ inline std::string parse_tool_calls(Dialect dialect, std::string_view reply) {
     const detail::OwnedString owned_json(json);
     detail::check(status, error);
     return owned_json.get();
+}
+
+/// The tool calls of a model reply in `dialect`, in reply order, as the
+/// library's array: each item an aikido_tool_call ready for
+/// aikido_registry_dispatch (its strings borrowed from the array). Throws
+/// Error (Status::invalid_input, saying where) for a reply that cannot be
+/// read.
+inline ToolCallArray read_tool_calls(Dialect dialect, std::string_view reply) {
+    aikido_tool_calls *calls = nullptr;
+    char *error = nullptr;
+    const aikido_status status =
+        aikido_tool_calls_read(static_cast<std::uint32_t>(dialect), reply.data(), reply.size(), &calls, &error);
+    ToolCallArray owned(calls);
+    detail::check(status, error);
+    return owned;
 }
 
 
@@ -970,10 +986,7 @@ public:
         if (detail::holds_nul(environment.session_id_)) {
             throw Error(Status::invalid_input, detail::invalid_input_prefix + "the session id holds a NUL byte");
         }
-        aikido_environment native{};
-        native.session_id = environment.session_id_.c_str();
-        std::memcpy(native.turn_id, environment.turn_id_.bytes().data(), sizeof native.turn_id);
-        native.cancel = environment.cancel_;
+        const aikido_environment native = environment.native();
         char *messages = nullptr;
         char *error = nullptr;
         const aikido_status status =
@@ -998,10 +1011,7 @@ public:
         }
         const std::string c_name(name);
         const aikido_tool_call call{nullptr, c_name.c_str(), arguments.data(), arguments.size()};
-        aikido_environment native{};
-        native.session_id = environment.session_id_.c_str();
-        std::memcpy(native.turn_id, environment.turn_id_.bytes().data(), sizeof native.turn_id);
-        native.cancel = environment.cancel_;
+        const aikido_environment native = environment.native();
         char *content = nullptr;
         char *error = nullptr;
         const aikido_status status = aikido_registry_dispatch(registry_.get(), &call, &native, &content, &error);
@@ -1059,10 +1069,7 @@ public:
         }
         const std::string c_name(name);
         const aikido_tool_call call{nullptr, c_name.c_str(), arguments.data(), arguments.size()};
-        aikido_environment native{};
-        native.session_id = environment.session_id_.c_str();
-        std::memcpy(native.turn_id, environment.turn_id_.bytes().data(), sizeof native.turn_id);
-        native.cancel = environment.cancel_;
+        const aikido_environment native = environment.native();
         char *content = nullptr;
         char *repairs = nullptr;
         char *error = nullptr;

@@ -94,6 +94,15 @@ TEST(respond_runs_calls_at_once_in_order_and_refuses_unreadable_replies) {
     }
     CHECK_EQ(aikido::parse_tool_calls(aikido::Dialect::Anthropic, reply).substr(0, 44),
              std::string(R"([{"id":"a","name":"nap","arguments":"{\"n\":1}"})").substr(0, 44));
+    const aikido::ToolCallArray calls = aikido::read_tool_calls(aikido::Dialect::Anthropic, reply);
+    CHECK_EQ(std::string(calls[0].id) + " " + calls[0].name + " " + calls[0].arguments, std::string("a nap {\"n\":1}"));
+    try {
+        (void)calls[calls.size()];
+        CHECK(false);
+    } catch (const aikido::Error &error) {
+        CHECK_EQ(error.status(), aikido::Status::invalid_input);
+        CHECK_CONTAINS(error.what(), "is out of range");
+    }
 }
 
 TEST(every_case_of_the_shared_dialect_table_holds) {
@@ -125,6 +134,12 @@ TEST(every_case_of_the_shared_dialect_table_holds) {
                 out = registry.definitions_for(dialect, flags);
             } else if (column[1] == "parse") {
                 out = aikido::parse_tool_calls(dialect, column[4]);
+            } else if (column[1] == "calls") {
+                for (const aikido_tool_call &call : aikido::read_tool_calls(dialect, column[4])) {
+                    out += std::string(out.empty() ? "" : " | ") + "[" + call.id + "] " + call.name + " " +
+                           std::string(call.arguments, call.arguments_len);
+                }
+                if (out.empty()) out = "(none)";
             } else {
                 out = registry.respond(dialect, column[4], aikido::Environment(), flags);
             }

@@ -40,7 +40,12 @@ std::string names(const std::vector<aikido::DirEntry> &entries) {
 
 std::string changes(const std::vector<aikido::Change> &diff) {
     std::string text;
-    for (const aikido::Change &change : diff) text += (text.empty() ? "" : " ") + change.change + ":" + change.path;
+    for (const aikido::Change &change : diff) {
+        const char *kind = change.change == aikido::ChangeKind::added      ? "added"
+                           : change.change == aikido::ChangeKind::modified ? "modified"
+                                                                           : "deleted";
+        text += (text.empty() ? "" : " ") + std::string(kind) + ":" + change.path;
+    }
     return text;
 }
 
@@ -223,4 +228,38 @@ TEST(file_tools_through_a_registry) {
                            aikido::Status::duplicate_tool)
                  .empty(),
              false);
+}
+
+TEST(storage_entries_and_changes_are_the_librarys_arrays) {
+    const aikido::Storage lower = aikido::Storage::memory();
+    lower.write("/gone.txt", "gone");
+    const aikido::Storage overlay = aikido::Storage::overlay(lower);
+    overlay.mkdir("/src");
+    overlay.write("/a.txt", "a");
+    overlay.symlink("src", "/link");
+    overlay.remove("/gone.txt");
+
+    const aikido::DirEntryArray entries = overlay.entries("/");
+    CHECK_EQ(entries.size(), std::size_t{3});
+    std::string listed;
+    for (const aikido_dir_entry &entry : entries) {
+        listed += std::string(listed.empty() ? "" : " ") + entry.name + ":" + std::to_string(entry.kind);
+    }
+    CHECK_EQ(listed, std::string("a.txt:0 link:2 src:1"));
+    CHECK_EQ(std::string(entries[2].name), std::string("src"));
+    CHECK_EQ(storage_error([&] { (void)entries[3]; }, aikido::Status::invalid_input),
+             std::string("aikido/tools: invalid input: index 3 is out of range: the array holds 3 items"));
+
+    aikido::ChangeArray changes = overlay.changes();
+    std::string found;
+    for (const aikido_change &change : changes) {
+        found += std::string(found.empty() ? "" : " ") + std::to_string(change.change) + ":" + change.path;
+    }
+    CHECK_EQ(found, std::string("0:/a.txt 2:/gone.txt 0:/link 0:/src"));
+    CHECK_EQ(changes[1].change, AIKIDO_CHANGE_DELETED);
+    const aikido::ChangeArray moved = std::move(changes);  // move-only; freed once
+    CHECK_EQ(moved.size(), std::size_t{4});
+    CHECK_EQ(storage_error([&] { lower.changes(); }, aikido::Status::invalid_input),
+             std::string("aikido/tools: invalid input: only an overlay or a dry run has a diff"));
+    CHECK_EQ(storage_error([&] { lower.entries("/none"); }), std::string("/none: No such file or directory"));
 }

@@ -10,7 +10,6 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
-	"fmt"
 	"runtime"
 	"strings"
 	"sync"
@@ -80,22 +79,27 @@ func (r *Registry) DefinitionsFor(dialect Dialect, flags ...Flags) (json.RawMess
 // provider's whole response body or its relevant part. A reply that cannot
 // be read gives an error matching ErrInvalidInput that says where.
 func ParseToolCalls(dialect Dialect, reply []byte) ([]llm.ToolCall, error) {
-	var out, message *C.char
+	var message *C.char
 	var pointer *C.char
 	if len(reply) > 0 {
 		pointer = (*C.char)(unsafe.Pointer(&reply[0]))
 	}
-	status := C.aikido_tool_calls_parse(C.uint32_t(dialect), pointer, C.size_t(len(reply)), &out, &message)
+	var calls *C.aikido_tool_calls
+	status := C.aikido_tool_calls_read(C.uint32_t(dialect), pointer, C.size_t(len(reply)), &calls, &message)
 	runtime.KeepAlive(reply)
-	text := takeString(out)
 	if status != C.AIKIDO_OK {
 		return nil, statusError(status, takeString(message))
 	}
-	calls := []llm.ToolCall{}
-	if err := json.Unmarshal([]byte(text), &calls); err != nil {
-		return nil, fmt.Errorf("aikido/tools: reading libaikido's call list: %w", err)
-	}
-	return calls, nil
+	defer C.aikido_tool_calls_free(calls)
+	return readArray(C.aikido_tool_calls_len(calls), func(index C.size_t, message **C.char) (llm.ToolCall, C.aikido_status) {
+		var call C.aikido_tool_call
+		status := C.aikido_tool_calls_get(calls, index, &call, message)
+		return llm.ToolCall{
+			ID:        C.GoString(call.id),
+			Name:      C.GoString(call.name),
+			Arguments: C.GoStringN(call.arguments, C.int(call.arguments_len)),
+		}, status
+	})
 }
 
 // respondState is what one Respond shares with the handlers it reaches, by

@@ -212,6 +212,16 @@ func TestSharedDialectCases(t *testing.T) {
 			if err == nil {
 				out, _ = json.Marshal(calls)
 			}
+		case "calls":
+			calls, err = tools.ParseToolCalls(tools.Dialect(dialect), []byte(input))
+			var parts []string
+			for _, call := range calls {
+				parts = append(parts, "["+call.ID+"] "+call.Name+" "+call.Arguments)
+			}
+			if len(parts) == 0 {
+				parts = []string{"(none)"}
+			}
+			out = json.RawMessage(strings.Join(parts, " | "))
 		case "respond":
 			out, err = registry.Respond(context.Background(), tools.Dialect(dialect), []byte(input), tools.Environment{}, tools.Flags(flags))
 		default:

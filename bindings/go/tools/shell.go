@@ -7,7 +7,6 @@ import "C"
 
 import (
 	"context"
-	"encoding/json"
 	"runtime"
 	"time"
 	"unsafe"
@@ -166,12 +165,17 @@ func (s *Shell) Run(ctx context.Context, script string) (ShellResult, error) {
 		ExitCode:  int(result.exit_code),
 		Truncated: bool(result.truncated),
 		Limit:     ShellLimit(result.limit),
-		WriteSet:  []string{},
 	}
-	if result.write_set_json == nil {
-		return run, nil
+	var err error
+	run.WriteSet, err = readArray(C.aikido_strings_len(result.write_set), func(index C.size_t, message **C.char) (string, C.aikido_status) {
+		var path *C.char
+		status := C.aikido_strings_get(result.write_set, index, &path, message)
+		return C.GoString(path), status
+	})
+	if err != nil {
+		return ShellResult{}, err
 	}
-	return run, json.Unmarshal([]byte(C.GoString(result.write_set_json)), &run.WriteSet)
+	return run, nil
 }
 
 // Reset forgets the working directory, variables and functions; files stay.

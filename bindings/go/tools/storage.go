@@ -7,7 +7,6 @@ package tools
 import "C"
 
 import (
-	"encoding/json"
 	"io/fs"
 	"runtime"
 	"time"
@@ -291,36 +290,77 @@ type DirEntry struct {
 
 // ReadDir returns the entries of the directory at path, sorted by name.
 func (s *Storage) ReadDir(path string) ([]DirEntry, error) {
-	var text *C.char
+	var entries *C.aikido_dir_entries
 	err := s.call(func(message **C.char, paths ...*C.char) C.aikido_status {
-		return C.aikido_storage_list(s.storage, paths[0], &text, message)
+		return C.aikido_storage_entries(s.storage, paths[0], &entries, message)
 	}, path)
 	if err != nil {
 		return nil, err
 	}
-	var entries []DirEntry
-	return entries, json.Unmarshal([]byte(takeString(text)), &entries)
+	defer C.aikido_dir_entries_free(entries)
+	return readArray(C.aikido_dir_entries_len(entries), func(index C.size_t, message **C.char) (DirEntry, C.aikido_status) {
+		var entry C.aikido_dir_entry
+		status := C.aikido_dir_entries_get(entries, index, &entry, message)
+		return DirEntry{Name: C.GoString(entry.name), Kind: FileKind(entry.kind)}, status
+	})
+}
+
+// readArray copies the n items of one of the library's arrays, item index
+// read by get, into a slice (empty, never nil, for none).
+func readArray[T any](n C.size_t, get func(index C.size_t, message **C.char) (T, C.aikido_status)) ([]T, error) {
+	list := make([]T, 0, int(n))
+	for index := range n {
+		var message *C.char
+		item, status := get(index, &message)
+		if status != C.AIKIDO_OK {
+			return nil, statusError(status, takeString(message))
+		}
+		list = append(list, item)
+	}
+	return list, nil
+}
+
+// ChangeKind is what happened to a path an overlay or a dry run changed.
+type ChangeKind int32
+
+const (
+	ChangeAdded    ChangeKind = C.AIKIDO_CHANGE_ADDED
+	ChangeModified ChangeKind = C.AIKIDO_CHANGE_MODIFIED
+	ChangeDeleted  ChangeKind = C.AIKIDO_CHANGE_DELETED // a deleted directory is one change
+)
+
+var changeNames = [...]string{ChangeAdded: "added", ChangeModified: "modified", ChangeDeleted: "deleted"}
+
+// String returns "added", "modified" or "deleted".
+func (k ChangeKind) String() string {
+	if int(k) < len(changeNames) && k >= 0 {
+		return changeNames[k]
+	}
+	return "unknown"
 }
 
 // Change is one path an overlay or a dry run changed.
 type Change struct {
-	Path string `json:"path"`
-	// Change is "added", "modified" or "deleted".
-	Change string `json:"change"`
+	Path   string
+	Change ChangeKind
 }
 
 // Diff returns what an overlay or a dry run changed compared with its lower
 // storage, sorted by path; ErrInvalidInput for any other storage.
 func (s *Storage) Diff() ([]Change, error) {
-	var text *C.char
+	var changes *C.aikido_changes
 	err := s.call(func(message **C.char, _ ...*C.char) C.aikido_status {
-		return C.aikido_storage_diff(s.storage, &text, message)
+		return C.aikido_storage_changes(s.storage, &changes, message)
 	})
 	if err != nil {
 		return nil, err
 	}
-	var changes []Change
-	return changes, json.Unmarshal([]byte(takeString(text)), &changes)
+	defer C.aikido_changes_free(changes)
+	return readArray(C.aikido_changes_len(changes), func(index C.size_t, message **C.char) (Change, C.aikido_status) {
+		var change C.aikido_change
+		status := C.aikido_changes_get(changes, index, &change, message)
+		return Change{Path: C.GoString(change.path), Change: ChangeKind(change.change)}, status
+	})
 }
 
 // Commit applies an overlay's changes to its lower storage and empties it.

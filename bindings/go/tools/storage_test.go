@@ -149,9 +149,15 @@ func TestStorageOverlayDryRunAndReadOnly(t *testing.T) {
 	}
 	changes, err := overlay.Diff()
 	must(t, err)
-	want := []tools.Change{{"/gone.txt", "deleted"}, {"/keep.txt", "modified"}, {"/new.txt", "added"}}
+	want := []tools.Change{{"/gone.txt", tools.ChangeDeleted}, {"/keep.txt", tools.ChangeModified}, {"/new.txt", tools.ChangeAdded}}
 	if !reflect.DeepEqual(changes, want) {
 		t.Errorf("diff %v, want %v", changes, want)
+	}
+	if len(changes) != 3 {
+		t.Fatalf("diff %v", changes)
+	}
+	if names := []string{changes[0].Change.String(), changes[1].Change.String(), changes[2].Change.String(), tools.ChangeKind(9).String()}; !reflect.DeepEqual(names, []string{"deleted", "modified", "added", "unknown"}) {
+		t.Errorf("change kinds are named %q", names)
 	}
 	must(t, overlay.Commit())
 	if got := readText(t, lower, "/keep.txt"); got != "changed" {
@@ -169,7 +175,7 @@ func TestStorageOverlayDryRunAndReadOnly(t *testing.T) {
 	dryRun, err := tools.NewDryRun(lower)
 	must(t, err)
 	must(t, dryRun.WriteFile("/planned.txt", []byte("plan")))
-	if changes, _ := dryRun.Diff(); !reflect.DeepEqual(changes, []tools.Change{{"/planned.txt", "added"}}) {
+	if changes, _ := dryRun.Diff(); !reflect.DeepEqual(changes, []tools.Change{{"/planned.txt", tools.ChangeAdded}}) {
 		t.Errorf("dry run diff %v", changes)
 	}
 	wantStorageError(t, dryRun.Commit(), 6, "aikido/tools: invalid input: only an overlay can commit")

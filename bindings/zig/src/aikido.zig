@@ -553,6 +553,18 @@ pub fn parseToolCalls(gpa: Allocator, dialect: Dialect, reply: []const u8, diagn
     return takeString(gpa, json);
 }
 
+/// The tool calls of a model reply in `dialect`, in reply order, as the
+/// library's array (free it with `deinit`): each item a `c.aikido_tool_call`
+/// ready for `c.aikido_registry_dispatch`, its strings borrowed from the
+/// array. `error.InvalidInput` (the diagnostics say where) for a reply that
+/// cannot be read.
+pub fn readToolCalls(dialect: Dialect, reply: []const u8, diagnostics: ?*Diagnostics) Error!ToolCalls {
+    var raw: ?*c.aikido_tool_calls = null;
+    var error_text: [*c]u8 = null;
+    try record(c.aikido_tool_calls_read(@backingInt(dialect), orNull(reply), reply.len, &raw, &error_text), error_text, diagnostics);
+    return .{ .raw = raw };
+}
+
 /// How a registry checks a call's arguments (`AIKIDO_VALIDATE_*`).
 pub const Validation = enum(u32) {
     /// The seed's check (the default): one object, every required field.
@@ -596,13 +608,97 @@ pub const Stat = struct {
 /// One entry of `Storage.list`.
 pub const Entry = struct { name: []const u8, kind: FileKind };
 
-/// One path an overlay or a dry run changed (`Storage.diff`).
-pub const Change = struct { path: []const u8, change: enum { added, modified, deleted } };
+/// What happened to a path an overlay or a dry run changed.
+pub const ChangeKind = enum(i32) {
+    added = c.AIKIDO_CHANGE_ADDED,
+    modified = c.AIKIDO_CHANGE_MODIFIED,
+    /// A deleted directory is one change.
+    deleted = c.AIKIDO_CHANGE_DELETED,
+    _,
+};
 
-/// A listing or a diff: `value` is the slice; `deinit` frees it all.
+/// One path an overlay or a dry run changed (`Storage.diff`).
+pub const Change = struct { path: []const u8, change: ChangeKind };
+
+/// A listing or a diff copied out of the library: `value` is the slice;
+/// `deinit` frees it all.
 pub fn Parsed(comptime T: type) type {
-    return std.json.Parsed([]const T);
+    return struct {
+        arena: *std.heap.ArenaAllocator,
+        value: []const T,
+
+        pub fn deinit(parsed: @This()) void {
+            const gpa = parsed.arena.child_allocator;
+            parsed.arena.deinit();
+            gpa.destroy(parsed.arena);
+        }
+
+        /// Copies each item of `array` with `copy(arena, item)`.
+        fn copyFrom(gpa: Allocator, array: anytype, comptime copy: anytype) (Error || Allocator.Error)!@This() {
+            const arena = try gpa.create(std.heap.ArenaAllocator);
+            errdefer gpa.destroy(arena);
+            arena.* = .init(gpa);
+            errdefer arena.deinit();
+            const items = try arena.allocator().alloc(T, array.len());
+            for (items, 0..) |*item, index| item.* = try copy(arena.allocator(), try array.get(index, null));
+            return .{ .arena = arena, .value = items };
+        }
+    };
 }
+
+/// A library-owned array of structured results (docs/C-API.md): `len`,
+/// `get` by index, an `iterator`, and `deinit` to free it once. The items
+/// are the C structs, their strings borrowed from the array until `deinit`.
+pub fn Array(comptime Handle: type, comptime Item: type, comptime len_fn: anytype, comptime get_fn: anytype, comptime free_fn: anytype) type {
+    return struct {
+        const Self = @This();
+        /// The library's array, for `aikido.c` calls.
+        raw: ?*Handle,
+
+        pub fn deinit(array: *Self) void {
+            free_fn(array.raw);
+            array.* = undefined;
+        }
+
+        pub fn len(array: Self) usize {
+            return len_fn(array.raw);
+        }
+
+        /// Item `index`; `error.InvalidInput` past the end.
+        pub fn get(array: Self, index: usize, diagnostics: ?*Diagnostics) Error!Item {
+            var item: Item = undefined;
+            var error_text: [*c]u8 = null;
+            try record(get_fn(array.raw, index, &item, &error_text), error_text, diagnostics);
+            return item;
+        }
+
+        pub const Iterator = struct {
+            array: Self,
+            index: usize = 0,
+
+            pub fn next(iterator_: *Iterator) ?Item {
+                if (iterator_.index >= iterator_.array.len()) return null;
+                defer iterator_.index += 1;
+                return iterator_.array.get(iterator_.index, null) catch null;
+            }
+        };
+
+        /// The items in order.
+        pub fn iterator(array: Self) Iterator {
+            return .{ .array = array };
+        }
+    };
+}
+
+/// The entries of a directory (`Storage.entries`): items `c.aikido_dir_entry`.
+pub const DirEntries = Array(c.aikido_dir_entries, c.aikido_dir_entry, c.aikido_dir_entries_len, c.aikido_dir_entries_get, c.aikido_dir_entries_free);
+/// What an overlay or a dry run changed (`Storage.changes`): items `c.aikido_change`.
+pub const Changes = Array(c.aikido_changes, c.aikido_change, c.aikido_changes_len, c.aikido_changes_get, c.aikido_changes_free);
+/// A reply's tool calls (`readToolCalls`): items `c.aikido_tool_call`,
+/// each ready for `c.aikido_registry_dispatch`.
+pub const ToolCalls = Array(c.aikido_tool_calls, c.aikido_tool_call, c.aikido_tool_calls_len, c.aikido_tool_calls_get, c.aikido_tool_calls_free);
+/// An array of strings (a shell result's write set): items `[*c]const u8`.
+const Strings = Array(c.aikido_strings, [*c]const u8, c.aikido_strings_len, c.aikido_strings_get, c.aikido_strings_free);
 
 /// One rule of `Storage.policy`: allow or deny an access to the paths
 /// matching a glob (`*`, `**`, `?`, `[a-z]`).
@@ -746,22 +842,47 @@ pub const Storage = struct {
         return .{ .kind = @fromBackingInt(@intCast(raw.kind)), .size = raw.size, .mode = raw.mode, .modified_unix_ms = raw.modified_unix_ms };
     }
 
-    /// The entries of the directory at `path`, sorted by name; free them
-    /// with `deinit`.
-    pub fn list(storage: Storage, gpa: Allocator, path: [:0]const u8, diagnostics: ?*Diagnostics) (Error || Allocator.Error)!Parsed(Entry) {
-        var json: [*c]u8 = null;
+    /// The entries of the directory at `path`, sorted by name, as the
+    /// library's array; free it with `deinit`.
+    pub fn entries(storage: Storage, path: [:0]const u8, diagnostics: ?*Diagnostics) Error!DirEntries {
+        var raw: ?*c.aikido_dir_entries = null;
         var error_text: [*c]u8 = null;
-        try record(c.aikido_storage_list(storage.raw, path.ptr, &json, &error_text), error_text, diagnostics);
-        return parseOwned(Entry, gpa, json);
+        try record(c.aikido_storage_entries(storage.raw, path.ptr, &raw, &error_text), error_text, diagnostics);
+        return .{ .raw = raw };
     }
 
-    /// What an overlay or a dry run changed, sorted by path;
+    /// The entries of the directory at `path`, sorted by name, copied; free
+    /// them with `deinit`.
+    pub fn list(storage: Storage, gpa: Allocator, path: [:0]const u8, diagnostics: ?*Diagnostics) (Error || Allocator.Error)!Parsed(Entry) {
+        var array = try storage.entries(path, diagnostics);
+        defer array.deinit();
+        return Parsed(Entry).copyFrom(gpa, array, struct {
+            fn copy(arena: Allocator, entry: c.aikido_dir_entry) Allocator.Error!Entry {
+                return .{ .name = try arena.dupe(u8, std.mem.span(entry.name)), .kind = @fromBackingInt(@intCast(entry.kind)) };
+            }
+        }.copy);
+    }
+
+    /// What an overlay or a dry run changed, sorted by path, as the
+    /// library's array (free it with `deinit`); `error.InvalidInput` for any
+    /// other storage.
+    pub fn changes(storage: Storage, diagnostics: ?*Diagnostics) Error!Changes {
+        var raw: ?*c.aikido_changes = null;
+        var error_text: [*c]u8 = null;
+        try record(c.aikido_storage_changes(storage.raw, &raw, &error_text), error_text, diagnostics);
+        return .{ .raw = raw };
+    }
+
+    /// What an overlay or a dry run changed, sorted by path, copied;
     /// `error.InvalidInput` for any other storage.
     pub fn diff(storage: Storage, gpa: Allocator, diagnostics: ?*Diagnostics) (Error || Allocator.Error)!Parsed(Change) {
-        var json: [*c]u8 = null;
-        var error_text: [*c]u8 = null;
-        try record(c.aikido_storage_diff(storage.raw, &json, &error_text), error_text, diagnostics);
-        return parseOwned(Change, gpa, json);
+        var array = try storage.changes(diagnostics);
+        defer array.deinit();
+        return Parsed(Change).copyFrom(gpa, array, struct {
+            fn copy(arena: Allocator, change: c.aikido_change) Allocator.Error!Change {
+                return .{ .path = try arena.dupe(u8, std.mem.span(change.path)), .change = @fromBackingInt(@intCast(change.change)) };
+            }
+        }.copy);
     }
 
     /// Applies an overlay's changes to its lower storage and empties it.
@@ -779,17 +900,6 @@ pub const Storage = struct {
     /// A composed storage; NULL only for input the library refuses.
     fn made(raw: ?*c.aikido_storage) Error!Storage {
         return .{ .raw = raw orelse return error.InvalidInput };
-    }
-
-    /// Reads (and frees) the library's JSON list into memory `gpa` owns. A
-    /// list this binding cannot read (a newer library) is
-    /// `error.UnexpectedStatus`.
-    fn parseOwned(comptime T: type, gpa: Allocator, json: [*c]u8) (Error || Allocator.Error)!Parsed(T) {
-        defer c.aikido_string_free(json);
-        return std.json.parseFromSlice([]const T, gpa, std.mem.span(json), .{ .allocate = .alloc_always }) catch |err| switch (err) {
-            error.OutOfMemory => error.OutOfMemory,
-            else => error.UnexpectedStatus,
-        };
     }
 };
 
@@ -882,24 +992,18 @@ pub const ShellResult = struct {
         result.* = undefined;
     }
 
-    /// The paths of the library's write set (a JSON array of strings) as a
-    /// slice `gpa` owns; NULL is empty. JSON this binding cannot read (a
-    /// newer library) is `error.UnexpectedStatus`.
-    fn writeSet(gpa: Allocator, json: [*c]const u8) (Error || Allocator.Error)![]const []const u8 {
-        if (json == null) return &.{};
-        const parsed = std.json.parseFromSlice([]const []const u8, gpa, std.mem.span(json), .{}) catch |err| switch (err) {
-            error.OutOfMemory => return error.OutOfMemory,
-            else => return error.UnexpectedStatus,
-        };
-        defer parsed.deinit();
-        const paths = try gpa.alloc([]const u8, parsed.value.len);
+    /// The paths of the library's write set as a slice `gpa` owns; NULL
+    /// (a zeroed result) is empty.
+    fn writeSet(gpa: Allocator, raw: ?*c.aikido_strings) (Error || Allocator.Error)![]const []const u8 {
+        const strings: Strings = .{ .raw = raw };
+        const paths = try gpa.alloc([]const u8, strings.len());
         var copied: usize = 0;
         errdefer {
             for (paths[0..copied]) |path| gpa.free(path);
             gpa.free(paths);
         }
-        for (parsed.value) |path| {
-            paths[copied] = try gpa.dupe(u8, path);
+        for (paths, 0..) |*path, index| {
+            path.* = try gpa.dupe(u8, std.mem.span(try strings.get(index, null)));
             copied += 1;
         }
         return paths;
@@ -950,7 +1054,7 @@ pub const Shell = struct {
             .exit_code = raw.exit_code,
             .truncated = raw.truncated,
             .limit = @fromBackingInt(@intCast(raw.limit)),
-            .write_set = try ShellResult.writeSet(gpa, raw.write_set_json),
+            .write_set = try ShellResult.writeSet(gpa, raw.write_set),
         };
     }
 

@@ -45,6 +45,22 @@ test "dialects: definitions, respond and parse" {
     const calls = try aikido.parseToolCalls(gpa, .anthropic, reply, null);
     defer gpa.free(calls);
     try testing.expectEqualStrings("[{\"id\":\"t1\",\"name\":\"read\",\"arguments\":\"{\\\"path\\\":\\\"/z\\\"}\"},{\"id\":\"t2\",\"name\":\"fail\",\"arguments\":\"{}\"}]", calls);
+    {
+        var array = try aikido.readToolCalls(.anthropic, reply, null);
+        defer array.deinit();
+        try testing.expectEqual(2, array.len());
+        var iterator = array.iterator();
+        const first = iterator.next().?;
+        try testing.expectEqualStrings("t1", std.mem.span(first.id));
+        try testing.expectEqualStrings("read", std.mem.span(first.name));
+        try testing.expectEqualStrings("{\"path\":\"/z\"}", first.arguments[0..first.arguments_len]);
+        try testing.expectEqualStrings("fail", std.mem.span(iterator.next().?.name));
+        try testing.expect(iterator.next() == null);
+        var out_of_range: aikido.Diagnostics = .init(gpa);
+        defer out_of_range.deinit();
+        try testing.expectError(error.InvalidInput, array.get(2, &out_of_range));
+        try testing.expectEqualStrings("aikido/tools: invalid input: index 2 is out of range: the array holds 2 items", out_of_range.message.?);
+    }
 
     var diagnostics: aikido.Diagnostics = .init(gpa);
     defer diagnostics.deinit();
@@ -84,6 +100,8 @@ test "parity: every case of the shared dialect table" {
         defer diagnostics.deinit();
         const out = if (std.mem.eql(u8, column[1], "definitions"))
             registry.definitionsFor(gpa, dialect, flags, &diagnostics)
+        else if (std.mem.eql(u8, column[1], "calls"))
+            callsText(gpa, dialect, column[4], &diagnostics)
         else if (std.mem.eql(u8, column[1], "parse"))
             aikido.parseToolCalls(gpa, dialect, column[4], &diagnostics)
         else
@@ -105,4 +123,20 @@ test "parity: every case of the shared dialect table" {
     }
     if (cases < 25) return error.TooFewCases;
     if (failed != 0) return error.CasesFailed;
+}
+
+/// The calls of a reply as tests/cases/dialects.tsv writes them:
+/// `[id] name arguments`, joined by ` | `, or `(none)`; owned by `gpa`.
+fn callsText(gpa: std.mem.Allocator, dialect: aikido.Dialect, reply: []const u8, diagnostics: *aikido.Diagnostics) ![:0]u8 {
+    var calls = try aikido.readToolCalls(dialect, reply, diagnostics);
+    defer calls.deinit();
+    var text: std.ArrayList(u8) = .empty;
+    defer text.deinit(gpa);
+    var iterator = calls.iterator();
+    while (iterator.next()) |call| {
+        if (text.items.len > 0) try text.appendSlice(gpa, " | ");
+        try text.print(gpa, "[{s}] {s} {s}", .{ std.mem.span(call.id), std.mem.span(call.name), call.arguments[0..call.arguments_len] });
+    }
+    if (text.items.len == 0) try text.appendSlice(gpa, "(none)");
+    return gpa.dupeSentinel(u8, text.items, 0);
 }

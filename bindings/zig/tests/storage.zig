@@ -226,3 +226,41 @@ test "storage: the file tools through a registry" {
     defer diagnostics.deinit();
     try expectFailure(error.ToolFailed, "read_file: /nope: No such file or directory; list_directory shows what exists", registry.dispatch(gpa, .{ .name = "read_file", .arguments = "{\"path\":\"/nope\"}" }, .{}, &diagnostics), &diagnostics);
 }
+
+test "storage: entries and changes as the library's arrays" {
+    var lower = try aikido.Storage.memory(.{});
+    defer lower.deinit();
+    try lower.write("/gone.txt", "gone", null);
+    var overlay = try lower.overlay();
+    defer overlay.deinit();
+    try overlay.mkdir("/src", .{}, null);
+    try overlay.write("/a.txt", "a", null);
+    try overlay.remove("/gone.txt", .{}, null);
+    {
+        var entries = try overlay.entries("/", null);
+        defer entries.deinit();
+        try testing.expectEqual(2, entries.len());
+        var iterator = entries.iterator();
+        const first = iterator.next().?;
+        try testing.expectEqualStrings("a.txt", std.mem.span(first.name));
+        try testing.expectEqual(aikido.c.AIKIDO_FILE_KIND_FILE, first.kind);
+        const second = iterator.next().?;
+        try testing.expectEqualStrings("src", std.mem.span(second.name));
+        try testing.expectEqual(aikido.c.AIKIDO_FILE_KIND_DIRECTORY, second.kind);
+        try testing.expect(iterator.next() == null);
+        var diagnostics: aikido.Diagnostics = .init(gpa);
+        defer diagnostics.deinit();
+        try expectFailure(error.InvalidInput, "aikido/tools: invalid input: index 2 is out of range: the array holds 2 items", entries.get(2, &diagnostics), &diagnostics);
+    }
+    {
+        var changes = try overlay.changes(null);
+        defer changes.deinit();
+        try testing.expectEqual(3, changes.len());
+        const deleted = try changes.get(1, null);
+        try testing.expectEqualStrings("/gone.txt", std.mem.span(deleted.path));
+        try testing.expectEqual(aikido.c.AIKIDO_CHANGE_DELETED, deleted.change);
+    }
+    var diagnostics: aikido.Diagnostics = .init(gpa);
+    defer diagnostics.deinit();
+    try expectFailure(error.InvalidInput, "aikido/tools: invalid input: only an overlay or a dry run has a diff", lower.changes(&diagnostics), &diagnostics);
+}
