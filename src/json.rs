@@ -33,12 +33,20 @@ pub const MAX_DEPTH: usize = 512;
 /// the arguments verbatim, or `{}` for empty ones. On failure returns the
 /// reason, written for the model.
 pub(crate) fn check<'a>(raw: &'a [u8], required: &[Box<str>]) -> Result<&'a str, String> {
+    check_with(raw, required, NoSink)
+}
+
+/// [`check`], telling `sink` every token of valid arguments as it scans
+/// them (FULL validation builds its tape this way, in the same pass). On
+/// failure the sink has seen part of the text; on `{}` for empty
+/// arguments it has seen nothing.
+pub(crate) fn check_with<'a, S: Sink>(raw: &'a [u8], required: &[Box<str>], sink: S) -> Result<&'a str, String> {
     if raw.iter().all(|&byte| is_whitespace(byte)) {
         Presence::new(required.len()).verdict(required)?;
         return Ok("{}");
     }
     let mut presence = Presence::new(required.len());
-    if let Err(reason) = Scanner::new(raw).arguments(required, &mut presence) {
+    if let Err(reason) = Scanner::with_sink(raw, sink).arguments(required, &mut presence) {
         return Err(match std::str::from_utf8(raw) {
             Err(error) => format!(
                 "the arguments are not valid UTF-8 (the first invalid byte is at offset {})",
@@ -58,7 +66,12 @@ pub(crate) fn check<'a>(raw: &'a [u8], required: &[Box<str>]) -> Result<&'a str,
 /// Whether `raw` is exactly one valid JSON document of any type (used by
 /// tests and fuzzing to compare the scanner with other parsers).
 pub fn is_valid_json(raw: &[u8]) -> bool {
-    let mut scanner = Scanner::new(raw);
+    scan_value(raw, NoSink)
+}
+
+/// [`is_valid_json`], telling `sink` every token as it scans.
+pub(crate) fn scan_value<S: Sink>(raw: &[u8], sink: S) -> bool {
+    let mut scanner = Scanner::with_sink(raw, sink);
     scanner.value(0).is_ok() && {
         scanner.skip_whitespace();
         scanner.pos == raw.len()
@@ -283,18 +296,23 @@ pub(crate) fn skip_plain(bytes: &[u8], mut pos: usize) -> usize {
 }
 
 /// The rest of a string from `pos`, a byte that is not plain ASCII: the
-/// position after the closing quote, or `None` where `rest_of_string` fails
-/// (it words the reason). Returning no message keeps this loop small.
+/// position after the closing quote and whether the string holds escapes,
+/// or `None` where `rest_of_string` fails (it words the reason). Returning
+/// no message keeps this loop small.
 #[inline(never)]
-fn string_tail(bytes: &[u8], blocks: &mut Blocks, mut pos: usize) -> Option<usize> {
+fn string_tail(bytes: &[u8], blocks: &mut Blocks, mut pos: usize) -> Option<(usize, bool)> {
+    let mut escaped = false;
     loop {
         match byte_at(bytes, pos) {
-            b'"' => return Some(pos + 1),
-            b'\\' => match byte_at(bytes, pos + 1) {
-                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => pos += 2,
-                b'u' if bytes.get(pos + 2..pos + 6)?.iter().all(u8::is_ascii_hexdigit) => pos += 6,
-                _ => return None,
-            },
+            b'"' => return Some((pos + 1, escaped)),
+            b'\\' => {
+                escaped = true;
+                match byte_at(bytes, pos + 1) {
+                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => pos += 2,
+                    b'u' if bytes.get(pos + 2..pos + 6)?.iter().all(u8::is_ascii_hexdigit) => pos += 6,
+                    _ => return None,
+                }
+            }
             0x80.. => pos += utf8_sequence_len(&bytes[pos..])?,
             _ => return None,
         }
@@ -357,7 +375,51 @@ impl Containers {
 
 const _: () = assert!(MAX_DEPTH.is_power_of_two());
 
-struct Scanner<'a> {
+/// The kinds of value that are one token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Scalar {
+    Null,
+    False,
+    True,
+    Number,
+}
+
+/// What the scanner tells of each token it accepts, in document order:
+/// `start..end` spans the token's text (quotes and brackets included).
+/// Called only on what passed the rules so far; a scan that then fails
+/// returns its error, and what the sink saw is to be dropped. The
+/// scanner bounds the depth (`MAX_DEPTH`) before any `open`.
+pub(crate) trait Sink {
+    /// An object (`is_object`) or array opens at `start`.
+    fn open(&mut self, start: usize, is_object: bool);
+    /// The innermost open object or array closes; its text ends at `end`.
+    fn close(&mut self, end: usize);
+    /// An object member's name, with whether it holds escapes.
+    fn key(&mut self, start: usize, end: usize, escaped: bool);
+    /// A string value, with whether it holds escapes.
+    fn string(&mut self, start: usize, end: usize, escaped: bool);
+    /// A number, `true`, `false` or `null`.
+    fn scalar(&mut self, kind: Scalar, start: usize, end: usize);
+}
+
+/// The sink of a plain check: nothing is kept.
+pub(crate) struct NoSink;
+
+impl Sink for NoSink {
+    #[inline(always)]
+    fn open(&mut self, _start: usize, _is_object: bool) {}
+    #[inline(always)]
+    fn close(&mut self, _end: usize) {}
+    #[inline(always)]
+    fn key(&mut self, _start: usize, _end: usize, _escaped: bool) {}
+    #[inline(always)]
+    fn string(&mut self, _start: usize, _end: usize, _escaped: bool) {}
+    #[inline(always)]
+    fn scalar(&mut self, _kind: Scalar, _start: usize, _end: usize) {}
+}
+
+struct Scanner<'a, S: Sink = NoSink> {
+    sink: S,
     bytes: &'a [u8],
     pos: usize,
     /// Where the last field name's closing quote stands.
@@ -368,7 +430,13 @@ struct Scanner<'a> {
 
 impl<'a> Scanner<'a> {
     fn new(bytes: &'a [u8]) -> Self {
-        Scanner { bytes, pos: 0, field_name_end: 0, closing_bracket: None }
+        Scanner::with_sink(bytes, NoSink)
+    }
+}
+
+impl<'a, S: Sink> Scanner<'a, S> {
+    fn with_sink(bytes: &'a [u8], sink: S) -> Self {
+        Scanner { sink, bytes, pos: 0, field_name_end: 0, closing_bracket: None }
     }
 
     /// Scans the arguments: one object and nothing after it but whitespace.
@@ -438,15 +506,18 @@ impl<'a> Scanner<'a> {
         &mut self,
         mut member: impl FnMut(&mut Self, usize, usize, bool) -> Result<(), String>,
     ) -> Result<(), String> {
+        self.sink.open(self.pos, true);
         self.pos += 1; // '{'
         if self.next_byte() == Some(b'}') {
             self.pos += 1;
+            self.sink.close(self.pos);
             return Ok(());
         }
         loop {
             let key_start = self.pos + 1;
             let escaped = self.field_name()?;
             let key_end = self.field_name_end;
+            self.sink.key(key_start - 1, key_end + 1, escaped);
             self.skip_whitespace();
             member(self, key_start, key_end, escaped)?;
             match self.next_byte() {
@@ -456,6 +527,7 @@ impl<'a> Scanner<'a> {
                 }
                 Some(b'}') => {
                     self.pos += 1;
+                    self.sink.close(self.pos);
                     return Ok(());
                 }
                 _ => return Err(self.unexpected("',' or '}'")),
@@ -558,14 +630,21 @@ impl<'a> Scanner<'a> {
     /// anything else is not a value.
     #[inline(always)]
     fn scalar(&mut self, next: Option<u8>) -> Result<(), String> {
-        match next {
-            Some(b'"') => self.string().map(drop),
-            Some(b't') => self.literal("true"),
-            Some(b'f') => self.literal("false"),
-            Some(b'n') => self.literal("null"),
-            Some(b'-' | b'0'..=b'9') => self.number(),
-            _ => Err(self.unexpected("a JSON value")),
-        }
+        let start = self.pos;
+        let kind = match next {
+            Some(b'"') => {
+                let escaped = self.string()?;
+                self.sink.string(start, self.pos, escaped);
+                return Ok(());
+            }
+            Some(b't') => self.literal("true").map(|()| Scalar::True)?,
+            Some(b'f') => self.literal("false").map(|()| Scalar::False)?,
+            Some(b'n') => self.literal("null").map(|()| Scalar::Null)?,
+            Some(b'-' | b'0'..=b'9') => self.number().map(|()| Scalar::Number)?,
+            _ => return Err(self.unexpected("a JSON value")),
+        };
+        self.sink.scalar(kind, start, self.pos);
+        Ok(())
     }
 
     /// Scans an object or array with all it holds.
@@ -608,15 +687,33 @@ impl<'a> Scanner<'a> {
         'value: loop {
             let byte = read::<CHECKED>(bytes, pos);
             match byte {
-                b'"' => pos = self.string_end::<CHECKED>(bytes, blocks, pos)?,
-                b'-' | b'0'..=b'9' => pos = self.number_end::<CHECKED>(bytes, pos)?,
-                b't' if bytes.get(pos..pos + 4) == Some(b"true") => pos += 4,
-                b'f' if bytes.get(pos + 1..pos + 5) == Some(b"alse") => pos += 5,
-                b'n' if bytes.get(pos..pos + 4) == Some(b"null") => pos += 4,
+                b'"' => {
+                    let (end, escaped) = self.string_end::<CHECKED>(bytes, blocks, pos)?;
+                    self.sink.string(pos, end, escaped);
+                    pos = end;
+                }
+                b'-' | b'0'..=b'9' => {
+                    let end = self.number_end::<CHECKED>(bytes, pos)?;
+                    self.sink.scalar(Scalar::Number, pos, end);
+                    pos = end;
+                }
+                b't' if bytes.get(pos..pos + 4) == Some(b"true") => {
+                    self.sink.scalar(Scalar::True, pos, pos + 4);
+                    pos += 4;
+                }
+                b'f' if bytes.get(pos + 1..pos + 5) == Some(b"alse") => {
+                    self.sink.scalar(Scalar::False, pos, pos + 5);
+                    pos += 5;
+                }
+                b'n' if bytes.get(pos..pos + 4) == Some(b"null") => {
+                    self.sink.scalar(Scalar::Null, pos, pos + 4);
+                    pos += 4;
+                }
                 b'{' | b'[' => {
                     if depth + containers.len + 1 > MAX_DEPTH {
                         return Err(format!("the JSON is nested deeper than {MAX_DEPTH} levels at byte {pos}"));
                     }
+                    self.sink.open(pos, byte == b'{');
                     pos = skip_whitespace_to::<CHECKED>(bytes, pos + 1);
                     // '}' and ']' stand two code points after '{' and '['.
                     if read::<CHECKED>(bytes, pos) != byte + 2 {
@@ -628,6 +725,7 @@ impl<'a> Scanner<'a> {
                         continue 'value;
                     }
                     pos += 1;
+                    self.sink.close(pos);
                     if containers.len == 0 {
                         break 'value;
                     }
@@ -655,10 +753,12 @@ impl<'a> Scanner<'a> {
                     }
                     b'}' if in_object => {
                         pos += 1;
+                        self.sink.close(pos);
                         containers.pop();
                     }
                     b']' if !in_object => {
                         pos += 1;
+                        self.sink.close(pos);
                         containers.pop();
                     }
                     b' ' | b'\t' | b'\n' | b'\r' => {
@@ -695,7 +795,9 @@ impl<'a> Scanner<'a> {
                 return Err(self.unexpected_at(pos, "a field name in double quotes"));
             }
         }
-        pos = self.string_end::<CHECKED>(bytes, blocks, pos)?;
+        let (end, escaped) = self.string_end::<CHECKED>(bytes, blocks, pos)?;
+        self.sink.key(pos, end, escaped);
+        pos = end;
         if read::<CHECKED>(bytes, pos) != b':' {
             pos = skip_whitespace_to::<CHECKED>(bytes, pos);
             if read::<CHECKED>(bytes, pos) != b':' {
@@ -706,17 +808,17 @@ impl<'a> Scanner<'a> {
     }
 
     /// Scans the string whose opening quote stands at `pos` and returns the
-    /// position after its closing quote.
+    /// position after its closing quote, and whether it holds escapes.
     #[inline(always)]
     fn string_end<const CHECKED: bool>(
         &mut self,
         bytes: &'a [u8],
         blocks: &mut Blocks,
         pos: usize,
-    ) -> Result<usize, String> {
+    ) -> Result<(usize, bool), String> {
         let stop = blocks.skip_plain(bytes, pos + 1);
         if byte_at(bytes, stop) == b'"' {
-            return Ok(stop + 1);
+            return Ok((stop + 1, false));
         }
         match string_tail(bytes, blocks, stop) {
             Some(end) => Ok(end),
@@ -724,9 +826,9 @@ impl<'a> Scanner<'a> {
                 // Scan again, slowly, for the message: `rest_of_string` is
                 // the rule, `string_tail` only its fast copy.
                 self.pos = stop;
-                self.rest_of_string(pos)?;
+                let escaped = self.rest_of_string(pos)?;
                 debug_assert!(false, "string_tail and rest_of_string disagree at byte {stop}");
-                Ok(self.pos)
+                Ok((self.pos, escaped))
             }
         }
     }

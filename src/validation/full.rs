@@ -71,33 +71,40 @@ impl Schema {
     /// Whether `json` (any JSON value) is valid against the schema. Text
     /// that is not JSON is not.
     pub fn is_valid(&self, json: &str) -> bool {
-        json::is_valid_json(json.as_bytes())
-            && json.len() <= tape::MAX_LEN
-            && with_tape(json, |node| self.validator.is_valid(node))
+        json.len() <= tape::MAX_LEN
+            && with_entries(|entries| {
+                tape::build(json, entries) && self.validator.is_valid(TapeNode::root(json, entries))
+            })
     }
 
     /// Checks `json`, any JSON value, and returns every violation.
     pub fn validate(&self, json: &str) -> Result<(), Vec<Violation>> {
-        if !json::is_valid_json(json.as_bytes()) {
-            return Err(vec![Violation { pointer: "(root)".to_owned(), message: "not valid JSON".to_owned() }]);
+        let not_json = || vec![Violation { pointer: "(root)".to_owned(), message: "not valid JSON".to_owned() }];
+        if json.len() > tape::MAX_LEN {
+            return Err(if json::is_valid_json(json.as_bytes()) { too_large(json.len()) } else { not_json() });
         }
-        self.validate_checked(json)
+        with_entries(|entries| {
+            if !tape::build(json, entries) {
+                return Err(not_json());
+            }
+            self.violations(TapeNode::root(json, entries))
+        })
     }
 
     /// [`Schema::validate`] on text that passed the syntax check.
     pub(crate) fn validate_checked(&self, json: &str) -> Result<(), Vec<Violation>> {
         if json.len() > tape::MAX_LEN {
-            return Err(vec![Violation {
-                pointer: "(root)".to_owned(),
-                message: format!("the arguments are too large to validate ({} bytes; at most 4 GiB)", json.len()),
-            }]);
+            return Err(too_large(json.len()));
         }
-        with_tape(json, |node| {
-            if self.validator.is_valid(node) {
-                return Ok(());
-            }
-            Err(message::violations(self.validator.iter_errors(node)))
-        })
+        with_tape(json, |node| self.violations(node))
+    }
+
+    /// Every violation of the document at `node`.
+    fn violations(&self, node: TapeNode<'_>) -> Result<(), Vec<Violation>> {
+        if self.validator.is_valid(node) {
+            return Ok(());
+        }
+        Err(message::violations(self.validator.iter_errors(node)))
     }
 
     /// Checks arguments that passed the seed's syntax rules: with `repair`,
@@ -108,6 +115,27 @@ impl Schema {
         }
         self.validate_checked(arguments).map_err(|violations| message::join(&violations))?;
         Ok((Cow::Borrowed(arguments), Vec::new()))
+    }
+
+    /// FULL mode's whole check of raw arguments: the seed's syntax rules
+    /// (`json::check`, same messages) and the schema, with the tape built
+    /// by the syntax check's own pass over the text.
+    pub(crate) fn check_full<'a>(&self, raw: &'a [u8]) -> Result<&'a str, String> {
+        if raw.len() > tape::MAX_LEN {
+            let arguments = json::check(raw, &[])?;
+            self.check(arguments, false)?;
+            return Ok(arguments);
+        }
+        with_entries(|entries| {
+            tape::reserve(entries, raw.len());
+            let arguments = json::check_with(raw, &[], tape::Builder::new(entries))?;
+            if entries.is_empty() {
+                // Empty arguments, read as `{}`: the scan saw no token.
+                tape::build(arguments, entries);
+            }
+            self.violations(TapeNode::root(arguments, entries)).map_err(|violations| message::join(&violations))?;
+            Ok(arguments)
+        })
     }
 
     /// The violations of a document, with the tape at hand (repair uses it).
@@ -133,13 +161,29 @@ thread_local! {
 /// gets its own array, freed after the call.
 const KEPT_ENTRIES: usize = 1 << 16;
 
+/// The violation of a text too long for a tape's 32-bit offsets.
+fn too_large(len: usize) -> Vec<Violation> {
+    vec![Violation {
+        pointer: "(root)".to_owned(),
+        message: format!("the arguments are too large to validate ({len} bytes; at most 4 GiB)"),
+    }]
+}
+
 /// Runs `visit` on the root of `json` (valid JSON, at most `MAX_LEN` bytes).
 fn with_tape<R>(json: &str, visit: impl FnOnce(TapeNode<'_>) -> R) -> R {
+    with_entries(|entries| {
+        let valid = tape::build(json, entries);
+        debug_assert!(valid, "the caller checked the JSON");
+        visit(TapeNode::root(json, entries))
+    })
+}
+
+/// Runs `fill` on the thread's entry array.
+fn with_entries<R>(fill: impl FnOnce(&mut Vec<Entry>) -> R) -> R {
     // Taken, not borrowed: a handler may dispatch again on this thread,
     // and a panic inside leaves an empty array behind, never a borrowed one.
     let mut entries = TAPE.take();
-    tape::build(json, &mut entries);
-    let result = visit(TapeNode::root(json, &entries));
+    let result = fill(&mut entries);
     if entries.capacity() <= KEPT_ENTRIES {
         entries.clear();
         TAPE.set(entries);

@@ -135,6 +135,10 @@ mod absent {
         ) -> Result<(Cow<'a, str>, Vec<Repair>), String> {
             match self.never {}
         }
+
+        pub(crate) fn check_full<'a>(&self, _raw: &'a [u8]) -> Result<&'a str, String> {
+            match self.never {}
+        }
     }
 }
 
@@ -157,6 +161,10 @@ pub(crate) fn check_arguments<'a>(
 ) -> Result<Checked<'a>, String> {
     let (arguments, schema) = match (mode, schema) {
         (ValidationMode::Required, _) => (json::check(raw, required)?, None),
+        // The syntax check builds the validator's tape in the same pass.
+        (ValidationMode::Full, Some(schema)) => {
+            return Ok(Checked { arguments: Cow::Borrowed(schema.check_full(raw)?), repairs: Vec::new() })
+        }
         (_, None) => (json::check(raw, &[])?, None),
         (_, Some(schema)) => (json::check(raw, &[])?, Some(schema)),
     };

@@ -5,9 +5,10 @@
 //! `jsonschema` validates any representation that implements its `json`
 //! traits; this one costs one allocation (the entry array, reused per
 //! thread) where `serde_json::Value` costs one per key, string and number
-//! (and, with `arbitrary_precision`, a slow path for every number). The text
-//! has already passed [`crate::json::check`], so the builder trusts its
-//! syntax.
+//! (and, with `arbitrary_precision`, a slow path for every number). The
+//! entries come from the syntax check itself ([`crate::json::check_with`]
+//! and [`crate::json::scan_value`] tell a [`Builder`] each token they
+//! accept), so the text is read once.
 
 use std::borrow::Cow;
 
@@ -15,7 +16,7 @@ use jsonschema::json::{Array, Json, JsonNumber, Node, NodeIdentity, Object};
 use jsonschema::JsonType;
 use serde_json::Value;
 
-use crate::json::{decode_string, skip_plain};
+use crate::json::{self, decode_string};
 
 /// What kind of value an entry holds.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -49,112 +50,103 @@ pub(crate) struct Entry {
 /// The largest text a tape can address.
 pub(crate) const MAX_LEN: usize = u32::MAX as usize;
 
-/// Fills `tape` with the entries of `text`, one JSON value that
-/// [`crate::json::check`] (or [`crate::json::is_valid_json`]) accepted and
-/// at most [`MAX_LEN`] bytes long. Object members are a key entry followed
-/// by the value's subtree.
-pub(crate) fn build(text: &str, tape: &mut Vec<Entry>) {
-    debug_assert!(text.len() <= MAX_LEN);
+/// Room for the entries of a text of `len` bytes, reserved once. A value
+/// takes two bytes at least (`1,`). Token-dense documents (short keys,
+/// small numbers: the 1 MiB bench has one entry per 4.4 bytes) need more
+/// than one per eight, and a regrowth copies the whole array: room for one
+/// per four bytes up front.
+pub(crate) fn reserve(tape: &mut Vec<Entry>, len: usize) {
     tape.clear();
-    // A value takes two bytes at least (`1,`). Token-dense documents (short
-    // keys, small numbers: the 1 MiB bench has one entry per 4.4 bytes)
-    // need more than one per eight, and a regrowth copies the whole array:
-    // room for one per four bytes up front.
-    tape.reserve(text.len() / 4 + 8);
-    let bytes = text.as_bytes();
-    // The innermost open container's entry, or NONE at the top. No stack
-    // of its own (a 513-level array cost a 4.6 KB memset per call, more
-    // than a small document's whole build): while a container is open,
-    // its entry counts its values in `count` and holds its parent's index
-    // in `next`, which its closing bracket then sets to the real `next`.
-    // The check bounded the depth.
+    tape.reserve(len / 4 + 8);
+}
+
+/// Fills `tape` with the entries of `text`, one JSON value of at most
+/// [`MAX_LEN`] bytes, and returns whether the text is valid JSON (when not,
+/// the entries are to be dropped). Object members are a key entry followed
+/// by the value's subtree.
+pub(crate) fn build(text: &str, tape: &mut Vec<Entry>) -> bool {
+    debug_assert!(text.len() <= MAX_LEN);
+    reserve(tape, text.len());
+    json::scan_value(text.as_bytes(), Builder::new(tape))
+}
+
+/// Builds a tape from the scanner's tokens ([`json::Sink`]), so that the
+/// syntax check and the tape are one pass over the text.
+///
+/// No stack of its own (a 513-level array cost a 4.6 KB memset per call,
+/// more than a small document's whole build): while a container is open,
+/// its entry counts its values in `count` and holds its parent's index in
+/// `next`, which its closing bracket then sets to the real `next`. The
+/// scanner bounds the depth and calls `close` only on an open container.
+pub(crate) struct Builder<'t> {
+    tape: &'t mut Vec<Entry>,
+    /// The innermost open container's entry, or `NONE` at the top.
+    open: u32,
+}
+
+impl<'t> Builder<'t> {
     const NONE: u32 = u32::MAX;
-    let mut open = NONE;
-    let mut expect_key = false;
-    let mut pos = 0usize;
-    while pos < bytes.len() {
-        let byte = bytes[pos];
-        let start = pos;
-        let kind = match byte {
-            b',' => {
-                pos += 1;
-                expect_key = open != NONE && tape[open as usize].kind == Kind::Object;
-                continue;
-            }
-            b'"' => {
-                let mut escaped = false;
-                pos += 1;
-                loop {
-                    pos = skip_plain(bytes, pos);
-                    match bytes.get(pos) {
-                        Some(b'"') | None => break,
-                        Some(b'\\') => {
-                            escaped = true;
-                            pos += 2;
-                        }
-                        Some(_) => pos += 1,
-                    }
-                }
-                pos += 1;
-                if !expect_key && open != NONE {
-                    tape[open as usize].count += 1;
-                }
-                expect_key = false;
-                let next = tape.len() as u32 + 1;
-                tape.push(Entry { kind: Kind::String, escaped, start: start as u32, end: pos as u32, next, count: 0 });
-                continue;
-            }
-            b':' | b' ' | b'\t' | b'\r' | b'\n' => {
-                pos += 1;
-                continue;
-            }
-            b'}' | b']' => {
-                pos += 1;
-                let next = tape.len() as u32;
-                let entry = &mut tape[open as usize];
-                entry.end = pos as u32;
-                open = std::mem::replace(&mut entry.next, next);
-                expect_key = false;
-                continue;
-            }
-            b'{' | b'[' => {
-                let is_object = byte == b'{';
-                if open != NONE {
-                    tape[open as usize].count += 1;
-                }
-                let kind = if is_object { Kind::Object } else { Kind::Array };
-                let index = tape.len() as u32;
-                tape.push(Entry { kind, start: start as u32, next: open, ..Entry::default() });
-                open = index;
-                pos += 1;
-                expect_key = is_object;
-                continue;
-            }
-            b't' => {
-                pos += 4;
-                Kind::True
-            }
-            b'f' => {
-                pos += 5;
-                Kind::False
-            }
-            b'n' => {
-                pos += 4;
-                Kind::Null
-            }
-            _ => {
-                pos += 1;
-                while pos < bytes.len() && matches!(bytes[pos], b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') {
-                    pos += 1;
-                }
-                Kind::Number
-            }
-        };
-        if open != NONE {
-            tape[open as usize].count += 1;
+
+    /// A builder that appends to `tape` (cleared and reserved by [`reserve`]).
+    pub(crate) fn new(tape: &'t mut Vec<Entry>) -> Self {
+        Builder { tape, open: Self::NONE }
+    }
+
+    /// Counts one more value in the open container.
+    #[inline(always)]
+    fn count(&mut self) {
+        if let Some(entry) = self.tape.get_mut(self.open as usize) {
+            entry.count += 1;
         }
-        let next = tape.len() as u32 + 1;
-        tape.push(Entry { kind, escaped: false, start: start as u32, end: pos as u32, next, count: 0 });
+    }
+
+    #[inline(always)]
+    fn push(&mut self, kind: Kind, escaped: bool, start: usize, end: usize) {
+        let next = self.tape.len() as u32 + 1;
+        self.tape.push(Entry { kind, escaped, start: start as u32, end: end as u32, next, count: 0 });
+    }
+}
+
+impl json::Sink for Builder<'_> {
+    #[inline(always)]
+    fn open(&mut self, start: usize, is_object: bool) {
+        self.count();
+        let kind = if is_object { Kind::Object } else { Kind::Array };
+        let index = self.tape.len() as u32;
+        self.tape.push(Entry { kind, start: start as u32, next: self.open, ..Entry::default() });
+        self.open = index;
+    }
+
+    #[inline(always)]
+    fn close(&mut self, end: usize) {
+        let next = self.tape.len() as u32;
+        if let Some(entry) = self.tape.get_mut(self.open as usize) {
+            entry.end = end as u32;
+            self.open = std::mem::replace(&mut entry.next, next);
+        }
+    }
+
+    #[inline(always)]
+    fn key(&mut self, start: usize, end: usize, escaped: bool) {
+        self.push(Kind::String, escaped, start, end);
+    }
+
+    #[inline(always)]
+    fn string(&mut self, start: usize, end: usize, escaped: bool) {
+        self.count();
+        self.push(Kind::String, escaped, start, end);
+    }
+
+    #[inline(always)]
+    fn scalar(&mut self, kind: json::Scalar, start: usize, end: usize) {
+        self.count();
+        let kind = match kind {
+            json::Scalar::Null => Kind::Null,
+            json::Scalar::False => Kind::False,
+            json::Scalar::True => Kind::True,
+            json::Scalar::Number => Kind::Number,
+        };
+        self.push(kind, false, start, end);
     }
 }
 
