@@ -18,7 +18,7 @@ use std::rc::Rc;
 use regex::bytes::{Captures, Regex, RegexBuilder};
 
 use super::regex_syntax::{translate, Dialect};
-use crate::shell::command::{CommandFn, Context};
+use crate::shell::command::{CommandFn, Context, Stdin};
 use crate::shell::LimitHit;
 
 pub(super) const COMMANDS: &[(&str, CommandFn)] = &[("sed", sed)];
@@ -588,27 +588,65 @@ impl Parser<'_> {
     }
 }
 
-/// The input: every file's bytes, read line by line across files.
-struct Input {
-    /// (name shown by `F`, bytes).
-    files: Vec<(String, Vec<u8>)>,
-    file: usize,
-    pos: usize,
+/// One input of sed: a file's bytes, or stdin read line by line as it comes.
+enum Data {
+    Bytes(Vec<u8>),
+    Stdin,
 }
 
-impl Input {
+/// The input: every file, read line by line across files. Stdin is read a
+/// line at a time (so `q` stops reading it), with one line of look-ahead
+/// when `$` or `n`/`N` ask whether the current line is the last.
+struct Input<'s> {
+    /// (name shown by `F`, bytes or stdin).
+    files: Vec<(String, Data)>,
+    file: usize,
+    pos: usize,
+    stdin: &'s Stdin,
+    /// A line read ahead of the current one (from stdin).
+    peeked: Option<(Vec<u8>, bool)>,
+    /// The limit that stopped a read of stdin: the run ends with it.
+    hit: Option<LimitHit>,
+}
+
+impl<'s> Input<'s> {
+    fn new(files: Vec<(String, Data)>, stdin: &'s Stdin) -> Self {
+        Input { files, file: 0, pos: 0, stdin, peeked: None, hit: None }
+    }
+
     /// The next line and whether it ended with a newline.
     fn next_line(&mut self) -> Option<(Vec<u8>, bool)> {
+        if let Some(line) = self.peeked.take() {
+            return Some(line);
+        }
         while self.file < self.files.len() {
-            let data = &self.files[self.file].1;
-            if self.pos < data.len() {
-                let start = self.pos;
-                let (end, newline) = match memchr::memchr(b'\n', &data[start..]) {
-                    Some(i) => (start + i, true),
-                    None => (data.len(), false),
-                };
-                self.pos = end + 1;
-                return Some((data[start..end].to_vec(), newline));
+            match &self.files[self.file].1 {
+                Data::Bytes(data) => {
+                    if self.pos < data.len() {
+                        let start = self.pos;
+                        let (end, newline) = match memchr::memchr(b'\n', &data[start..]) {
+                            Some(i) => (start + i, true),
+                            None => (data.len(), false),
+                        };
+                        self.pos = end + 1;
+                        return Some((data[start..end].to_vec(), newline));
+                    }
+                }
+                Data::Stdin if self.hit.is_none() => {
+                    let mut line = Vec::new();
+                    match self.stdin.read_until(b'\n', &mut line) {
+                        Ok(true) => {
+                            let newline = line.last() == Some(&b'\n');
+                            if newline {
+                                line.pop();
+                            }
+                            return Some((line, newline));
+                        }
+                        Ok(false) => {}
+                        Err(hit) => self.hit = Some(hit),
+                    }
+                }
+                Data::Stdin => {}
             }
             self.file += 1;
             self.pos = 0;
@@ -616,17 +654,11 @@ impl Input {
         None
     }
 
-    fn is_last(&self) -> bool {
-        let mut file = self.file;
-        let mut pos = self.pos;
-        while file < self.files.len() {
-            if pos < self.files[file].1.len() {
-                return false;
-            }
-            file += 1;
-            pos = 0;
+    fn is_last(&mut self) -> bool {
+        if self.peeked.is_none() {
+            self.peeked = self.next_line();
         }
-        true
+        self.peeked.is_none()
     }
 
     fn name(&self) -> &str {
@@ -817,8 +849,13 @@ fn sed(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     let mut status = 0;
     let mut loaded = Vec::new();
     for file in &files {
+        if file == "-" {
+            // Stdin is read as it comes, line by line.
+            loaded.push((file.clone(), Data::Stdin));
+            continue;
+        }
         match ctx.read(file) {
-            Ok(data) => loaded.push((file.clone(), data)),
+            Ok(data) => loaded.push((file.clone(), Data::Bytes(data))),
             Err(error) => {
                 let reason = crate::shell::command::error_reason(&error);
                 ctx.error(format!("can't read {file}: {reason}"))?;
@@ -851,15 +888,18 @@ fn sed(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
             exec.writes.insert(path, Vec::new());
         }
     }
-    let groups: Vec<Vec<(String, Vec<u8>)>> =
+    let groups: Vec<Vec<(String, Data)>> =
         if in_place.is_some() || separate { loaded.into_iter().map(|f| vec![f]).collect() } else { vec![loaded] };
     for group in groups {
         let target = group.first().map(|(name, _)| name.clone());
-        let mut input = Input { files: group, file: 0, pos: 0 };
+        let mut input = Input::new(group, ctx.stdin);
         if in_place.is_some() || separate {
             exec.line = 0;
         }
         let quit = exec.run(ctx, &mut input, in_place.is_none())?;
+        if let Some(hit) = input.hit {
+            return Err(hit);
+        }
         if let (Some(suffix), Some(target)) = (&in_place, target) {
             if target != "-" {
                 let path = ctx.path(&target);
@@ -872,7 +912,11 @@ fn sed(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
                     } else {
                         format!("{target}{suffix}")
                     };
-                    ctx.storage.write(&ctx.path(&backup_name), &input.files[0].1)
+                    let original = match &input.files[0].1 {
+                        Data::Bytes(data) => data.as_slice(),
+                        Data::Stdin => &[],
+                    };
+                    ctx.storage.write(&ctx.path(&backup_name), original)
                 };
                 if let Err(error) = backup.and_then(|()| ctx.storage.write(&path, &out)) {
                     let reason = crate::shell::command::error_reason(&error);
@@ -982,7 +1026,7 @@ impl Exec<'_> {
         regex.is_match(&self.pattern)
     }
 
-    fn addr_matches(&mut self, addr: &Addr, input: &Input) -> bool {
+    fn addr_matches(&mut self, addr: &Addr, input: &mut Input) -> bool {
         match addr {
             Addr::Line(n) => self.line == *n,
             Addr::Last => input.is_last(),
@@ -999,7 +1043,7 @@ impl Exec<'_> {
     }
 
     /// Whether command `index` applies to the current line (updating its range).
-    fn selected(&mut self, index: usize, input: &Input) -> bool {
+    fn selected(&mut self, index: usize, input: &mut Input) -> bool {
         let command = self.commands[index].clone();
         let hit = match (&command.a1, &command.a2) {
             (None, _) => true,
