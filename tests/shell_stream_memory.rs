@@ -31,6 +31,8 @@ fn scripts() -> Vec<(&'static str, String)> {
         ("grep 'last' big | wc -c", "64\n".to_string()),
         ("cut -c1-4 big | uniq -c", format!("{LINES:7} line\n")),
         ("cat big | sed -n '$p'", format!("{}\n", last_line())),
+        ("sed -n '2p;$p' big | cut -c1-10", format!("line 00000\n{}\n", &last_line()[..10])),
+        ("awk 'END { print NR }' big", format!("{LINES}\n")),
         ("cat big | awk 'END { print NR }'", format!("{LINES}\n")),
     ]
 }

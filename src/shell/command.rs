@@ -293,7 +293,17 @@ enum Source<'a> {
     File { storage: &'a dyn Storage, path: String, offset: u64, first: Option<Vec<u8>>, done: bool },
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
+    /// Opens a file by the path the user wrote, relative to `cwd`, as
+    /// [`Context::open`] does (for a command that opens files later, when
+    /// it reaches them).
+    pub fn file(storage: &'a dyn Storage, cwd: &str, user_path: &str) -> Result<Reader<'a>, StorageError> {
+        directories_before_slashes(storage, cwd, user_path)?;
+        let path = normalize(&join(cwd, user_path));
+        let first = storage.read_range(&path, 0, FILE_PIECE)?;
+        Ok(Reader { source: Source::File { storage, path, offset: 0, first: Some(first), done: false } })
+    }
+
     /// A file's whole content when its first piece was all of it (a small
     /// file: one read, as [`Storage::read`]); otherwise the reader back.
     pub fn into_whole(self) -> Result<Vec<u8>, Self> {
@@ -333,13 +343,21 @@ pub struct Lines<'a> {
     scanned: usize,
     end: bool,
     max_memory: usize,
+    /// Whether the line returned last ended with the delimiter.
+    delimited: bool,
 }
 
 impl<'a> Lines<'a> {
     /// Lines of `reader`; one longer than `max_memory` fails with
     /// [`LimitHit::Memory`].
     pub fn new(reader: Reader<'a>, max_memory: usize) -> Self {
-        Lines { reader, buf: Vec::new(), pos: 0, scanned: 0, end: false, max_memory }
+        Lines { reader, buf: Vec::new(), pos: 0, scanned: 0, end: false, max_memory, delimited: false }
+    }
+
+    /// Whether the line returned last ended with the delimiter (only the
+    /// last line of an input may not).
+    pub fn delimited(&self) -> bool {
+        self.delimited
     }
 
     /// The next line without its `delim` (a last line without one is still
@@ -351,6 +369,7 @@ impl<'a> Lines<'a> {
                 let start = self.pos;
                 self.pos = from + at + 1;
                 self.scanned = 0;
+                self.delimited = true;
                 break (start, from + at);
             }
             if self.end {
@@ -358,6 +377,7 @@ impl<'a> Lines<'a> {
                     let start = self.pos;
                     self.pos = self.buf.len();
                     self.scanned = 0;
+                    self.delimited = false;
                     break (start, self.buf.len());
                 }
                 return Ok(None);
@@ -501,10 +521,7 @@ impl<'a> Context<'a> {
         if user_path == "-" {
             return Ok(Reader { source: Source::Stdin(self.stdin) });
         }
-        directories_before_slashes(self.storage, self.cwd, user_path)?;
-        let path = self.path(user_path);
-        let first = self.storage.read_range(&path, 0, FILE_PIECE)?;
-        Ok(Reader { source: Source::File { storage: self.storage, path, offset: 0, first: Some(first), done: false } })
+        Reader::file(self.storage, self.cwd, user_path)
     }
 
     /// The metadata of a path as the user wrote it, following symlinks.

@@ -644,10 +644,10 @@ impl State<'_> {
         }
     }
 
-    /// Searches one file's bytes, printing what the options ask for.
-    /// stdin as it comes, in blocks of whole lines: grep stops reading once
-    /// it knows its answer (`-q`, `-l`, `-m`), so an endless writer meets a
-    /// closed pipe. With context lines or `-b`, it reads all of stdin first.
+    /// Searches stdin as it comes, in blocks of whole lines: grep stops
+    /// reading once it knows its answer (`-q`, `-l`, `-m`), so an endless
+    /// writer meets a closed pipe. With context lines or `-b`, it reads all
+    /// of stdin first.
     fn stdin(&mut self, ctx: &mut Context<'_>, show: bool) -> Result<(), LimitHit> {
         match ctx.open("-") {
             Ok(reader) => self.stream(ctx, reader, "(standard input)", show),
@@ -776,6 +776,7 @@ impl State<'_> {
         Ok(())
     }
 
+    /// Searches one file's bytes, printing what the options ask for.
     fn file(&mut self, ctx: &mut Context<'_>, data: &[u8], name: &str, show: bool) -> Result<(), LimitHit> {
         let o = self.o;
         let mut search = Search { regex: self.regex, hay: data, invert: o.invert, pos: 0 };

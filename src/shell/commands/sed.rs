@@ -18,8 +18,9 @@ use std::rc::Rc;
 use regex::bytes::{Captures, Regex, RegexBuilder};
 
 use super::regex_syntax::{translate, Dialect};
-use crate::shell::command::{CommandFn, Context, Stdin};
+use crate::shell::command::{CommandFn, Context, Lines, ReadFailed, Reader, Stdin};
 use crate::shell::LimitHit;
+use crate::storage::Storage;
 
 pub(super) const COMMANDS: &[(&str, CommandFn)] = &[("sed", sed)];
 
@@ -588,9 +589,13 @@ impl Parser<'_> {
     }
 }
 
-/// One input of sed: a file's bytes, or stdin read line by line as it comes.
-enum Data {
+/// One input of sed: a file's bytes (for `-i`, which keeps them for the
+/// backup), a file not opened yet, an open file read a piece at a time, or
+/// stdin read line by line as it comes.
+enum Data<'s> {
     Bytes(Vec<u8>),
+    Path,
+    Open(Lines<'s>),
     Stdin,
 }
 
@@ -598,11 +603,16 @@ enum Data {
 /// line at a time (so `q` stops reading it), with one line of look-ahead
 /// when `$` or `n`/`N` ask whether the current line is the last.
 struct Input<'s> {
-    /// (name shown by `F`, bytes or stdin).
-    files: Vec<(String, Data)>,
+    /// (name as the user wrote it, shown by `F`; its data).
+    files: Vec<(String, Data<'s>)>,
     file: usize,
     pos: usize,
     stdin: &'s Stdin,
+    storage: &'s dyn Storage,
+    cwd: &'s str,
+    max_memory: usize,
+    /// Messages for files that could not be read, printed as they are met.
+    errors: Vec<String>,
     /// A line read ahead of the current one (from stdin).
     peeked: Option<(Vec<u8>, bool)>,
     /// The limit that stopped a read of stdin: the run ends with it.
@@ -610,8 +620,19 @@ struct Input<'s> {
 }
 
 impl<'s> Input<'s> {
-    fn new(files: Vec<(String, Data)>, stdin: &'s Stdin) -> Self {
-        Input { files, file: 0, pos: 0, stdin, peeked: None, hit: None }
+    fn new(files: Vec<(String, Data<'s>)>, ctx: &Context<'s>) -> Self {
+        Input {
+            files,
+            file: 0,
+            pos: 0,
+            stdin: ctx.stdin,
+            storage: ctx.storage,
+            cwd: ctx.cwd,
+            max_memory: ctx.max_memory,
+            errors: Vec::new(),
+            peeked: None,
+            hit: None,
+        }
     }
 
     /// The next line and whether it ended with a newline.
@@ -620,7 +641,7 @@ impl<'s> Input<'s> {
             return Some(line);
         }
         while self.file < self.files.len() {
-            match &self.files[self.file].1 {
+            match &mut self.files[self.file].1 {
                 Data::Bytes(data) => {
                     if self.pos < data.len() {
                         let start = self.pos;
@@ -647,6 +668,33 @@ impl<'s> Input<'s> {
                     }
                 }
                 Data::Stdin => {}
+                Data::Path => {
+                    let name = &self.files[self.file].0;
+                    match Reader::file(self.storage, self.cwd, name) {
+                        Ok(reader) => {
+                            self.files[self.file].1 = Data::Open(Lines::new(reader, self.max_memory));
+                            continue;
+                        }
+                        Err(error) => {
+                            let reason = crate::shell::command::error_reason(&error);
+                            self.errors.push(format!("can't read {name}: {reason}"));
+                        }
+                    }
+                }
+                Data::Open(lines) if self.hit.is_none() => match lines.next_line(b'\n') {
+                    Ok(Some(line)) => {
+                        let line = line.to_vec();
+                        return Some((line, lines.delimited()));
+                    }
+                    Ok(None) => self.files[self.file].1 = Data::Bytes(Vec::new()),
+                    Err(ReadFailed::Limit(hit)) => self.hit = Some(hit),
+                    Err(ReadFailed::Storage(error)) => {
+                        let reason = crate::shell::command::error_reason(&error);
+                        self.errors.push(format!("read error on {}: {reason}", self.files[self.file].0));
+                        self.files[self.file].1 = Data::Bytes(Vec::new());
+                    }
+                },
+                Data::Open(_) => {}
             }
             self.file += 1;
             self.pos = 0;
@@ -695,6 +743,8 @@ struct Exec<'p> {
     owed_newline: bool,
     writes: BTreeMap<String, Vec<u8>>,
     status: i32,
+    /// A file could not be read (status 2 at the end, as GNU sed).
+    failed: bool,
 }
 
 fn sed(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
@@ -854,6 +904,21 @@ fn sed(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
             loaded.push((file.clone(), Data::Stdin));
             continue;
         }
+        if in_place.is_none() {
+            // Every file is opened first (GNU's messages come before its
+            // buffered output); a small one is kept, a large one opened
+            // again when reached and read a piece at a time.
+            match ctx.open(file).map(Reader::into_whole) {
+                Ok(Ok(data)) => loaded.push((file.clone(), Data::Bytes(data))),
+                Ok(Err(_)) => loaded.push((file.clone(), Data::Path)),
+                Err(error) => {
+                    let reason = crate::shell::command::error_reason(&error);
+                    ctx.error(format!("can't read {file}: {reason}"))?;
+                    status = 2;
+                }
+            }
+            continue;
+        }
         match ctx.read(file) {
             Ok(data) => loaded.push((file.clone(), Data::Bytes(data))),
             Err(error) => {
@@ -877,6 +942,7 @@ fn sed(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
         owed_newline: false,
         writes: BTreeMap::new(),
         status: 0,
+        failed: false,
     };
     for command in exec.commands.iter() {
         let path = match &command.kind {
@@ -892,13 +958,19 @@ fn sed(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
         if in_place.is_some() || separate { loaded.into_iter().map(|f| vec![f]).collect() } else { vec![loaded] };
     for group in groups {
         let target = group.first().map(|(name, _)| name.clone());
-        let mut input = Input::new(group, ctx.stdin);
+        let mut input = Input::new(group, ctx);
         if in_place.is_some() || separate {
             exec.line = 0;
         }
         let quit = exec.run(ctx, &mut input, in_place.is_none())?;
         if let Some(hit) = input.hit {
             return Err(hit);
+        }
+        if !input.errors.is_empty() {
+            for message in std::mem::take(&mut input.errors) {
+                ctx.error(message)?;
+            }
+            status = 2;
         }
         if let (Some(suffix), Some(target)) = (&in_place, target) {
             if target != "-" {
@@ -914,7 +986,7 @@ fn sed(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
                     };
                     let original = match &input.files[0].1 {
                         Data::Bytes(data) => data.as_slice(),
-                        Data::Stdin => &[],
+                        _ => &[],
                     };
                     ctx.storage.write(&ctx.path(&backup_name), original)
                 };
@@ -940,6 +1012,9 @@ fn sed(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
             ctx.error(format!("couldn't open file {path}: {reason}"))?;
             status = 4;
         }
+    }
+    if exec.failed {
+        status = 2;
     }
     Ok(if exec.status != 0 { exec.status } else { status })
 }
@@ -1000,8 +1075,17 @@ impl Exec<'_> {
         }
     }
 
-    fn read_line(&mut self, input: &mut Input) -> bool {
-        match input.next_line() {
+    fn read_line(&mut self, ctx: &mut Context<'_>, input: &mut Input) -> Result<bool, LimitHit> {
+        let line = input.next_line();
+        // A file that could not be read is reported where it was met.
+        if !input.errors.is_empty() {
+            self.flush(ctx, true)?;
+            for message in std::mem::take(&mut input.errors) {
+                ctx.error(message)?;
+            }
+            self.failed = true;
+        }
+        Ok(match line {
             Some((line, newline)) => {
                 self.pattern = line;
                 self.newline = newline;
@@ -1009,7 +1093,7 @@ impl Exec<'_> {
                 true
             }
             None => false,
-        }
+        })
     }
 
     fn regex_matches(&mut self, regex: &Option<Rc<Regex>>) -> bool {
@@ -1086,7 +1170,7 @@ impl Exec<'_> {
         let mut restart = false;
         loop {
             (ctx.check)()?;
-            if !restart && !self.read_line(input) {
+            if !restart && !self.read_line(ctx, input)? {
                 break;
             }
             restart = false;
@@ -1205,7 +1289,7 @@ impl Exec<'_> {
                         return Ok(Flow::EndInput);
                     }
                     self.end_cycle_output(true);
-                    self.read_line(input);
+                    self.read_line(ctx, input)?;
                 }
                 Kind::NextAppend => {
                     if input.is_last() {
@@ -1216,7 +1300,7 @@ impl Exec<'_> {
                         let append = std::mem::take(&mut self.append);
                         self.emit(&append);
                     }
-                    self.read_line(input);
+                    self.read_line(ctx, input)?;
                     pattern.push(b'\n');
                     pattern.extend_from_slice(&self.pattern);
                     self.pattern = pattern;
@@ -1599,5 +1683,31 @@ mod tests {
         let (status, _, err) = run_for_test(&s, "sed", &[":a;G;h;ba"], "a\n");
         assert_eq!(status, 4);
         assert!(err.contains("too large"), "{err}");
+    }
+
+    #[test]
+    fn large_files_are_read_in_pieces_across_files() {
+        let s = MemoryStorage::default();
+        // More than one piece (256 KiB), without a final newline.
+        let big: String = (0..60_000).map(|n| format!("{n:05}\n")).collect::<String>() + "end";
+        s.write("/big", big.as_bytes()).unwrap();
+        s.write("/small", b"s1\ns2\n").unwrap();
+        let (status, out, err) = run_for_test(&s, "sed", &["2,59999d", "big"], "");
+        assert_eq!((status, out.as_str(), err.as_str()), (0, "00000\n59999\nend", ""));
+        let (status, out, _) = run_for_test(&s, "sed", &["-n", "$p"], "");
+        assert_eq!((status, out.as_str()), (0, ""));
+        let (status, out, err) = run_for_test(&s, "sed", &["-n", "1p;59999,60002p;$p", "big", "nope", "small"], "");
+        assert_eq!(
+            (status, out.as_str(), err.as_str()),
+            (2, "00000\n59998\n59999\nend\ns1\ns2\n", "sed: can't read nope: No such file or directory\n")
+        );
+        let (status, out, _) = run_for_test(&s, "sed", &["-s", "-n", "$p", "big", "small"], "");
+        assert_eq!((status, out.as_str()), (0, "end\ns2\n"));
+        let (status, out, _) = run_for_test(&s, "sed", &["3q", "big"], "");
+        assert_eq!((status, out.as_str()), (0, "00000\n00001\n00002\n"));
+        let (_, out, _) = run_for_test(&s, "sed", &["-n", "$="], "");
+        assert_eq!(out, "");
+        let (_, out, _) = run_for_test(&s, "sed", &["-n", "$=", "big"], "");
+        assert_eq!(out, "60001\n");
     }
 }

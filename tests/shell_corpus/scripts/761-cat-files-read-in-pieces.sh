@@ -11,3 +11,4 @@ awk 'END { print NR, FILENAME }' logs/app.log data/sales.csv
 awk '{ n++ } FNR == 1 { print FILENAME } END { print n }' logs/app.log README.md; echo "awk: $?"
 grep -c ERROR logs/app.log nope 2>&1; grep -n WARN logs/app.log | tail -n 2
 cat logs/app.log data/sales.csv | wc -l; cat nope logs/old/app.log.1 2>&1 | wc -l
+sed -n '1p;$p' logs/app.log nope README.md 2>&1; echo "sed: $?"; sed -n '$=' logs/app.log data/sales.csv

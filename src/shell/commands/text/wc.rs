@@ -174,8 +174,11 @@ impl Counter {
     fn feed(&mut self, ctx: &Context<'_>, data: &[u8], wanted: Wanted) -> Result<(), LimitHit> {
         let counts = &mut self.counts;
         counts.bytes += data.len() as u64;
-        if wanted.lines && !wanted.words && !wanted.max_line {
-            counts.lines += memchr::memchr_iter(b'\n', data).count() as u64;
+        if !wanted.words && !wanted.max_line {
+            // Lines and bytes only (characters are bytes here): no byte loop.
+            if wanted.lines {
+                counts.lines += memchr::memchr_iter(b'\n', data).count() as u64;
+            }
             return Ok(());
         }
         let (mut in_word, mut position) = (self.in_word, self.position);
