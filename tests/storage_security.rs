@@ -131,6 +131,9 @@ fn attack_through(storage: &dyn Storage, base: &str) {
     if let Ok(data) = storage.read(&secret) {
         assert_ne!(data, SECRET, "read {secret} returned the outside file");
     }
+    if let Ok(data) = storage.read_range(&secret, 0, 1 << 20) {
+        assert_ne!(data, SECRET, "read_range {secret} returned the outside file");
+    }
     if let Ok(metadata) = storage.stat(&secret) {
         assert_ne!(metadata.size, SECRET.len() as u64, "stat {secret} saw the outside file");
     }
@@ -250,6 +253,9 @@ fn a_policy_decides_and_acts_on_the_same_object_while_a_thread_swaps_a_symlink_i
             if let Ok(data) = storage.read("/pub/key") {
                 assert_ne!(data, DENIED, "the denied key was read");
             }
+            if let Ok(data) = storage.read_range("/pub/key", 0, 64) {
+                assert_ne!(data, DENIED, "the denied key was read in a range");
+            }
             if let Ok(entries) = storage.list("/pub") {
                 assert!(!entries.iter().any(|entry| entry.name == "secret-only"), "the denied folder was listed");
             }
@@ -301,6 +307,7 @@ fn symlinks_resolve_at_the_mount_level_so_mount_rules_hold() {
     // The same through the storage itself, and through a mount point's folder.
     assert!(matches!(storage.write("/w/g/config", b"PWNED"), Err(StorageError::ReadOnly(_))));
     assert!(matches!(storage.read("/w/s/key"), Err(StorageError::NotFound(_))));
+    assert!(matches!(storage.read_range("/w/s/key", 0, 8), Err(StorageError::NotFound(_))));
     assert!(storage.remove("/w", true).is_err(), "a folder holding mounts was removed");
     assert_eq!(fs::read(scratch.root().join(".git/config")).unwrap(), b"[core]\n");
     assert_eq!(fs::read(scratch.root().join("secrets/key")).unwrap(), DENIED);

@@ -263,6 +263,141 @@ impl Stdin {
     }
 }
 
+/// How many bytes of a file [`Reader`] asks the storage for at a time.
+pub const FILE_PIECE: usize = 1 << 18;
+
+/// Why reading an input in pieces stopped.
+#[derive(Debug)]
+pub enum ReadFailed {
+    /// A limit of the run (stdin past the memory budget, time, cancel).
+    Limit(LimitHit),
+    /// The storage failed on a later piece of a file.
+    Storage(StorageError),
+}
+
+impl From<LimitHit> for ReadFailed {
+    fn from(hit: LimitHit) -> Self {
+        ReadFailed::Limit(hit)
+    }
+}
+
+/// An input read in pieces: stdin as it comes, or a file through
+/// [`Storage::read_range`], [`FILE_PIECE`] bytes at a time, so a command
+/// over a large file holds one piece, not the file.
+pub struct Reader<'a> {
+    source: Source<'a>,
+}
+
+enum Source<'a> {
+    Stdin(&'a Stdin),
+    File { storage: &'a dyn Storage, path: String, offset: u64, first: Option<Vec<u8>>, done: bool },
+}
+
+impl<'a> Reader<'a> {
+    /// Opens a file by the path the user wrote, relative to `cwd`, as
+    /// [`Context::open`] does (for a command that opens files later, when
+    /// it reaches them).
+    pub fn file(storage: &'a dyn Storage, cwd: &str, user_path: &str) -> Result<Reader<'a>, StorageError> {
+        directories_before_slashes(storage, cwd, user_path)?;
+        let path = normalize(&join(cwd, user_path));
+        let first = storage.read_range(&path, 0, FILE_PIECE)?;
+        Ok(Reader { source: Source::File { storage, path, offset: 0, first: Some(first), done: false } })
+    }
+
+    /// A file's whole content when its first piece was all of it (a small
+    /// file: one read, as [`Storage::read`]); otherwise the reader back.
+    pub fn into_whole(self) -> Result<Vec<u8>, Self> {
+        match self.source {
+            Source::File { first: Some(first), offset: 0, .. } if first.len() < FILE_PIECE => Ok(first),
+            source => Err(Reader { source }),
+        }
+    }
+
+    /// The next piece (never empty); `None` at the end.
+    pub fn next_piece(&mut self) -> Result<Option<Vec<u8>>, ReadFailed> {
+        match &mut self.source {
+            Source::Stdin(stdin) => Ok(stdin.read_chunk()?),
+            Source::File { storage, path, offset, first, done } => {
+                let piece = match first.take() {
+                    Some(piece) => piece,
+                    None if *done => return Ok(None),
+                    None => storage.read_range(path, *offset, FILE_PIECE).map_err(ReadFailed::Storage)?,
+                };
+                if piece.is_empty() {
+                    *done = true;
+                    return Ok(None);
+                }
+                *offset += piece.len() as u64;
+                Ok(Some(piece))
+            }
+        }
+    }
+}
+
+/// Lines (or `-z` records) of a [`Reader`], one piece held at a time.
+pub struct Lines<'a> {
+    reader: Reader<'a>,
+    buf: Vec<u8>,
+    pos: usize,
+    /// How far past `pos` is known to hold no delimiter.
+    scanned: usize,
+    end: bool,
+    max_memory: usize,
+    /// Whether the line returned last ended with the delimiter.
+    delimited: bool,
+}
+
+impl<'a> Lines<'a> {
+    /// Lines of `reader`; one longer than `max_memory` fails with
+    /// [`LimitHit::Memory`].
+    pub fn new(reader: Reader<'a>, max_memory: usize) -> Self {
+        Lines { reader, buf: Vec::new(), pos: 0, scanned: 0, end: false, max_memory, delimited: false }
+    }
+
+    /// Whether the line returned last ended with the delimiter (only the
+    /// last line of an input may not).
+    pub fn delimited(&self) -> bool {
+        self.delimited
+    }
+
+    /// The next line without its `delim` (a last line without one is still
+    /// a line); `None` at the end. The slice lives until the next call.
+    pub fn next_line(&mut self, delim: u8) -> Result<Option<&[u8]>, ReadFailed> {
+        let (start, stop) = loop {
+            let from = self.pos + self.scanned;
+            if let Some(at) = memchr::memchr(delim, &self.buf[from..]) {
+                let start = self.pos;
+                self.pos = from + at + 1;
+                self.scanned = 0;
+                self.delimited = true;
+                break (start, from + at);
+            }
+            if self.end {
+                if self.pos < self.buf.len() {
+                    let start = self.pos;
+                    self.pos = self.buf.len();
+                    self.scanned = 0;
+                    self.delimited = false;
+                    break (start, self.buf.len());
+                }
+                return Ok(None);
+            }
+            self.scanned = self.buf.len() - self.pos;
+            self.buf.drain(..self.pos);
+            self.pos = 0;
+            match self.reader.next_piece()? {
+                Some(piece) if self.buf.is_empty() => self.buf = piece,
+                Some(piece) => self.buf.extend_from_slice(&piece),
+                None => self.end = true,
+            }
+            if self.buf.len() > self.max_memory {
+                return Err(ReadFailed::Limit(LimitHit::Memory));
+            }
+        };
+        Ok(Some(&self.buf[start..stop]))
+    }
+}
+
 /// Runs another command line from inside a command (`xargs`, `find -exec`):
 /// `argv` (`argv[0]` is the command name: a builtin, a function or a command),
 /// the bytes for its stdin, and the streams it writes to. Returns its status.
@@ -350,7 +485,7 @@ pub struct Context<'a> {
     pub max_memory: usize,
 }
 
-impl Context<'_> {
+impl<'a> Context<'a> {
     /// The absolute virtual path of a path as the user wrote it.
     pub fn path(&self, user_path: &str) -> String {
         normalize(&join(self.cwd, user_path))
@@ -377,6 +512,16 @@ impl Context<'_> {
         }
         directories_before_slashes(self.storage, self.cwd, user_path)?;
         self.storage.read(&self.path(user_path))
+    }
+
+    /// Opens an input by the path the user wrote (`-` is stdin) to be read
+    /// in pieces. A file's first piece is read here, so a file that cannot
+    /// be read fails here with `read`'s error.
+    pub fn open(&self, user_path: &str) -> Result<Reader<'a>, StorageError> {
+        if user_path == "-" {
+            return Ok(Reader { source: Source::Stdin(self.stdin) });
+        }
+        Reader::file(self.storage, self.cwd, user_path)
     }
 
     /// The metadata of a path as the user wrote it, following symlinks.

@@ -317,6 +317,9 @@ impl Storage for Recorder<'_> {
     fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
         self.inner.read(path)
     }
+    fn read_range(&self, path: &str, offset: u64, len: usize) -> Result<Vec<u8>, StorageError> {
+        self.inner.read_range(path, offset, len)
+    }
     fn write(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
         self.note(self.inner.write(path, data), &[path])
     }

@@ -527,6 +527,38 @@ impl Storage for HostDir {
         Ok(data)
     }
 
+    /// Opens the file as `read` does (the same resolution under the root,
+    /// the same checks) and reads the piece with pread(2).
+    fn read_range(&self, path: &str, offset: u64, len: usize) -> Result<Vec<u8>, StorageError> {
+        use std::os::unix::fs::FileExt;
+        let path = normalize(path);
+        let fd = self
+            .open(&path, Open::new(libc::O_RDONLY | libc::O_NONBLOCK | libc::O_NOCTTY, true))
+            .map_err(|error| host_error(&path, error))?;
+        let stat = fstat(fd.as_raw_fd()).map_err(|error| host_error(&path, error))?;
+        if is_kind(&stat, libc::S_IFDIR) {
+            return Err(StorageError::IsADirectory(path));
+        }
+        if !is_kind(&stat, libc::S_IFREG) {
+            return Err(not_regular(&path));
+        }
+        let size = u64::try_from(stat.st_size).unwrap_or(0);
+        let want = usize::try_from(size.saturating_sub(offset)).unwrap_or(usize::MAX).min(len);
+        let mut data = vec![0u8; want];
+        let file = File::from(fd);
+        let mut filled = 0;
+        while filled < want {
+            match file.read_at(&mut data[filled..], offset + filled as u64) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(error) => return Err(host_error(&path, error)),
+            }
+        }
+        data.truncate(filled);
+        Ok(data)
+    }
+
     fn write(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
         self.put(path, data, false)
     }

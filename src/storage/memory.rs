@@ -203,6 +203,15 @@ impl MemoryStorage {
         }
     }
 
+    fn raw_read_range(&self, path: &str, offset: u64, len: usize) -> Result<Vec<u8>, StorageError> {
+        let tree = self.lock();
+        let real = tree.resolve(path, true)?;
+        match tree.node(&real)? {
+            Node::File { data, .. } => Ok(super::range_of(data, offset, len).to_vec()),
+            _ => Err(StorageError::IsADirectory(real)),
+        }
+    }
+
     fn raw_write(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
         self.put(path, data, false)
     }

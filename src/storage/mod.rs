@@ -172,12 +172,30 @@ pub(crate) fn asked<T>(path: &str, result: Result<T, StorageError>) -> Result<T,
     result.map_err(|error| error.with_path(|_| normalize(path)))
 }
 
+/// The part of `data` that [`Storage::read_range`] returns: up to `len`
+/// bytes from `offset`, clipped to the data.
+pub(crate) fn range_of(data: &[u8], offset: u64, len: usize) -> &[u8] {
+    let start = usize::try_from(offset).unwrap_or(usize::MAX).min(data.len());
+    let end = start.saturating_add(len).min(data.len());
+    &data[start..end]
+}
+
 /// A file system over virtual paths. Implementations are safe to share
 /// between threads; each operation is atomic with respect to the others on
 /// the same storage.
 pub trait Storage: Send + Sync {
     /// The whole content of a file (symlinks followed).
     fn read(&self, path: &str) -> Result<Vec<u8>, StorageError>;
+    /// Up to `len` bytes of a file from byte `offset`: fewer at its end,
+    /// none from past it (symlinks followed). For reading a large file in
+    /// pieces, so a reader holds one piece at a time. The path is resolved
+    /// and checked as [`read`](Storage::read) does it, on every call; its
+    /// errors are `read`'s. The default reads the whole file and slices it:
+    /// correct for any storage, bounded only for those that implement it.
+    fn read_range(&self, path: &str, offset: u64, len: usize) -> Result<Vec<u8>, StorageError> {
+        let data = self.read(path)?;
+        Ok(range_of(&data, offset, len).to_vec())
+    }
     /// Creates or replaces a file; its directory must exist.
     fn write(&self, path: &str, data: &[u8]) -> Result<(), StorageError>;
     /// Appends to a file, creating it when absent.
@@ -225,6 +243,9 @@ macro_rules! storage_from_raw_operations {
     () => {
         fn read(&self, path: &str) -> Result<Vec<u8>, $crate::storage::StorageError> {
             $crate::storage::asked(path, self.raw_read(path))
+        }
+        fn read_range(&self, path: &str, offset: u64, len: usize) -> Result<Vec<u8>, $crate::storage::StorageError> {
+            $crate::storage::asked(path, self.raw_read_range(path, offset, len))
         }
         fn write(&self, path: &str, data: &[u8]) -> Result<(), $crate::storage::StorageError> {
             $crate::storage::asked(path, self.raw_write(path, data))
@@ -274,6 +295,10 @@ macro_rules! forward_storage {
         fn read(&self, path: &str) -> Result<Vec<u8>, $crate::storage::StorageError> {
             let $this = self;
             $inner.read(path)
+        }
+        fn read_range(&self, path: &str, offset: u64, len: usize) -> Result<Vec<u8>, $crate::storage::StorageError> {
+            let $this = self;
+            $inner.read_range(path, offset, len)
         }
         fn write(&self, path: &str, data: &[u8]) -> Result<(), $crate::storage::StorageError> {
             let $this = self;

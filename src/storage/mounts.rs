@@ -171,6 +171,11 @@ impl Storage for Mounts {
         self.on(path, true, |storage, inner, _| storage.read(inner))
     }
 
+    fn read_range(&self, path: &str, offset: u64, len: usize) -> Result<Vec<u8>, StorageError> {
+        let _held = self.reading();
+        self.on(path, true, |storage, inner, _| storage.read_range(inner, offset, len))
+    }
+
     fn write(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
         let _held = self.writing();
         self.on(path, true, |storage, inner, _| storage.write(inner, data))

@@ -317,6 +317,18 @@ impl<L: Storage> Overlay<L> {
         self.read_real(&upper, &real)
     }
 
+    /// A piece of a file: from the upper layer, or read in its piece from
+    /// the lower storage when the upper layer does not hide it.
+    fn raw_read_range(&self, path: &str, offset: u64, len: usize) -> Result<Vec<u8>, StorageError> {
+        let upper = self.lock();
+        let real = self.resolve(&upper, path, true)?;
+        match upper.get(&real) {
+            Some(Upper::File { data, .. }) => Ok(super::range_of(data, offset, len).to_vec()),
+            None if Self::lower_visible(&upper, &real) => self.lower.read_range(&real, offset, len),
+            _ => self.read_real(&upper, &real).map(|data| super::range_of(&data, offset, len).to_vec()),
+        }
+    }
+
     fn raw_write(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
         let mut upper = self.lock();
         let real = self.resolve(&upper, path, true)?;

@@ -344,6 +344,10 @@ impl<S: Storage> Storage for Policy<S> {
         let _held = self.reading();
         asked(path, self.real(path, true, Access::Read).and_then(|real| self.inner.read(&real)))
     }
+    fn read_range(&self, path: &str, offset: u64, len: usize) -> Result<Vec<u8>, StorageError> {
+        let _held = self.reading();
+        asked(path, self.real(path, true, Access::Read).and_then(|real| self.inner.read_range(&real, offset, len)))
+    }
     fn write(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
         let _held = self.writing();
         asked(path, self.real(path, true, Access::Write).and_then(|real| self.inner.write(&real, data)))

@@ -16,6 +16,9 @@ impl<S: Storage> Storage for ReadOnly<S> {
     fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
         self.0.read(path)
     }
+    fn read_range(&self, path: &str, offset: u64, len: usize) -> Result<Vec<u8>, StorageError> {
+        self.0.read_range(path, offset, len)
+    }
     fn write(&self, path: &str, _data: &[u8]) -> Result<(), StorageError> {
         refuse(path)
     }

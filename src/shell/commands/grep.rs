@@ -17,7 +17,7 @@
 use regex::bytes::{Regex, RegexBuilder};
 
 use super::regex_syntax::{literal, translate, Dialect};
-use crate::shell::command::{CommandFn, Context};
+use crate::shell::command::{CommandFn, Context, ReadFailed, Reader};
 use crate::shell::LimitHit;
 use crate::storage::FileKind;
 
@@ -628,8 +628,12 @@ impl State<'_> {
     }
 
     fn read_and_search(&mut self, ctx: &mut Context<'_>, path: &str, shown: &str, show: bool) -> Result<(), LimitHit> {
-        match ctx.storage.read(path) {
-            Ok(data) => self.file(ctx, &data, shown, show),
+        // A small file in one read; a large one a piece at a time.
+        match ctx.open(path) {
+            Ok(reader) => match reader.into_whole() {
+                Ok(data) => self.file(ctx, &data, shown, show),
+                Err(reader) => self.stream(ctx, reader, shown, show),
+            },
             Err(error) => {
                 self.error = true;
                 if !self.o.no_messages {
@@ -640,16 +644,57 @@ impl State<'_> {
         }
     }
 
-    /// Searches one file's bytes, printing what the options ask for.
-    /// stdin as it comes, in blocks of whole lines: grep stops reading once
-    /// it knows its answer (`-q`, `-l`, `-m`), so an endless writer meets a
-    /// closed pipe. With context lines or `-b`, it reads all of stdin first.
+    /// Searches stdin as it comes, in blocks of whole lines: grep stops
+    /// reading once it knows its answer (`-q`, `-l`, `-m`), so an endless
+    /// writer meets a closed pipe. With context lines or `-b`, it reads all
+    /// of stdin first.
     fn stdin(&mut self, ctx: &mut Context<'_>, show: bool) -> Result<(), LimitHit> {
-        const NAME: &str = "(standard input)";
+        match ctx.open("-") {
+            Ok(reader) => self.stream(ctx, reader, "(standard input)", show),
+            Err(error) => ctx.storage_error("-", &error),
+        }
+    }
+
+    /// The next piece of an input; a storage failure is reported (the input
+    /// then ends).
+    fn piece(
+        &mut self,
+        ctx: &mut Context<'_>,
+        reader: &mut Reader<'_>,
+        name: &str,
+    ) -> Result<Option<Vec<u8>>, LimitHit> {
+        match reader.next_piece() {
+            Ok(piece) => Ok(piece),
+            Err(ReadFailed::Limit(hit)) => Err(hit),
+            Err(ReadFailed::Storage(error)) => {
+                self.error = true;
+                if !self.o.no_messages {
+                    ctx.storage_error(name, &error)?;
+                }
+                Ok(None)
+            }
+        }
+    }
+
+    /// Searches an input as it comes (stdin, or a large file a piece at a
+    /// time), in blocks of whole lines, as [`file`](Self::file) would.
+    fn stream(
+        &mut self,
+        ctx: &mut Context<'_>,
+        mut reader: Reader<'_>,
+        name: &str,
+        show: bool,
+    ) -> Result<(), LimitHit> {
         let o = self.o;
         if (o.context_given && !o.only_matching) || o.byte_offset {
-            let data = ctx.stdin.read_all()?;
-            return self.file(ctx, &data, NAME, show);
+            let mut data = Vec::new();
+            while let Some(piece) = self.piece(ctx, &mut reader, name)? {
+                data.extend_from_slice(&piece);
+                if data.len() > ctx.max_memory {
+                    return Err(LimitHit::Memory);
+                }
+            }
+            return self.file(ctx, &data, name, show);
         }
         let mut left = o.max_count.unwrap_or(u64::MAX);
         let answer_only = o.quiet || o.files_with_matches || o.files_without_match;
@@ -660,7 +705,7 @@ impl State<'_> {
         let mut pending: Vec<u8> = Vec::new();
         let mut done = false;
         while !done && left > 0 && !(answer_only && found) {
-            match ctx.stdin.read_chunk()? {
+            match self.piece(ctx, &mut reader, name)? {
                 Some(chunk) if pending.is_empty() => pending = chunk,
                 Some(chunk) => pending.extend_from_slice(&chunk),
                 None => done = true,
@@ -691,7 +736,7 @@ impl State<'_> {
                 } else {
                     let mut printer = Printer {
                         hay: block,
-                        name: show.then_some(NAME),
+                        name: show.then_some(name),
                         line_number: o.line_number,
                         byte_offset: false,
                         printed_to: 0,
@@ -719,18 +764,19 @@ impl State<'_> {
         self.matched |= found;
         if answer_only {
             if !o.quiet && ((found && o.files_with_matches) || (!found && o.files_without_match)) {
-                ctx.stdout.write_str(NAME)?;
+                ctx.stdout.write_str(name)?;
                 ctx.stdout.write(b"\n")?;
             }
         } else if o.count {
-            let line = if show { format!("{NAME}:{count}\n") } else { format!("{count}\n") };
+            let line = if show { format!("{name}:{count}\n") } else { format!("{count}\n") };
             ctx.stdout.write_str(&line)?;
         } else if binary && found {
-            ctx.error(format!("{NAME}: binary file matches"))?;
+            ctx.error(format!("{name}: binary file matches"))?;
         }
         Ok(())
     }
 
+    /// Searches one file's bytes, printing what the options ask for.
     fn file(&mut self, ctx: &mut Context<'_>, data: &[u8], name: &str, show: bool) -> Result<(), LimitHit> {
         let o = self.o;
         let mut search = Search { regex: self.regex, hay: data, invert: o.invert, pos: 0 };

@@ -18,8 +18,9 @@ use std::rc::Rc;
 use regex::bytes::{Captures, Regex, RegexBuilder};
 
 use super::regex_syntax::{translate, Dialect};
-use crate::shell::command::{CommandFn, Context};
+use crate::shell::command::{CommandFn, Context, Lines, ReadFailed, Reader, Stdin};
 use crate::shell::LimitHit;
+use crate::storage::Storage;
 
 pub(super) const COMMANDS: &[(&str, CommandFn)] = &[("sed", sed)];
 
@@ -588,27 +589,112 @@ impl Parser<'_> {
     }
 }
 
-/// The input: every file's bytes, read line by line across files.
-struct Input {
-    /// (name shown by `F`, bytes).
-    files: Vec<(String, Vec<u8>)>,
-    file: usize,
-    pos: usize,
+/// One input of sed: a file's bytes (for `-i`, which keeps them for the
+/// backup), a file not opened yet, an open file read a piece at a time, or
+/// stdin read line by line as it comes.
+enum Data<'s> {
+    Bytes(Vec<u8>),
+    Path,
+    Open(Lines<'s>),
+    Stdin,
 }
 
-impl Input {
+/// The input: every file, read line by line across files. Stdin is read a
+/// line at a time (so `q` stops reading it), with one line of look-ahead
+/// when `$` or `n`/`N` ask whether the current line is the last.
+struct Input<'s> {
+    /// (name as the user wrote it, shown by `F`; its data).
+    files: Vec<(String, Data<'s>)>,
+    file: usize,
+    pos: usize,
+    stdin: &'s Stdin,
+    storage: &'s dyn Storage,
+    cwd: &'s str,
+    max_memory: usize,
+    /// Messages for files that could not be read, printed as they are met.
+    errors: Vec<String>,
+    /// A line read ahead of the current one (from stdin).
+    peeked: Option<(Vec<u8>, bool)>,
+    /// The limit that stopped a read of stdin: the run ends with it.
+    hit: Option<LimitHit>,
+}
+
+impl<'s> Input<'s> {
+    fn new(files: Vec<(String, Data<'s>)>, ctx: &Context<'s>) -> Self {
+        Input {
+            files,
+            file: 0,
+            pos: 0,
+            stdin: ctx.stdin,
+            storage: ctx.storage,
+            cwd: ctx.cwd,
+            max_memory: ctx.max_memory,
+            errors: Vec::new(),
+            peeked: None,
+            hit: None,
+        }
+    }
+
     /// The next line and whether it ended with a newline.
     fn next_line(&mut self) -> Option<(Vec<u8>, bool)> {
+        if let Some(line) = self.peeked.take() {
+            return Some(line);
+        }
         while self.file < self.files.len() {
-            let data = &self.files[self.file].1;
-            if self.pos < data.len() {
-                let start = self.pos;
-                let (end, newline) = match memchr::memchr(b'\n', &data[start..]) {
-                    Some(i) => (start + i, true),
-                    None => (data.len(), false),
-                };
-                self.pos = end + 1;
-                return Some((data[start..end].to_vec(), newline));
+            match &mut self.files[self.file].1 {
+                Data::Bytes(data) => {
+                    if self.pos < data.len() {
+                        let start = self.pos;
+                        let (end, newline) = match memchr::memchr(b'\n', &data[start..]) {
+                            Some(i) => (start + i, true),
+                            None => (data.len(), false),
+                        };
+                        self.pos = end + 1;
+                        return Some((data[start..end].to_vec(), newline));
+                    }
+                }
+                Data::Stdin if self.hit.is_none() => {
+                    let mut line = Vec::new();
+                    match self.stdin.read_until(b'\n', &mut line) {
+                        Ok(true) => {
+                            let newline = line.last() == Some(&b'\n');
+                            if newline {
+                                line.pop();
+                            }
+                            return Some((line, newline));
+                        }
+                        Ok(false) => {}
+                        Err(hit) => self.hit = Some(hit),
+                    }
+                }
+                Data::Stdin => {}
+                Data::Path => {
+                    let name = &self.files[self.file].0;
+                    match Reader::file(self.storage, self.cwd, name) {
+                        Ok(reader) => {
+                            self.files[self.file].1 = Data::Open(Lines::new(reader, self.max_memory));
+                            continue;
+                        }
+                        Err(error) => {
+                            let reason = crate::shell::command::error_reason(&error);
+                            self.errors.push(format!("can't read {name}: {reason}"));
+                        }
+                    }
+                }
+                Data::Open(lines) if self.hit.is_none() => match lines.next_line(b'\n') {
+                    Ok(Some(line)) => {
+                        let line = line.to_vec();
+                        return Some((line, lines.delimited()));
+                    }
+                    Ok(None) => self.files[self.file].1 = Data::Bytes(Vec::new()),
+                    Err(ReadFailed::Limit(hit)) => self.hit = Some(hit),
+                    Err(ReadFailed::Storage(error)) => {
+                        let reason = crate::shell::command::error_reason(&error);
+                        self.errors.push(format!("read error on {}: {reason}", self.files[self.file].0));
+                        self.files[self.file].1 = Data::Bytes(Vec::new());
+                    }
+                },
+                Data::Open(_) => {}
             }
             self.file += 1;
             self.pos = 0;
@@ -616,17 +702,11 @@ impl Input {
         None
     }
 
-    fn is_last(&self) -> bool {
-        let mut file = self.file;
-        let mut pos = self.pos;
-        while file < self.files.len() {
-            if pos < self.files[file].1.len() {
-                return false;
-            }
-            file += 1;
-            pos = 0;
+    fn is_last(&mut self) -> bool {
+        if self.peeked.is_none() {
+            self.peeked = self.next_line();
         }
-        true
+        self.peeked.is_none()
     }
 
     fn name(&self) -> &str {
@@ -663,6 +743,8 @@ struct Exec<'p> {
     owed_newline: bool,
     writes: BTreeMap<String, Vec<u8>>,
     status: i32,
+    /// A file could not be read (status 2 at the end, as GNU sed).
+    failed: bool,
 }
 
 fn sed(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
@@ -817,8 +899,28 @@ fn sed(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     let mut status = 0;
     let mut loaded = Vec::new();
     for file in &files {
+        if file == "-" {
+            // Stdin is read as it comes, line by line.
+            loaded.push((file.clone(), Data::Stdin));
+            continue;
+        }
+        if in_place.is_none() {
+            // Every file is opened first (GNU's messages come before its
+            // buffered output); a small one is kept, a large one opened
+            // again when reached and read a piece at a time.
+            match ctx.open(file).map(Reader::into_whole) {
+                Ok(Ok(data)) => loaded.push((file.clone(), Data::Bytes(data))),
+                Ok(Err(_)) => loaded.push((file.clone(), Data::Path)),
+                Err(error) => {
+                    let reason = crate::shell::command::error_reason(&error);
+                    ctx.error(format!("can't read {file}: {reason}"))?;
+                    status = 2;
+                }
+            }
+            continue;
+        }
         match ctx.read(file) {
-            Ok(data) => loaded.push((file.clone(), data)),
+            Ok(data) => loaded.push((file.clone(), Data::Bytes(data))),
             Err(error) => {
                 let reason = crate::shell::command::error_reason(&error);
                 ctx.error(format!("can't read {file}: {reason}"))?;
@@ -840,6 +942,7 @@ fn sed(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
         owed_newline: false,
         writes: BTreeMap::new(),
         status: 0,
+        failed: false,
     };
     for command in exec.commands.iter() {
         let path = match &command.kind {
@@ -851,15 +954,24 @@ fn sed(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
             exec.writes.insert(path, Vec::new());
         }
     }
-    let groups: Vec<Vec<(String, Vec<u8>)>> =
+    let groups: Vec<Vec<(String, Data)>> =
         if in_place.is_some() || separate { loaded.into_iter().map(|f| vec![f]).collect() } else { vec![loaded] };
     for group in groups {
         let target = group.first().map(|(name, _)| name.clone());
-        let mut input = Input { files: group, file: 0, pos: 0 };
+        let mut input = Input::new(group, ctx);
         if in_place.is_some() || separate {
             exec.line = 0;
         }
         let quit = exec.run(ctx, &mut input, in_place.is_none())?;
+        if let Some(hit) = input.hit {
+            return Err(hit);
+        }
+        if !input.errors.is_empty() {
+            for message in std::mem::take(&mut input.errors) {
+                ctx.error(message)?;
+            }
+            status = 2;
+        }
         if let (Some(suffix), Some(target)) = (&in_place, target) {
             if target != "-" {
                 let path = ctx.path(&target);
@@ -872,7 +984,11 @@ fn sed(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
                     } else {
                         format!("{target}{suffix}")
                     };
-                    ctx.storage.write(&ctx.path(&backup_name), &input.files[0].1)
+                    let original = match &input.files[0].1 {
+                        Data::Bytes(data) => data.as_slice(),
+                        _ => &[],
+                    };
+                    ctx.storage.write(&ctx.path(&backup_name), original)
                 };
                 if let Err(error) = backup.and_then(|()| ctx.storage.write(&path, &out)) {
                     let reason = crate::shell::command::error_reason(&error);
@@ -896,6 +1012,9 @@ fn sed(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
             ctx.error(format!("couldn't open file {path}: {reason}"))?;
             status = 4;
         }
+    }
+    if exec.failed {
+        status = 2;
     }
     Ok(if exec.status != 0 { exec.status } else { status })
 }
@@ -956,8 +1075,17 @@ impl Exec<'_> {
         }
     }
 
-    fn read_line(&mut self, input: &mut Input) -> bool {
-        match input.next_line() {
+    fn read_line(&mut self, ctx: &mut Context<'_>, input: &mut Input) -> Result<bool, LimitHit> {
+        let line = input.next_line();
+        // A file that could not be read is reported where it was met.
+        if !input.errors.is_empty() {
+            self.flush(ctx, true)?;
+            for message in std::mem::take(&mut input.errors) {
+                ctx.error(message)?;
+            }
+            self.failed = true;
+        }
+        Ok(match line {
             Some((line, newline)) => {
                 self.pattern = line;
                 self.newline = newline;
@@ -965,7 +1093,7 @@ impl Exec<'_> {
                 true
             }
             None => false,
-        }
+        })
     }
 
     fn regex_matches(&mut self, regex: &Option<Rc<Regex>>) -> bool {
@@ -982,7 +1110,7 @@ impl Exec<'_> {
         regex.is_match(&self.pattern)
     }
 
-    fn addr_matches(&mut self, addr: &Addr, input: &Input) -> bool {
+    fn addr_matches(&mut self, addr: &Addr, input: &mut Input) -> bool {
         match addr {
             Addr::Line(n) => self.line == *n,
             Addr::Last => input.is_last(),
@@ -999,7 +1127,7 @@ impl Exec<'_> {
     }
 
     /// Whether command `index` applies to the current line (updating its range).
-    fn selected(&mut self, index: usize, input: &Input) -> bool {
+    fn selected(&mut self, index: usize, input: &mut Input) -> bool {
         let command = self.commands[index].clone();
         let hit = match (&command.a1, &command.a2) {
             (None, _) => true,
@@ -1042,7 +1170,7 @@ impl Exec<'_> {
         let mut restart = false;
         loop {
             (ctx.check)()?;
-            if !restart && !self.read_line(input) {
+            if !restart && !self.read_line(ctx, input)? {
                 break;
             }
             restart = false;
@@ -1161,7 +1289,7 @@ impl Exec<'_> {
                         return Ok(Flow::EndInput);
                     }
                     self.end_cycle_output(true);
-                    self.read_line(input);
+                    self.read_line(ctx, input)?;
                 }
                 Kind::NextAppend => {
                     if input.is_last() {
@@ -1172,7 +1300,7 @@ impl Exec<'_> {
                         let append = std::mem::take(&mut self.append);
                         self.emit(&append);
                     }
-                    self.read_line(input);
+                    self.read_line(ctx, input)?;
                     pattern.push(b'\n');
                     pattern.extend_from_slice(&self.pattern);
                     self.pattern = pattern;
@@ -1555,5 +1683,31 @@ mod tests {
         let (status, _, err) = run_for_test(&s, "sed", &[":a;G;h;ba"], "a\n");
         assert_eq!(status, 4);
         assert!(err.contains("too large"), "{err}");
+    }
+
+    #[test]
+    fn large_files_are_read_in_pieces_across_files() {
+        let s = MemoryStorage::default();
+        // More than one piece (256 KiB), without a final newline.
+        let big: String = (0..60_000).map(|n| format!("{n:05}\n")).collect::<String>() + "end";
+        s.write("/big", big.as_bytes()).unwrap();
+        s.write("/small", b"s1\ns2\n").unwrap();
+        let (status, out, err) = run_for_test(&s, "sed", &["2,59999d", "big"], "");
+        assert_eq!((status, out.as_str(), err.as_str()), (0, "00000\n59999\nend", ""));
+        let (status, out, _) = run_for_test(&s, "sed", &["-n", "$p"], "");
+        assert_eq!((status, out.as_str()), (0, ""));
+        let (status, out, err) = run_for_test(&s, "sed", &["-n", "1p;59999,60002p;$p", "big", "nope", "small"], "");
+        assert_eq!(
+            (status, out.as_str(), err.as_str()),
+            (2, "00000\n59998\n59999\nend\ns1\ns2\n", "sed: can't read nope: No such file or directory\n")
+        );
+        let (status, out, _) = run_for_test(&s, "sed", &["-s", "-n", "$p", "big", "small"], "");
+        assert_eq!((status, out.as_str()), (0, "end\ns2\n"));
+        let (status, out, _) = run_for_test(&s, "sed", &["3q", "big"], "");
+        assert_eq!((status, out.as_str()), (0, "00000\n00001\n00002\n"));
+        let (_, out, _) = run_for_test(&s, "sed", &["-n", "$="], "");
+        assert_eq!(out, "");
+        let (_, out, _) = run_for_test(&s, "sed", &["-n", "$=", "big"], "");
+        assert_eq!(out, "60001\n");
     }
 }

@@ -13,7 +13,7 @@ use super::ere;
 use super::lexer::Builtin;
 use super::parser::*;
 use super::value::{self, is_blank, num_to_str, sprintf, Value, MAX_STRING};
-use crate::shell::command::{error_reason, Context};
+use crate::shell::command::{error_reason, Context, ReadFailed, Reader};
 use crate::shell::LimitHit;
 
 /// Deepest user-function recursion; past it the program stops with an error.
@@ -342,9 +342,57 @@ struct Record {
     splitter: Rc<Splitter>,
 }
 
-struct Source {
+struct Source<'a> {
     data: Rc<[u8]>,
     pos: usize,
+    /// Stdin read as it comes, or a file read a piece at a time: more
+    /// may follow `data`.
+    more: Option<Reader<'a>>,
+}
+
+impl<'a> Source<'a> {
+    fn reader(reader: Reader<'a>) -> Source<'a> {
+        Source { data: Rc::from(&b""[..]), pos: 0, more: Some(reader) }
+    }
+
+    /// Reads on until a whole record is at hand: until the rest holds a
+    /// one-byte separator, or to the end for other separators (a regex or
+    /// a blank line may need what follows). So `exit` stops reading, as
+    /// awk's does, and a large file is held a piece at a time. A file that
+    /// fails part-way ends there.
+    fn fill(&mut self, sep: &RecordSep, max_memory: usize) -> Result<(), LimitHit> {
+        let Some(reader) = &mut self.more else { return Ok(()) };
+        let byte = match sep {
+            RecordSep::Byte(c) => Some(*c),
+            _ => None,
+        };
+        if byte.is_some_and(|c| memchr::memchr(c, &self.data[self.pos..]).is_some()) {
+            return Ok(());
+        }
+        let mut buf = self.data[self.pos..].to_vec();
+        loop {
+            match reader.next_piece() {
+                Ok(Some(piece)) => {
+                    let found = byte.is_some_and(|c| memchr::memchr(c, &piece).is_some());
+                    buf.extend_from_slice(&piece);
+                    if buf.len() > max_memory {
+                        return Err(LimitHit::Memory);
+                    }
+                    if found {
+                        break;
+                    }
+                }
+                Ok(None) | Err(ReadFailed::Storage(_)) => {
+                    self.more = None;
+                    break;
+                }
+                Err(ReadFailed::Limit(hit)) => return Err(hit),
+            }
+        }
+        self.data = Rc::from(buf);
+        self.pos = 0;
+        Ok(())
+    }
 }
 
 enum OutTarget {
@@ -367,8 +415,8 @@ pub struct Interp<'p, 'c, 'a> {
     range_active: Vec<bool>,
     next_arg: usize,
     used_file: bool,
-    main: Option<Source>,
-    inputs: HashMap<Vec<u8>, Source>,
+    main: Option<Source<'a>>,
+    inputs: HashMap<Vec<u8>, Source<'a>>,
     outputs: HashMap<Vec<u8>, OutTarget>,
     output_order: Vec<Vec<u8>>,
     /// Bytes waiting in all output files' buffers.
@@ -644,11 +692,10 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             }
             self.used_file = true;
             let name = String::from_utf8_lossy(&arg).into_owned();
-            let data: Rc<[u8]> = if name == "-" || name == "/dev/stdin" {
-                Rc::from(self.ctx.stdin.read_all().unwrap_or_default())
-            } else {
-                match self.ctx.storage.read(&self.ctx.path(&name)) {
-                    Ok(d) => Rc::from(d),
+            let opened = if name == "/dev/stdin" { self.ctx.open("-") } else { self.ctx.open(&name) };
+            let source = {
+                match opened {
+                    Ok(reader) => Source::reader(reader),
                     Err(e) => {
                         let reason = error_reason(&e);
                         self.ctx.error(format!("cannot open \"{name}\" ({reason})"))?;
@@ -659,14 +706,14 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             };
             self.globals[FILENAME] = Cell::Val(Value::str(&arg));
             self.globals[FNR] = Cell::Val(Value::Num(0.0));
-            self.main = Some(Source { data, pos: 0 });
+            self.main = Some(source);
             return Ok(true);
         }
         if !self.used_file {
             self.used_file = true;
             self.globals[FNR] = Cell::Val(Value::Num(0.0));
             self.globals[FILENAME] = Cell::Val(Value::str(b"-"));
-            self.main = Some(Source { data: Rc::from(self.ctx.stdin.read_all().unwrap_or_default()), pos: 0 });
+            self.main = self.ctx.open("-").ok().map(Source::reader);
             return Ok(true);
         }
         Ok(false)
@@ -677,6 +724,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
         loop {
             let sep = self.record_sep()?;
             if let Some(src) = &mut self.main {
+                src.fill(&sep, self.ctx.max_memory)?;
                 if let Some((s, e)) = next_record(&src.data, &mut src.pos, &sep) {
                     let data = src.data.clone();
                     let nr = self.global_value(NR).num() + 1.0;
@@ -1615,20 +1663,18 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
         let name = self.to_str(&name).to_vec();
         if !self.inputs.contains_key(&name) {
             let user = String::from_utf8_lossy(&name).into_owned();
-            let data: Rc<[u8]> = if user == "-" || user == "/dev/stdin" {
-                Rc::from(self.ctx.stdin.read_all().unwrap_or_default())
-            } else {
-                match self.ctx.storage.read(&self.ctx.path(&user)) {
-                    Ok(d) => Rc::from(d),
-                    Err(_) => return Ok(Value::Num(-1.0)),
-                }
+            let opened = if user == "/dev/stdin" { self.ctx.open("-") } else { self.ctx.open(&user) };
+            let source = match opened {
+                Ok(reader) => Source::reader(reader),
+                Err(_) => return Ok(Value::Num(-1.0)),
             };
-            self.inputs.insert(name.clone(), Source { data, pos: 0 });
+            self.inputs.insert(name.clone(), source);
         }
         let sep = self.record_sep()?;
         let Some(src) = self.inputs.get_mut(&name) else {
             return Ok(Value::Num(-1.0));
         };
+        src.fill(&sep, self.ctx.max_memory)?;
         let Some((s, e)) = next_record(&src.data, &mut src.pos, &sep) else {
             return Ok(Value::Num(0.0));
         };

@@ -4,7 +4,7 @@
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::{base_name, canonicalize, child, fail, is_dir, lstat, parse, quote, tick, usage_error, Canon, Spec};
-use crate::shell::command::{directories_before_slashes, error_reason, has_trailing_slash, Context};
+use crate::shell::command::{directories_before_slashes, error_reason, has_trailing_slash, Context, ReadFailed};
 use crate::shell::LimitHit;
 use crate::storage::{FileKind, StorageError};
 
@@ -51,23 +51,28 @@ pub(super) fn cat(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHi
     let mut at_line_start = true;
     let mut blank_run = 0u32;
     for operand in &operands {
-        // stdin streams: each chunk is written as it comes.
-        let from_stdin = operand == "-";
-        let mut data = if from_stdin {
-            match ctx.stdin.read_chunk()? {
-                Some(chunk) => chunk,
-                None => continue,
+        // Stdin streams (each chunk is written as it comes), and a file is
+        // read a piece at a time.
+        let mut reader = match ctx.open(operand) {
+            Ok(reader) => reader,
+            Err(error) => {
+                ctx.storage_error(operand, &error)?;
+                status = 1;
+                continue;
             }
-        } else {
-            match ctx.read(operand) {
-                Ok(data) => data,
-                Err(error) => {
+        };
+        let mut next = |ctx: &mut Context<'_>, status: &mut i32| -> Result<Option<Vec<u8>>, LimitHit> {
+            match reader.next_piece() {
+                Ok(piece) => Ok(piece),
+                Err(ReadFailed::Limit(hit)) => Err(hit),
+                Err(ReadFailed::Storage(error)) => {
                     ctx.storage_error(operand, &error)?;
-                    status = 1;
-                    continue;
+                    *status = 1;
+                    Ok(None)
                 }
             }
         };
+        let Some(mut data) = next(ctx, &mut status)? else { continue };
         loop {
             if plain {
                 ctx.stdout.write(&data)?;
@@ -107,11 +112,8 @@ pub(super) fn cat(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHi
                 }
                 ctx.stdout.write(&out)?;
             }
-            if !from_stdin {
-                break;
-            }
-            match ctx.stdin.read_chunk()? {
-                Some(chunk) => data = chunk,
+            match next(ctx, &mut status)? {
+                Some(piece) => data = piece,
                 None => break,
             }
         }

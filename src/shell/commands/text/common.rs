@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use crate::shell::command::{error_reason, Context};
+use crate::shell::command::{error_reason, Context, Lines, ReadFailed};
 use crate::shell::LimitHit;
 use crate::storage::StorageError;
 
@@ -142,7 +142,34 @@ pub(in crate::shell::commands) fn read_input<'a>(
         Ok(data) => return Ok(Some(Cow::Owned(data))),
         Err(error) => error,
     };
-    let reason = error_reason(&error);
+    input_error(ctx, path, style, &error)?;
+    Ok(None)
+}
+
+/// Opens an input (`-` is stdin) to be read in pieces, a line at a time.
+/// On failure prints the tool's message and returns `None`.
+pub(in crate::shell::commands) fn open_lines<'a>(
+    ctx: &mut Context<'a>,
+    path: &str,
+    style: OpenStyle,
+) -> Result<Option<Lines<'a>>, LimitHit> {
+    match ctx.open(path) {
+        Ok(reader) => Ok(Some(Lines::new(reader, ctx.max_memory))),
+        Err(error) => {
+            input_error(ctx, path, style, &error)?;
+            Ok(None)
+        }
+    }
+}
+
+/// Prints the tool's message for an input it cannot read.
+pub(in crate::shell::commands) fn input_error(
+    ctx: &mut Context<'_>,
+    path: &str,
+    style: OpenStyle,
+    error: &StorageError,
+) -> Result<(), LimitHit> {
+    let reason = error_reason(error);
     let is_dir = matches!(error, StorageError::IsADirectory(_));
     let message = match style {
         OpenStyle::CannotOpen if is_dir => format!("error reading {}: {reason}", quote(path)),
@@ -153,8 +180,35 @@ pub(in crate::shell::commands) fn read_input<'a>(
         OpenStyle::Rev if is_dir => format!("{path}: 0: {reason}"),
         OpenStyle::Rev => format!("cannot open {path}: {reason}"),
     };
-    ctx.error(message)?;
-    Ok(None)
+    ctx.error(message)
+}
+
+/// The next line of `lines`, copied into `line`; false at the end. A limit
+/// ends the command; a storage failure on a later piece is reported as
+/// the tool reports an unreadable input and ends the input (`*failed` set).
+pub(in crate::shell::commands) fn next_line_into(
+    ctx: &mut Context<'_>,
+    lines: &mut Lines<'_>,
+    delim: u8,
+    line: &mut Vec<u8>,
+    path: &str,
+    style: OpenStyle,
+    failed: &mut bool,
+) -> Result<bool, LimitHit> {
+    line.clear();
+    match lines.next_line(delim) {
+        Ok(Some(next)) => {
+            line.extend_from_slice(next);
+            Ok(true)
+        }
+        Ok(None) => Ok(false),
+        Err(ReadFailed::Limit(hit)) => Err(hit),
+        Err(ReadFailed::Storage(error)) => {
+            input_error(ctx, path, style, &error)?;
+            *failed = true;
+            Ok(false)
+        }
+    }
 }
 
 /// Whether GNU's shell quoting leaves a byte bare.

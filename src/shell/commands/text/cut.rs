@@ -4,7 +4,8 @@
 use crate::shell::command::Context;
 use crate::shell::LimitHit;
 
-use super::common::{lines, parse, read_input, tick, usage, Arg, HasArg, OpenStyle, Spec};
+use super::common::{input_error, open_lines, parse, tick, usage, Arg, HasArg, OpenStyle, Spec};
+use crate::shell::command::ReadFailed;
 
 const SPEC: Spec = Spec {
     short: "b:c:f:d:snz",
@@ -146,12 +147,25 @@ pub(super) fn cut(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHi
     let mut status = 0;
     let mut ticks = 0;
     for file in &files {
-        let Some(data) = read_input(ctx, file, OpenStyle::Plain)? else {
+        // A line at a time, written a piece at a time.
+        let Some(mut lines) = open_lines(ctx, file, OpenStyle::Plain)? else {
             status = 1;
             continue;
         };
-        let mut out = Vec::with_capacity(data.len());
-        for line in lines(&data, line_end) {
+        let mut out = Vec::new();
+        loop {
+            let line = match lines.next_line(line_end) {
+                Ok(Some(line)) => line,
+                Ok(None) => break,
+                Err(ReadFailed::Limit(hit)) => return Err(hit),
+                Err(ReadFailed::Storage(error)) => {
+                    ctx.stdout.write(&out)?;
+                    out.clear();
+                    input_error(ctx, file, OpenStyle::Plain, &error)?;
+                    status = 1;
+                    break;
+                }
+            };
             tick(ctx, &mut ticks)?;
             if fields {
                 if memchr::memchr(delim, line).is_none() {
@@ -166,6 +180,10 @@ pub(super) fn cut(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHi
                 cut_bytes(line, &list, &output_delim, &mut out);
             }
             out.push(line_end);
+            if out.len() >= 1 << 16 {
+                ctx.stdout.write(&out)?;
+                out.clear();
+            }
         }
         ctx.stdout.write(&out)?;
     }

@@ -3,10 +3,11 @@
 //! `-5` form, and `==> name <==` headers for several files. `tail -f` does
 //! not follow: the storage never grows behind a script's back.
 
-use crate::shell::command::Context;
+use crate::shell::command::{error_reason, Context, ReadFailed, Reader, Stdin, FILE_PIECE};
 use crate::shell::LimitHit;
+use crate::storage::FileKind;
 
-use super::common::{parse, parse_size, read_input, usage, Arg, HasArg, OpenStyle, Spec};
+use super::common::{input_error, parse, parse_size, quote, usage, Arg, HasArg, OpenStyle, Spec};
 
 /// What to print of each input.
 #[derive(Clone, Copy)]
@@ -135,35 +136,194 @@ fn run(ctx: &mut Context<'_>, args: &[String], is_tail: bool) -> Result<i32, Lim
                 ctx.stdout.write_str(&line)?;
             }
             first = false;
-            stream(ctx, amount, delim, is_tail)?;
+            let mut stdin = ctx.stdin;
+            match stream(ctx, &mut stdin, amount, delim, is_tail) {
+                Ok(()) => {}
+                Err(ReadFailed::Limit(hit)) => return Err(hit),
+                Err(ReadFailed::Storage(_)) => status = 1,
+            }
             continue;
         }
-        let Some(data) = read_input(ctx, file, OpenStyle::CannotOpen)? else {
-            status = 1;
-            continue;
+        // A file is read a piece at a time; tail reads it from its end.
+        let reader = match ctx.open(file) {
+            Ok(reader) => reader,
+            Err(error) => {
+                input_error(ctx, file, OpenStyle::CannotOpen, &error)?;
+                status = 1;
+                continue;
+            }
         };
         if headers {
             let line = format!("{}==> {file} <==\n", if first { "" } else { "\n" });
             ctx.stdout.write_str(&line)?;
         }
         first = false;
-        let range = if is_tail { tail_range(&data, amount, delim) } else { head_range(&data, amount, delim) };
-        ctx.stdout.write(&data[range])?;
+        let result = match ctx.stat(file) {
+            Ok(meta) if is_tail && !amount.flipped && meta.kind == FileKind::File => {
+                drop(reader);
+                tail_of_file(ctx, &ctx.path(file), meta.size, amount, delim)
+            }
+            _ => stream(ctx, &mut Pieces { reader, buf: Vec::new(), pos: 0 }, amount, delim, is_tail),
+        };
+        match result {
+            Ok(()) => {}
+            Err(ReadFailed::Limit(hit)) => return Err(hit),
+            Err(ReadFailed::Storage(error)) => {
+                ctx.error(format!("error reading {}: {}", quote(file), error_reason(&error)))?;
+                status = 1;
+            }
+        }
     }
     Ok(status)
 }
 
-/// head or tail of stdin as it comes: head stops reading once it has
-/// what it prints (the writer then meets a closed pipe), tail keeps only
-/// the lines or bytes that may still be printed.
-fn stream(ctx: &mut Context<'_>, amount: Amount, delim: u8, is_tail: bool) -> Result<(), LimitHit> {
+/// What head and tail read from: stdin, or a file's pieces.
+trait Source {
+    /// What is at hand (waiting for some); `None` at the end.
+    fn chunk(&mut self) -> Result<Option<Vec<u8>>, ReadFailed>;
+    /// At most `max` bytes of what is at hand; `None` at the end.
+    fn up_to(&mut self, max: usize) -> Result<Option<Vec<u8>>, ReadFailed>;
+    /// Appends the next line with its delimiter; false at the end.
+    fn until(&mut self, delim: u8, line: &mut Vec<u8>) -> Result<bool, ReadFailed>;
+}
+
+impl Source for &Stdin {
+    fn chunk(&mut self) -> Result<Option<Vec<u8>>, ReadFailed> {
+        Ok(self.read_chunk()?)
+    }
+    fn up_to(&mut self, max: usize) -> Result<Option<Vec<u8>>, ReadFailed> {
+        Ok(self.read_up_to(max)?)
+    }
+    fn until(&mut self, delim: u8, line: &mut Vec<u8>) -> Result<bool, ReadFailed> {
+        Ok(self.read_until(delim, line)?)
+    }
+}
+
+/// A file read a piece at a time, with what is left of the last piece.
+struct Pieces<'a> {
+    reader: Reader<'a>,
+    buf: Vec<u8>,
+    pos: usize,
+}
+
+impl Pieces<'_> {
+    /// Makes sure some bytes are at hand; false at the end.
+    fn fill(&mut self) -> Result<bool, ReadFailed> {
+        if self.pos < self.buf.len() {
+            return Ok(true);
+        }
+        match self.reader.next_piece()? {
+            Some(piece) => {
+                self.buf = piece;
+                self.pos = 0;
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+}
+
+impl Source for Pieces<'_> {
+    fn chunk(&mut self) -> Result<Option<Vec<u8>>, ReadFailed> {
+        if !self.fill()? {
+            return Ok(None);
+        }
+        let rest = self.buf.split_off(self.pos);
+        self.buf.clear();
+        self.pos = 0;
+        Ok(Some(rest))
+    }
+    fn up_to(&mut self, max: usize) -> Result<Option<Vec<u8>>, ReadFailed> {
+        if !self.fill()? {
+            return Ok(None);
+        }
+        let end = self.pos.saturating_add(max).min(self.buf.len());
+        let part = self.buf[self.pos..end].to_vec();
+        self.pos = end;
+        Ok(Some(part))
+    }
+    fn until(&mut self, delim: u8, line: &mut Vec<u8>) -> Result<bool, ReadFailed> {
+        let mut any = false;
+        while self.fill()? {
+            any = true;
+            let rest = &self.buf[self.pos..];
+            match memchr::memchr(delim, rest) {
+                Some(at) => {
+                    line.extend_from_slice(&rest[..=at]);
+                    self.pos += at + 1;
+                    return Ok(true);
+                }
+                None => {
+                    line.extend_from_slice(rest);
+                    self.pos = self.buf.len();
+                }
+            }
+        }
+        Ok(any)
+    }
+}
+
+/// `tail` of a regular file without `+`: finds where the last lines or
+/// bytes start by reading pieces from the end, then copies from there, so
+/// only a piece is held at a time.
+fn tail_of_file(ctx: &mut Context<'_>, path: &str, size: u64, amount: Amount, delim: u8) -> Result<(), ReadFailed> {
+    let storage = ctx.storage;
+    let read = |offset: u64, len: usize| storage.read_range(path, offset, len).map_err(ReadFailed::Storage);
+    let start = if amount.bytes {
+        size.saturating_sub(amount.count)
+    } else if amount.count == 0 {
+        size
+    } else {
+        let mut end = size;
+        if size > 0 && read(size - 1, 1)? == [delim] {
+            end -= 1;
+        }
+        let mut remaining = amount.count;
+        let mut found = 0;
+        while end > 0 {
+            (ctx.check)()?;
+            let from = end.saturating_sub(FILE_PIECE as u64);
+            let piece = read(from, usize::try_from(end - from).unwrap_or(FILE_PIECE))?;
+            if let Some(at) =
+                memchr::memrchr_iter(delim, &piece).nth(usize::try_from(remaining - 1).unwrap_or(usize::MAX))
+            {
+                found = from + at as u64 + 1;
+                break;
+            }
+            remaining -= memchr::memrchr_iter(delim, &piece).count() as u64;
+            end = from;
+        }
+        found
+    };
+    let mut offset = start;
+    loop {
+        (ctx.check)()?;
+        let piece = read(offset, FILE_PIECE)?;
+        if piece.is_empty() {
+            return Ok(());
+        }
+        offset += piece.len() as u64;
+        ctx.stdout.write(&piece)?;
+    }
+}
+
+/// head or tail of an input as it comes: head stops reading once it has
+/// what it prints (a writer into stdin then meets a closed pipe), tail
+/// keeps only the lines or bytes that may still be printed.
+fn stream(
+    ctx: &mut Context<'_>,
+    input: &mut dyn Source,
+    amount: Amount,
+    delim: u8,
+    is_tail: bool,
+) -> Result<(), ReadFailed> {
     let count = clamp(amount.count);
     match (is_tail, amount.bytes, amount.flipped) {
         (false, false, false) => {
             let mut line = Vec::new();
             for _ in 0..count {
                 line.clear();
-                if !ctx.stdin.read_until(delim, &mut line)? {
+                if !input.until(delim, &mut line)? {
                     break;
                 }
                 ctx.stdout.write(&line)?;
@@ -172,7 +332,7 @@ fn stream(ctx: &mut Context<'_>, amount: Amount, delim: u8, is_tail: bool) -> Re
         (false, true, false) => {
             let mut left = count;
             while left > 0 {
-                let Some(chunk) = ctx.stdin.read_up_to(left.min(1 << 16))? else { break };
+                let Some(chunk) = input.up_to(left.min(1 << 16))? else { break };
                 left -= chunk.len();
                 ctx.stdout.write(&chunk)?;
             }
@@ -183,30 +343,30 @@ fn stream(ctx: &mut Context<'_>, amount: Amount, delim: u8, is_tail: bool) -> Re
             let mut line = Vec::new();
             while skip > 0 {
                 if amount.bytes {
-                    let Some(chunk) = ctx.stdin.read_up_to(skip.min(1 << 16))? else { return Ok(()) };
+                    let Some(chunk) = input.up_to(skip.min(1 << 16))? else { return Ok(()) };
                     skip -= chunk.len();
                 } else {
                     line.clear();
-                    if !ctx.stdin.read_until(delim, &mut line)? {
+                    if !input.until(delim, &mut line)? {
                         return Ok(());
                     }
                     skip -= 1;
                 }
             }
-            while let Some(chunk) = ctx.stdin.read_chunk()? {
+            while let Some(chunk) = input.chunk()? {
                 ctx.stdout.write(&chunk)?;
             }
         }
         (true, _, false) => {
             // Only what may still be among the last `count` is kept.
             let mut kept: Vec<u8> = Vec::new();
-            while let Some(chunk) = ctx.stdin.read_chunk()? {
+            while let Some(chunk) = input.chunk()? {
                 kept.extend_from_slice(&chunk);
                 if kept.len() > (4 << 20) {
                     let start = tail_range(&kept, amount, delim).start;
                     kept.drain(..start);
                     if kept.len() > ctx.max_memory {
-                        return Err(LimitHit::Memory);
+                        return Err(ReadFailed::Limit(LimitHit::Memory));
                     }
                 }
             }
@@ -214,7 +374,13 @@ fn stream(ctx: &mut Context<'_>, amount: Amount, delim: u8, is_tail: bool) -> Re
             ctx.stdout.write(&kept[range])?;
         }
         (false, _, true) => {
-            let data = ctx.stdin.read_all()?;
+            let mut data = Vec::new();
+            while let Some(chunk) = input.chunk()? {
+                data.extend_from_slice(&chunk);
+                if data.len() > ctx.max_memory {
+                    return Err(ReadFailed::Limit(LimitHit::Memory));
+                }
+            }
             ctx.stdout.write(&data[head_range(&data, amount, delim)])?;
         }
     }

@@ -4,7 +4,7 @@
 use crate::shell::command::{error_reason, Context};
 use crate::shell::LimitHit;
 
-use super::common::{lines, parse, quotef, read_input, tick, usage, Arg, HasArg, OpenStyle, Spec};
+use super::common::{next_line_into, open_lines, parse, quotef, tick, usage, Arg, HasArg, OpenStyle, Spec};
 
 const SPEC: Spec = Spec {
     short: "cdDuif:s:w:z",
@@ -107,55 +107,62 @@ pub(super) fn uniq(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
         return usage(ctx, message, 1);
     }
     let input = operands.first().map_or("-", String::as_str);
-    let Some(data) = read_input(ctx, input, OpenStyle::Plain)? else { return Ok(1) };
+    let to_file = operands.get(1).filter(|path| *path != "-").cloned();
+    // Read a line at a time: a group needs its first line (every line for -D).
+    let Some(mut lines) = open_lines(ctx, input, OpenStyle::Plain)? else { return Ok(1) };
     let mut out = Vec::new();
-    let mut group: Vec<&[u8]> = Vec::new();
+    let mut group: Vec<Vec<u8>> = Vec::new();
+    let mut size = 0usize;
     let mut ticks = 0;
-    let flush = |group: &mut Vec<&[u8]>, out: &mut Vec<u8>| {
-        let size = group.len();
-        if size == 0 {
+    let flush = |group: &mut Vec<Vec<u8>>, size: &mut usize, out: &mut Vec<u8>| {
+        if *size == 0 {
             return;
         }
-        let keep = if repeated || all { size > 1 && !(unique) } else { !unique || size == 1 };
+        let keep = if repeated || all { *size > 1 && !(unique) } else { !unique || *size == 1 };
         if keep {
-            let shown: &[&[u8]] = if all { group } else { &group[..1] };
+            let shown: &[Vec<u8>] = if all { group } else { &group[..1] };
             for line in shown {
                 if count {
-                    out.extend_from_slice(format!("{size:7} ").as_bytes());
+                    out.extend_from_slice(format!("{size:7} ", size = *size).as_bytes());
                 }
                 out.extend_from_slice(line);
                 out.push(delim);
             }
         }
         group.clear();
+        *size = 0;
     };
-    for line in lines(&data, delim) {
+    let mut line = Vec::new();
+    let mut failed = false;
+    while next_line_into(ctx, &mut lines, delim, &mut line, input, OpenStyle::Plain, &mut failed)? {
         tick(ctx, &mut ticks)?;
         if let Some(first) = group.first() {
-            if !compare.same(first, line) {
-                flush(&mut group, &mut out);
+            if !compare.same(first, &line) {
+                flush(&mut group, &mut size, &mut out);
             }
         }
         // -D keeps every line of a group; otherwise the first is enough.
         if all || group.is_empty() {
-            group.push(line);
-        } else {
-            group.push(&[]);
+            group.push(std::mem::take(&mut line));
         }
-        if out.len() > 1 << 16 {
+        size += 1;
+        if to_file.is_none() && out.len() > 1 << 16 {
             ctx.stdout.write(&out)?;
             out.clear();
         }
     }
-    flush(&mut group, &mut out);
-    match operands.get(1) {
-        Some(path) if path != "-" => {
-            if let Err(error) = ctx.storage.write(&ctx.path(path), &out) {
-                ctx.error(format!("{}: {}", quotef(path), error_reason(&error)))?;
+    flush(&mut group, &mut size, &mut out);
+    match to_file {
+        Some(path) => {
+            if let Err(error) = ctx.storage.write(&ctx.path(&path), &out) {
+                ctx.error(format!("{}: {}", quotef(&path), error_reason(&error)))?;
                 return Ok(1);
             }
         }
-        _ => ctx.stdout.write(&out)?,
+        None => ctx.stdout.write(&out)?,
+    }
+    if failed {
+        return Ok(1);
     }
     Ok(0)
 }

@@ -4,7 +4,7 @@
 //! single count of a single input). Stdin is always taken to be a pipe
 //! (`wc < file` pads like `cat file | wc`): the shell buffers it.
 
-use crate::shell::command::Context;
+use crate::shell::command::{Context, ReadFailed};
 use crate::shell::LimitHit;
 use crate::storage::{FileKind, StorageError};
 
@@ -69,17 +69,25 @@ pub(super) fn wc(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit
     let mut total = Counts::default();
     let mut status = 0;
     for file in &files {
-        if file == "-" {
-            let counts = count_stdin(ctx, wanted)?;
-            total.lines += counts.lines;
-            total.words += counts.words;
-            total.bytes += counts.bytes;
-            total.max_line = total.max_line.max(counts.max_line);
-            print(ctx, counts, wanted, width, named.then_some(file.as_str()))?;
-            continue;
-        }
-        let data = match ctx.read(file) {
-            Ok(data) => Some(data),
+        // Stdin as it comes, a file a piece at a time.
+        let counts = match ctx.open(file) {
+            Ok(mut reader) => {
+                let mut counter = Counter::default();
+                loop {
+                    match reader.next_piece() {
+                        Ok(Some(piece)) => counter.feed(ctx, &piece, wanted)?,
+                        Ok(None) => break,
+                        Err(ReadFailed::Limit(hit)) => return Err(hit),
+                        Err(ReadFailed::Storage(error)) => {
+                            let reason = crate::shell::command::error_reason(&error);
+                            ctx.error(format!("{}: {reason}", quotef(file)))?;
+                            status = 1;
+                            break;
+                        }
+                    }
+                }
+                counter.finish()
+            }
             Err(error) => {
                 let directory = matches!(error, StorageError::IsADirectory(_));
                 let reason = crate::shell::command::error_reason(&error);
@@ -88,12 +96,8 @@ pub(super) fn wc(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit
                 if !directory {
                     continue;
                 }
-                None
+                Counts::default()
             }
-        };
-        let counts = match data {
-            Some(data) => count(ctx, &data, wanted)?,
-            None => Counts::default(),
         };
         total.lines += counts.lines;
         total.words += counts.words;
@@ -158,21 +162,6 @@ fn print(
     ctx.stdout.write_str(&line)
 }
 
-fn count(ctx: &Context<'_>, data: &[u8], wanted: Wanted) -> Result<Counts, LimitHit> {
-    let mut counter = Counter::default();
-    counter.feed(ctx, data, wanted)?;
-    Ok(counter.finish())
-}
-
-/// Counts stdin chunk by chunk as it comes.
-fn count_stdin(ctx: &Context<'_>, wanted: Wanted) -> Result<Counts, LimitHit> {
-    let mut counter = Counter::default();
-    while let Some(chunk) = ctx.stdin.read_chunk()? {
-        counter.feed(ctx, &chunk, wanted)?;
-    }
-    Ok(counter.finish())
-}
-
 /// Counts carried from one chunk to the next.
 #[derive(Default)]
 struct Counter {
@@ -185,8 +174,11 @@ impl Counter {
     fn feed(&mut self, ctx: &Context<'_>, data: &[u8], wanted: Wanted) -> Result<(), LimitHit> {
         let counts = &mut self.counts;
         counts.bytes += data.len() as u64;
-        if wanted.lines && !wanted.words && !wanted.max_line {
-            counts.lines += memchr::memchr_iter(b'\n', data).count() as u64;
+        if !wanted.words && !wanted.max_line {
+            // Lines and bytes only (characters are bytes here): no byte loop.
+            if wanted.lines {
+                counts.lines += memchr::memchr_iter(b'\n', data).count() as u64;
+            }
             return Ok(());
         }
         let (mut in_word, mut position) = (self.in_word, self.position);

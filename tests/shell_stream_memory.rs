@@ -1,0 +1,131 @@
+//! Commands over a large file in a host folder hold a piece of it, not the
+//! file (issue 17: "`cat` of a 1 GiB file through `wc -l` keeps the
+//! process's memory bounded"). Each script runs in a child process of this
+//! test binary, which prints its peak resident set (`VmHWM`) before and
+//! after; the growth must stay far below the file's size. The figures for
+//! a 1 GiB file are in docs/PERFORMANCE.md ("Streaming large files").
+#![cfg(feature = "shell")]
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use aikido::shell::{Shell, ShellOptions};
+use aikido::storage::HostDir;
+
+/// The file: 192 MiB of 64-byte lines, the last one `last line`.
+const LINES: u64 = 3 << 20;
+const SIZE: u64 = LINES * 64;
+
+/// Each script and what it prints over the file.
+fn scripts() -> Vec<(&'static str, String)> {
+    vec![
+        ("cat big | wc -l", format!("{LINES}\n")),
+        ("wc -l big", format!("{LINES} big\n")),
+        ("wc -c big", format!("{SIZE} big\n")),
+        ("head -n 2 big | cut -c1-10", "line 00000\nline 00000\n".to_string()),
+        ("tail -n 1 big", format!("{}\n", last_line())),
+        ("tail -c 10 big", format!("{}\n", &last_line()[54..])),
+        ("grep -c 'last' big", "1\n".to_string()),
+        ("grep 'last' big | wc -c", "64\n".to_string()),
+        ("cut -c1-4 big | uniq -c", format!("{LINES:7} line\n")),
+        ("cat big | sed -n '$p'", format!("{}\n", last_line())),
+        ("sed -n '2p;$p' big | cut -c1-10", format!("line 00000\n{}\n", &last_line()[..10])),
+        ("awk 'END { print NR }' big", format!("{LINES}\n")),
+        ("cat big | awk 'END { print NR }'", format!("{LINES}\n")),
+    ]
+}
+
+fn last_line() -> String {
+    format!("{:<63}", "line 99999 last")
+}
+
+fn vm_hwm_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// Runs one script over the folder `AIKIDO_STREAM_DIR` and prints its
+/// output and `VmHWM` before and after; does nothing in an ordinary test
+/// run. `AIKIDO_STREAM_SCRIPT` is an index into [`scripts`], or a script's
+/// text (for measuring by hand, docs/PERFORMANCE.md).
+#[test]
+fn stream_child() {
+    let (Ok(which), Ok(dir)) = (std::env::var("AIKIDO_STREAM_SCRIPT"), std::env::var("AIKIDO_STREAM_DIR")) else {
+        return;
+    };
+    let script = match which.parse::<usize>() {
+        Ok(index) => scripts()[index].0.to_string(),
+        Err(_) => which,
+    };
+    let mut shell = Shell::new(Arc::new(HostDir::new(&dir).unwrap()), ShellOptions::default());
+    let before = vm_hwm_kib();
+    let started = Instant::now();
+    let result = shell.run(&script, None);
+    let elapsed = started.elapsed();
+    let after = vm_hwm_kib();
+    let stdout = String::from_utf8_lossy(&result.stdout).into_owned();
+    println!("STREAM {before} {after} {} {stdout:?}", result.exit_code);
+    println!("TIME {elapsed:?}");
+    eprintln!("{}", String::from_utf8_lossy(&result.stderr));
+}
+
+#[test]
+fn commands_over_a_large_host_file_keep_the_peak_resident_set_small() {
+    if std::env::var("AIKIDO_STREAM_SCRIPT").is_ok() || !std::path::Path::new("/proc/self/status").exists() {
+        return;
+    }
+    let dir: PathBuf = std::env::temp_dir().join(format!("aikido-stream-memory-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    {
+        let mut file = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(dir.join("big")).unwrap());
+        let line = format!("{:<63}\n", "line 00000");
+        for _ in 0..LINES - 1 {
+            file.write_all(line.as_bytes()).unwrap();
+        }
+        writeln!(file, "{}", last_line()).unwrap();
+    }
+    assert_eq!(std::fs::metadata(dir.join("big")).unwrap().len(), SIZE);
+    let exe = std::env::current_exe().unwrap();
+    let mut failures = Vec::new();
+    for (index, (script, expected)) in scripts().iter().enumerate() {
+        let started = Instant::now();
+        let output = std::process::Command::new(&exe)
+            .args(["--exact", "stream_child", "--nocapture", "--test-threads=1"])
+            .env("AIKIDO_STREAM_SCRIPT", index.to_string())
+            .env("AIKIDO_STREAM_DIR", &dir)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let Some(line) = stdout.lines().find_map(|line| line.find("STREAM ").map(|at| &line[at..])) else {
+            failures.push(format!("{script}: no report: {stdout} {}", String::from_utf8_lossy(&output.stderr)));
+            continue;
+        };
+        let fields: Vec<&str> = line.splitn(5, ' ').collect();
+        let (before, after, status) = (fields[1].parse::<u64>().unwrap(), fields[2].parse::<u64>().unwrap(), fields[3]);
+        let printed = fields[4];
+        eprintln!(
+            "{script}: peak VmHWM {} MiB (baseline {} MiB) over a {} MiB file, {:?}",
+            after >> 10,
+            before >> 10,
+            SIZE >> 20,
+            started.elapsed()
+        );
+        if status != "0" || printed != format!("{expected:?}") {
+            failures.push(format!("{script}: status {status}, printed {printed}, expected {expected:?}"));
+        }
+        // The file is 192 MiB; a reader holds a piece of 256 KiB and a pipe
+        // 64 KiB. 48 MiB leaves room for the allocator and the threads.
+        if after.saturating_sub(before) > 48 << 10 {
+            failures.push(format!("{script}: the peak grew by {} MiB", (after - before) >> 10));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(failures.is_empty(), "{failures:#?}");
+}
