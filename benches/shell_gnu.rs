@@ -13,7 +13,9 @@
 //! order, GNU's in the directory's order).
 //!
 //! `AIKIDO_BENCH_TREE` serves another tree; `AIKIDO_BENCH_ROUNDS` sets the
-//! rounds (default 7). Prints one tab-separated line per script: name,
+//! rounds (default 7); `AIKIDO_BENCH_OURS_ONLY` runs our side once, for a
+//! profiler (`strace -c`, `perf record`), and `AIKIDO_BENCH_SCRIPT` runs
+//! that script on our side, once a round. Prints one tab-separated line per script: name,
 //! ours in ms, GNU's in ms, ratio, ratio without bash's spawn; then
 //! `spawn_ms` and `geomean`. `make bench` (scripts/bench.sh) reads them.
 
@@ -106,6 +108,34 @@ fn main() {
     let scripts: Vec<&Script> =
         SCRIPTS.iter().filter(|script| filter.is_empty() || filter.iter().any(|f| script.name.contains(f))).collect();
 
+    // Profiling (`strace -c`, `perf record`): our side only, once each, or
+    // the script AIKIDO_BENCH_SCRIPT names, which may be any.
+    if let Ok(text) = std::env::var("AIKIDO_BENCH_SCRIPT") {
+        for _ in 0..rounds {
+            let start = Instant::now();
+            let result = shell.run(&text, None);
+            eprintln!(
+                "{} bytes, status {}, {:.2} ms",
+                result.stdout.len(),
+                result.exit_code,
+                ms(start.elapsed().as_secs_f64())
+            );
+        }
+        return;
+    }
+    if std::env::var_os("AIKIDO_BENCH_OURS_ONLY").is_some() {
+        for script in &scripts {
+            let start = Instant::now();
+            let (output, status) = ours(&mut shell, script.text);
+            eprintln!(
+                "{}: {} bytes, status {status}, {:.2} ms",
+                script.name,
+                output.len(),
+                ms(start.elapsed().as_secs_f64())
+            );
+        }
+        return;
+    }
     for script in &scripts {
         let ((mine, my_status), (theirs, their_status)) = (ours(&mut shell, script.text), gnu(&tree, script.text));
         assert_eq!(my_status, their_status, "{}: the shell and GNU end {:?} differently", script.name, script.text);
