@@ -19,7 +19,7 @@
 //! ours in ms, GNU's in ms, ratio, ratio without bash's spawn; then
 //! `spawn_ms` and `geomean`. `make bench` (scripts/bench.sh) reads them.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
 use std::time::Instant;
@@ -57,7 +57,7 @@ fn tree() -> PathBuf {
 
 /// GNU's stdout and status (a status of 1 is an answer: `find -exec grep
 /// -l {} +` ends 1 when one batch has no match, in both shells).
-fn gnu(tree: &PathBuf, script: &str) -> (Vec<u8>, i32) {
+fn gnu(tree: &Path, script: &str) -> (Vec<u8>, i32) {
     let output = Command::new("/bin/bash")
         .args(["-c", script])
         .current_dir(tree)
