@@ -399,13 +399,16 @@ fn key_text<'l>(line: &'l [u8], key: &Key, tab: Option<u8>) -> &'l [u8] {
     &line[start..end.max(start)]
 }
 
+/// A line and its keys' texts.
+type Line<'l, 'k> = (&'l [u8], &'k [&'l [u8]]);
+
 /// Sorts the decorated lines in `compare_decorated`'s order. The order is
 /// total (lines equal under it are the same bytes) unless keys decide alone
 /// (`-s`, `-u` with keys): then the sort is stable, else unstable, which
 /// is faster on many equal lines. Two cheap comparisons go first: the
 /// first eight bytes of each line as one number for a plain sort, and the
 /// first key's number parsed once per line for `-n`.
-fn sort_entries(config: &Config, entries: &mut [(&[u8], &[&[u8]])]) {
+fn sort_entries<'l, 'k>(config: &Config, entries: &mut [Line<'l, 'k>]) {
     let keys_decide = !config.keys.is_empty() && (config.unique || config.stable);
     let numeric_first = config.keys.first().is_some_and(|key| key.options.method == Method::Numeric);
     if config.keys.is_empty() {
@@ -428,9 +431,9 @@ fn sort_entries(config: &Config, entries: &mut [(&[u8], &[&[u8]])]) {
         // Sorted as integers.
     } else if numeric_first {
         let key = &config.keys[0];
-        let mut decorated: Vec<(Number<'_>, (&[u8], &[&[u8]]))> =
+        let mut decorated: Vec<(Number<'l>, Line<'l, 'k>)> =
             entries.iter().map(|entry| (split_number(entry.1[0]).into(), *entry)).collect();
-        let order = |a: &(Number<'_>, (&[u8], &[&[u8]])), b: &(Number<'_>, (&[u8], &[&[u8]]))| {
+        let order = |a: &(Number<'l>, Line<'l, 'k>), b: &(Number<'l>, Line<'l, 'k>)| {
             let order = compare_numbers(&a.0, &b.0);
             let order = if key.options.reverse { order.reverse() } else { order };
             order.then_with(|| compare_decorated(config, a.1 .0, &a.1 .1[1..], b.1 .0, &b.1 .1[1..], 1))
