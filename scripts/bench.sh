@@ -46,6 +46,9 @@ echo "running the shell benches (about 30 seconds)" >&2
 cargo bench --quiet --bench shell -- --warm-up-time 1 --measurement-time 3 >build/criterion-shell.txt 2>&1
 echo "running the host-folder storage bench on /usr/include (about 30 seconds)" >&2
 cargo bench --quiet --bench storage -- --warm-up-time 1 --measurement-time 3 >build/criterion-storage.txt 2>&1
+echo "running the shell against GNU bash and coreutils on /usr/include (about 40 seconds)" >&2
+gnu_figures=$(cargo bench --quiet --bench shell_gnu 2>build/shell-gnu.txt)
+gnu_figure() { awk -F'\t' -v name="$1" -v column="$2" '$1 == name { print $column }' <<<"$gnu_figures"; }
 # Crates the shell adds: unique "name vX" lines of the normal dependency tree,
 # default features against the registry-only build.
 crates() { cargo tree -e normal --prefix none "$@" | awk '{ print $1, $2 }' | sort -u | wc -l; }
@@ -167,5 +170,17 @@ row "17. 1 MiB of arguments in FULL mode, every record's schema checked" "$full_
 info "Rust API: small dispatch, FULL (criterion)" "$(criterion_ns dispatch/small_full)" ns
 info "Rust API: 1 MiB in FULL mode (criterion)" \
     "$(awk -v ns="$(criterion_ns check/1MiB_full)" 'BEGIN { printf "%.0f", 1048576 * 1000 / ns }')" MB/s
+gnu_geomean=$(gnu_figure geomean 2)
+gnu_worst=$(awk -F'\t' 'NF == 5 && $4 > worst { worst = $4; name = $1 } END { printf "%.2f %s", worst, name }' <<<"$gnu_figures")
+row "18. shell vs GNU bash + coreutils on /usr/include, geometric mean" "$gnu_geomean" x "<= 1.0x" \
+    "$(verdict "$gnu_geomean" '<=' 1.0)"
+info "   (without bash's own spawn, $(gnu_figure spawn_ms 2) ms, on GNU's side)" "$(gnu_figure geomean 3)" x
+row "19. the same, the worst script (${gnu_worst#* })" "${gnu_worst%% *}" x "<= 2.0x" \
+    "$(verdict "${gnu_worst%% *}" '<=' 2.0)"
+while IFS=$'\t' read -r name ours theirs ratio bare; do
+    [ -n "$bare" ] || continue
+    info "   $name: ours / GNU ms = ratio (w/o bash's spawn $(printf %.2f "$bare"))" \
+        "$(printf '%.1f / %.1f = %.2f' "$ours" "$theirs" "$ratio")" x
+done <<<"$gnu_figures"
 echo
-echo "targets: $hits hit, $misses missed (criterion's reports: build/criterion.txt, build/criterion-shell.txt)"
+echo "targets: $hits hit, $misses missed (criterion's reports: build/criterion.txt, build/criterion-shell.txt; the GNU comparison's table: build/shell-gnu.txt)"

@@ -140,6 +140,13 @@ fn attack_through(storage: &dyn Storage, base: &str) {
     if let Ok(entries) = storage.list(base) {
         assert!(!entries.iter().any(|entry| entry.name == "outside-only-marker"), "list {base} listed outside");
     }
+    if let Ok(entries) = storage.list_metadata(base) {
+        assert!(
+            !entries.iter().any(|(entry, metadata)| entry.name == "outside-only-marker"
+                || entry.name == "secret" && metadata.size == SECRET.len() as u64),
+            "list_metadata {base} saw outside"
+        );
+    }
     let _ = storage.write(&secret, b"PWNED");
     let _ = storage.append(&format!("{base}/appended"), b"PWNED");
     let _ = storage.mkdir(&format!("{base}/made/deeper"), true);

@@ -335,6 +335,12 @@ impl Storage for Recorder<'_> {
     fn list(&self, path: &str) -> Result<Vec<crate::storage::DirEntry>, StorageError> {
         self.inner.list(path)
     }
+    fn list_metadata(
+        &self,
+        path: &str,
+    ) -> Result<Vec<(crate::storage::DirEntry, crate::storage::Metadata)>, StorageError> {
+        self.inner.list_metadata(path)
+    }
     fn mkdir(&self, path: &str, parents: bool) -> Result<(), StorageError> {
         self.note(self.inner.mkdir(path, parents), &[path])
     }

@@ -604,6 +604,27 @@ impl Storage for HostDir {
         Ok(listed)
     }
 
+    /// One open of the directory, then one `fstatat(…, AT_SYMLINK_NOFOLLOW)`
+    /// per entry from its handle: a name from the listing is one component,
+    /// never followed, so nothing resolves outside the root.
+    fn list_metadata(&self, path: &str) -> Result<Vec<(DirEntry, Metadata)>, StorageError> {
+        let path = normalize(path);
+        let fd = self
+            .open(&path, Open::new(libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NONBLOCK, true))
+            .map_err(|error| host_error(&path, error))?;
+        let mut listed = Vec::new();
+        for (name, _) in entries(fd.as_raw_fd()).map_err(|error| host_error(&path, error))? {
+            // A name that is not UTF-8 cannot be a virtual path: `lstat`
+            // could not open it, so it is left out as the default leaves it.
+            let Ok(text) = std::str::from_utf8(name.to_bytes()) else { continue };
+            let Ok(stat) = lstat_at(fd.as_raw_fd(), &name) else { continue };
+            let metadata = metadata_of(&stat);
+            listed.push((DirEntry { name: text.to_owned(), kind: metadata.kind }, metadata));
+        }
+        listed.sort_by(|a, b| a.0.name.cmp(&b.0.name));
+        Ok(listed)
+    }
+
     fn mkdir(&self, path: &str, parents: bool) -> Result<(), StorageError> {
         let path = normalize(path);
         self.writable(&path)?;
@@ -776,6 +797,37 @@ mod tests {
             assert_eq!(storage.read("/a").unwrap_err().to_string(), "/a: No such file or directory");
             assert_eq!(storage.stat("/moved.txt").unwrap().size, 7);
             storage.remove("/moved.txt", false).unwrap();
+        }
+    }
+
+    /// `list_metadata` is `list` and then `lstat` of each entry, in one
+    /// pass from the directory's handle: a symlink out is reported as the
+    /// symlink, never followed.
+    #[test]
+    fn list_metadata_is_list_then_lstat() {
+        let (scratch, storage) = sandbox("list-metadata");
+        std::os::unix::fs::symlink(scratch.0.join("outside/secret"), scratch.0.join("root/out")).unwrap();
+        for storage in both(storage) {
+            storage.mkdir("/d", false).unwrap();
+            storage.write("/d/f", b"12345").unwrap();
+            for folder in ["/", "/d"] {
+                let expected: Vec<(DirEntry, Metadata)> = storage
+                    .list(folder)
+                    .unwrap()
+                    .into_iter()
+                    .map(|entry| {
+                        let metadata = storage.lstat(&crate::storage::join(folder, &entry.name)).unwrap();
+                        (entry, metadata)
+                    })
+                    .collect();
+                assert_eq!(storage.list_metadata(folder).unwrap(), expected);
+            }
+            let listed = storage.list_metadata("/").unwrap();
+            let (_, out) = listed.iter().find(|(entry, _)| entry.name == "out").unwrap();
+            assert_eq!(out.kind, FileKind::Symlink);
+            assert_ne!(out.size, "top secret".len() as u64);
+            assert_eq!(storage.list_metadata("/notes.txt").unwrap_err().to_string(), "/notes.txt: Not a directory");
+            storage.remove("/d", true).unwrap();
         }
     }
 

@@ -206,6 +206,23 @@ pub trait Storage: Send + Sync {
     fn lstat(&self, path: &str) -> Result<Metadata, StorageError>;
     /// The entries of a directory, sorted by name.
     fn list(&self, path: &str) -> Result<Vec<DirEntry>, StorageError>;
+    /// The entries of a directory, sorted by name, each with its metadata
+    /// as [`lstat`](Storage::lstat) gives it (a symlink's own); an entry
+    /// that cannot be stat'ed (gone since the listing) is left out. The
+    /// default calls `list` and then `lstat` on each entry; a storage that
+    /// can stat from the directory's handle does it in one pass (`find`'s
+    /// walk uses it).
+    fn list_metadata(&self, path: &str) -> Result<Vec<(DirEntry, Metadata)>, StorageError> {
+        let entries = self.list(path)?;
+        let base = normalize(path);
+        Ok(entries
+            .into_iter()
+            .filter_map(|entry| {
+                let metadata = self.lstat(&join(&base, &entry.name)).ok()?;
+                Some((entry, metadata))
+            })
+            .collect())
+    }
     /// Creates a directory; with `parents`, creates missing parents too and
     /// accepts an existing directory.
     fn mkdir(&self, path: &str, parents: bool) -> Result<(), StorageError>;

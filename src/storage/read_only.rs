@@ -34,6 +34,9 @@ impl<S: Storage> Storage for ReadOnly<S> {
     fn list(&self, path: &str) -> Result<Vec<DirEntry>, StorageError> {
         self.0.list(path)
     }
+    fn list_metadata(&self, path: &str) -> Result<Vec<(DirEntry, Metadata)>, StorageError> {
+        self.0.list_metadata(path)
+    }
     fn mkdir(&self, path: &str, _parents: bool) -> Result<(), StorageError> {
         refuse(path)
     }

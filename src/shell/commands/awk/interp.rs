@@ -1709,6 +1709,11 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
                     self.rebuild_record();
                     return num(self.record.text.len() as f64);
                 };
+                // `length($0)`: the record's length, without a copy of it.
+                if matches!(arg, Expr::Field(index) if matches!(**index, Expr::Num(n) if n == 0.0)) {
+                    self.rebuild_record();
+                    return num(self.record.text.len() as f64);
+                }
                 let cell = match arg {
                     Expr::Var(i) => self.globals.get(*i),
                     Expr::Local(i) => self.frames.last().and_then(|f| f.get(*i)),

@@ -492,6 +492,8 @@ struct Walk {
     batches: Vec<(Vec<String>, Vec<String>, usize)>,
     now: i64,
     follow: bool,
+    /// Whether the expression reads more of an entry than its name and kind.
+    needs_stat: bool,
     /// With `-L`: the real path and shown path of each directory being
     /// walked, to stop at a symlink loop.
     ancestors: Vec<(String, String)>,
@@ -556,6 +558,7 @@ pub(super) fn find(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
         batches: Vec::new(),
         now: epoch_seconds(SystemTime::now()),
         follow,
+        needs_stat: needs_stat(&expression),
         ancestors: Vec::new(),
     };
     collect_batches(&expression, &mut walk.batches);
@@ -637,20 +640,21 @@ fn visit(
         real = Some(());
     }
     if descend {
-        match ctx.storage.list(absolute) {
+        match list(ctx, walk, absolute) {
             Ok(entries) => {
-                for item in entries {
+                for (name, child_meta) in entries {
                     if walk.quit {
                         break;
                     }
-                    let child_abs = child(absolute, &item.name);
-                    let child_meta =
-                        if walk.follow { ctx.storage.stat(&child_abs) } else { ctx.storage.lstat(&child_abs) };
-                    let child_meta = match child_meta.or_else(|_| ctx.storage.lstat(&child_abs)) {
-                        Ok(child_meta) => child_meta,
-                        Err(_) => continue,
+                    let child_abs = child(absolute, &name);
+                    let child_meta = match child_meta {
+                        Some(child_meta) => child_meta,
+                        None => match ctx.storage.stat(&child_abs).or_else(|_| ctx.storage.lstat(&child_abs)) {
+                            Ok(child_meta) => child_meta,
+                            Err(_) => continue,
+                        },
                     };
-                    visit(ctx, expression, walk, &child(shown, &item.name), &child_abs, child_meta, depth + 1, root)?;
+                    visit(ctx, expression, walk, &child(shown, &name), &child_abs, child_meta, depth + 1, root)?;
                 }
             }
             Err(error) => {
@@ -666,6 +670,66 @@ fn visit(
         evaluate(ctx, expression, walk, &entry)?;
     }
     Ok(())
+}
+
+/// A directory's entries for the walk, each with what the expression
+/// needs to know of it: the kind from the listing alone when no test reads
+/// more (`-name`, `-type`, `-path`: no stat per entry, as GNU uses
+/// `d_type`), else each entry's `lstat` from one
+/// [`list_metadata`](crate::storage::Storage::list_metadata) pass. `None`
+/// (with `-L`, for every entry): `stat` it, following symlinks.
+type Listed = Vec<(String, Option<Metadata>)>;
+
+fn list(ctx: &Context<'_>, walk: &Walk, absolute: &str) -> Result<Listed, crate::storage::StorageError> {
+    if walk.follow {
+        return Ok(ctx.storage.list(absolute)?.into_iter().map(|entry| (entry.name, None)).collect());
+    }
+    if walk.needs_stat {
+        return Ok(ctx
+            .storage
+            .list_metadata(absolute)?
+            .into_iter()
+            .map(|(entry, meta)| (entry.name, Some(meta)))
+            .collect());
+    }
+    Ok(ctx
+        .storage
+        .list(absolute)?
+        .into_iter()
+        .map(|entry| {
+            let meta = Metadata { kind: entry.kind, size: 0, mode: 0, modified: SystemTime::UNIX_EPOCH };
+            (entry.name, Some(meta))
+        })
+        .collect())
+}
+
+/// Whether evaluating `node` reads more of an entry than its name and kind.
+fn needs_stat(node: &Node) -> bool {
+    match node {
+        Node::And(left, right) | Node::Or(left, right) | Node::Comma(left, right) => {
+            needs_stat(left) || needs_stat(right)
+        }
+        Node::Not(inner) => needs_stat(inner),
+        Node::Empty
+        | Node::Size { .. }
+        | Node::Newer(_)
+        | Node::NewerThan(_)
+        | Node::Age { .. }
+        | Node::Perm { .. }
+        | Node::Access(_)
+        | Node::Printf(_) => true,
+        Node::Const(_)
+        | Node::Name { .. }
+        | Node::Path { .. }
+        | Node::LinkName { .. }
+        | Node::Regex(_)
+        | Node::Type(_)
+        | Node::Print(_)
+        | Node::Delete
+        | Node::Exec { .. }
+        | Node::Prune
+        | Node::Quit => false,
+    }
 }
 
 fn compare(compare: i8, value: i128, count: i128) -> bool {
