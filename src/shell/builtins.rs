@@ -628,13 +628,18 @@ fn shift(interp: &mut Interp<'_>, argv: &[String]) -> Res {
 
 fn unset(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     let mut functions = false;
+    let mut unset_ref = false;
     let mut status = 0;
     for arg in &argv[1..] {
         match arg.as_str() {
             "-f" => functions = true,
             "-v" => functions = false,
-            "-n" => {}
+            "-n" => unset_ref = true,
             name => {
+                // `unset ref` unsets what a nameref names; `unset -n ref` the reference.
+                let target =
+                    if unset_ref || functions { name.to_string() } else { interp.st.resolved(name).into_owned() };
+                let name = target.as_str();
                 if functions {
                     if interp.st.functions.contains_key(name) {
                         Arc::make_mut(&mut interp.st.functions).remove(name);
@@ -735,6 +740,7 @@ pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg])
     let mut functions = false;
     let mut global = false;
     let mut case: Option<u8> = None;
+    let mut nameref: Option<bool> = None;
     let mut status = 0;
     let converted: Vec<DeclArg> = args
         .iter()
@@ -764,7 +770,8 @@ pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg])
                         'g' => global = true,
                         'u' => case = Some(if on { 1 } else { 0 }),
                         'l' => case = Some(if on { 2 } else { 0 }),
-                        'n' | 't' => {}
+                        'n' => nameref = Some(on),
+                        't' => {}
                         _ => {
                             interp.error(format_args!("{name}: {word}: invalid option"))?;
                             return Ok(2);
@@ -864,6 +871,17 @@ pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg])
             status = 1;
             continue;
         }
+        if let Some(on) = nameref {
+            match declare_nameref(interp, name, var_name, assign, on)? {
+                0 => set_flags(interp, var_name, export, readonly),
+                s => status = s,
+            }
+            continue;
+        }
+        // Without -n, a nameref's attributes and value go to the variable
+        // it names (a local is the function's own new variable).
+        let resolved = if local { var_name.to_string() } else { interp.st.resolved(var_name).into_owned() };
+        let var_name = resolved.as_str();
         if array || assoc {
             let wanted_assoc = assoc;
             let current = interp.st.vars.get(var_name).map(|v| &v.value);
@@ -912,16 +930,80 @@ pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg])
                 continue;
             }
         }
-        if let Some(var) = interp.st.vars_mut().get_mut(var_name) {
-            if let Some(on) = export {
-                var.exported = on;
-            }
-            if readonly {
-                var.readonly = true;
-            }
-        }
+        set_flags(interp, var_name, export, readonly);
     }
     Ok(status)
+}
+
+/// `declare -x`/`-r` on a variable that exists.
+fn set_flags(interp: &mut Interp<'_>, var_name: &str, export: Option<bool>, readonly: bool) {
+    if let Some(var) = interp.st.vars_mut().get_mut(var_name) {
+        if let Some(on) = export {
+            var.exported = on;
+        }
+        if readonly {
+            var.readonly = true;
+        }
+    }
+}
+
+/// `declare -n ref[=target]` (and `+n`): makes `ref` a nameref, with bash's
+/// checks on the target's name. The status.
+fn declare_nameref(
+    interp: &mut Interp<'_>,
+    builtin: &str,
+    var_name: &str,
+    assign: Option<&Assign>,
+    on: bool,
+) -> Result<i32, Flow> {
+    if !on {
+        if let Some(var) = interp.st.vars_mut().get_mut(var_name) {
+            var.nameref = false;
+        }
+        if let Some(assign) = assign {
+            if let Err(message) = interp.assign(assign, false) {
+                interp.error(message)?;
+                return Ok(1);
+            }
+        }
+        return Ok(0);
+    }
+    let target = match assign.map(|a| (&a.index, &a.value)) {
+        None => None,
+        Some((None, AssignValue::Scalar(value))) => Some(value.clone()),
+        Some(_) => {
+            interp.error(format_args!("{builtin}: {var_name}: reference variable cannot be an array"))?;
+            return Ok(1);
+        }
+    };
+    if let Some(target) = &target {
+        let base = target.strip_suffix(']').and_then(|t| t.split_once('[')).map_or(target.as_str(), |(b, _)| b);
+        if !is_name(base) {
+            interp.error(format_args!("{builtin}: `{target}': invalid variable name for name reference"))?;
+            return Ok(1);
+        }
+        if target == var_name {
+            interp.error(format_args!("{builtin}: {var_name}: nameref variable self references not allowed"))?;
+            return Ok(1);
+        }
+    }
+    if matches!(interp.st.vars.get(var_name).map(|v| &v.value), Some(Value::Indexed(_) | Value::Assoc(_))) {
+        interp.error(format_args!("{builtin}: {var_name}: reference variable cannot be an array"))?;
+        return Ok(1);
+    }
+    let vars = interp.st.vars_mut();
+    match vars.get_mut(var_name) {
+        Some(var) => {
+            var.nameref = true;
+            if let Some(target) = target {
+                var.value = Value::Str(target);
+            }
+        }
+        None => {
+            vars.insert(var_name.to_string(), Var { nameref: true, ..Var::string(target.unwrap_or_default()) });
+        }
+    }
+    Ok(0)
 }
 
 /// `declare -p` style line for a variable (`set` style when `declare` is false).
@@ -956,6 +1038,9 @@ fn attribute_string(var: &Var) -> String {
     }
     if var.integer {
         flags.push('i');
+    }
+    if var.nameref {
+        flags.push('n');
     }
     if var.readonly {
         flags.push('r');
@@ -1948,20 +2033,22 @@ fn unary(interp: &mut Interp<'_>, predicate: &UnaryPredicate, operand: &str) -> 
 }
 
 fn var_is_set(interp: &mut Interp<'_>, operand: &str) -> bool {
+    let resolved = interp.st.resolved(operand).into_owned();
+    let operand = resolved.as_str();
     if let Some((name, index)) = operand.strip_suffix(']').and_then(|n| n.split_once('[')) {
-        let i = match interp.st.vars.get(name).map(|v| &v.value) {
+        let i = match interp.st.var(name).map(|v| &v.value) {
             Some(Value::Indexed(_)) => interp.arith_value(index).unwrap_or(-1),
             _ => 0,
         };
         let i = interp.resolve_index(name, i);
-        return match interp.st.vars.get(name).map(|v| &v.value) {
+        return match interp.st.var(name).map(|v| &v.value) {
             Some(Value::Assoc(map)) => map.contains_key(index),
             Some(Value::Indexed(map)) => i.is_some_and(|i| map.contains_key(&i)),
             Some(Value::Str(_)) => index == "0",
             None => false,
         };
     }
-    match interp.st.vars.get(operand) {
+    match interp.st.vars.get(operand).filter(|v| !v.nameref) {
         Some(var) => var.value.scalar().is_some() || !matches!(var.value, Value::Str(_)),
         None => false,
     }

@@ -708,7 +708,12 @@ impl<'r> Interp<'r> {
         let mut status = 0;
         for value in values {
             self.rt.count_iteration()?;
-            if let Err(message) = self.set_var(&clause.variable_name, value) {
+            // A nameref loop variable refers to each word in turn (bash).
+            if self.st.vars.get(&clause.variable_name).is_some_and(|v| v.nameref) {
+                if let Some(var) = self.st.vars_mut().get_mut(&clause.variable_name) {
+                    var.value = Value::Str(value);
+                }
+            } else if let Err(message) = self.set_var(&clause.variable_name, value) {
                 self.error(message)?;
                 return Ok(1);
             }
@@ -932,7 +937,8 @@ impl<'r> Interp<'r> {
                 if let Err(message) = self.assign(&assign, false) {
                     // A failed assignment ends a non-interactive bash; one to a
                     // readonly variable only abandons the current line (5.2).
-                    let readonly = message.ends_with(": readonly variable");
+                    let readonly =
+                        message.ends_with(": readonly variable") || message.ends_with(": circular name reference");
                     self.error(message)?;
                     return Err(if readonly { Flow::Abort(1) } else { Flow::Exit(1) });
                 }
@@ -1128,6 +1134,12 @@ impl<'r> Interp<'r> {
     }
 
     fn assign_value(&mut self, assign: &Assign, local: bool) -> Result<(), String> {
+        if !local && self.st.vars.get(&assign.name).is_some_and(|v| v.nameref) {
+            if let Some(target) = self.nameref_assign(assign)? {
+                return self.assign_value(&target, false);
+            }
+            return Ok(());
+        }
         if local {
             self.st.make_local(&assign.name);
         }
@@ -1244,8 +1256,37 @@ impl<'r> Interp<'r> {
         Ok(())
     }
 
+    /// An assignment to a nameref, turned into one to the variable it names
+    /// (`declare -n e='a[1]'; e=x` sets `a[1]`). A nameref that names nothing
+    /// yet takes the value as its target, as bash does; `None` then.
+    fn nameref_assign(&mut self, assign: &Assign) -> Result<Option<Assign>, String> {
+        let target =
+            self.st.resolve(&assign.name).map_err(|start| format!("warning: {start}: circular name reference"))?;
+        if *target == *assign.name {
+            // An empty nameref: `declare -n u; u=z` makes `u` refer to `z`.
+            if let (None, AssignValue::Scalar(value)) = (&assign.index, &assign.value) {
+                if let Some(var) = self.st.vars_mut().get_mut(&assign.name) {
+                    var.value = Value::Str(value.clone());
+                }
+                return Ok(None);
+            }
+            return Err(format!("{}: invalid use of a nameref", assign.name));
+        }
+        let target = target.into_owned();
+        let mut redirected = assign.clone();
+        match target.strip_suffix(']').and_then(|t| t.split_once('[')) {
+            Some((base, index)) if assign.index.is_none() => {
+                redirected.name = base.to_string();
+                redirected.index = Some(index.to_string());
+            }
+            _ => redirected.name = target,
+        }
+        Ok(Some(redirected))
+    }
+
     /// Replaces a variable's value, keeping its attributes.
     pub(crate) fn set_value(&mut self, name: &str, value: Value) {
+        let name = &*self.st.resolved(name).into_owned();
         let vars = self.st.vars_mut();
         match vars.get_mut(name) {
             Some(var) => var.value = value,
@@ -1260,7 +1301,7 @@ impl<'r> Interp<'r> {
         if i >= 0 {
             return Some(i);
         }
-        let len = match self.st.vars.get(name).map(|v| &v.value) {
+        let len = match self.st.var(name).map(|v| &v.value) {
             Some(Value::Indexed(map)) => map.keys().next_back().map_or(0, |k| k + 1),
             Some(Value::Str(_)) => 1,
             _ => 0,

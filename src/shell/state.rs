@@ -62,12 +62,15 @@ pub(crate) struct Var {
     pub(crate) integer: bool,
     /// `declare -u` (1) / `declare -l` (2): assigned values change case.
     pub(crate) case: u8,
+    /// `declare -n`: the value is the name of another variable, which every
+    /// read and write of this one goes to (bash's namerefs).
+    pub(crate) nameref: bool,
 }
 
 impl Var {
     /// A plain string variable.
     pub(crate) fn string(value: String) -> Self {
-        Var { value: Value::Str(value), exported: false, readonly: false, integer: false, case: 0 }
+        Var { value: Value::Str(value), exported: false, readonly: false, integer: false, case: 0, nameref: false }
     }
 }
 
@@ -182,14 +185,51 @@ impl State {
             + self.positional.iter().map(String::len).sum::<usize>()
     }
 
+    /// The variable a name stands for: itself, or the variable its nameref
+    /// chain ends at (`declare -n r=x`: `r` stands for `x`). A chain that
+    /// comes back to a name it passed, or is longer than bash's 8 steps, is
+    /// `Err` with the name it started from (bash warns `circular name
+    /// reference` and treats it as unset).
+    pub(crate) fn resolve<'a>(&self, name: &'a str) -> Result<std::borrow::Cow<'a, str>, String> {
+        let target = match self.vars.get(name) {
+            Some(var) if var.nameref => match &var.value {
+                Value::Str(t) if !t.is_empty() => t,
+                _ => return Ok(std::borrow::Cow::Borrowed(name)),
+            },
+            _ => return Ok(std::borrow::Cow::Borrowed(name)),
+        };
+        let mut current = target.clone();
+        for _ in 0..8 {
+            if current == name {
+                return Err(name.to_string());
+            }
+            match self.vars.get(current.as_str()) {
+                Some(var) if var.nameref => match &var.value {
+                    Value::Str(t) if !t.is_empty() => current = t.clone(),
+                    _ => return Ok(std::borrow::Cow::Owned(current)),
+                },
+                _ => return Ok(std::borrow::Cow::Owned(current)),
+            }
+        }
+        Err(name.to_string())
+    }
+
+    /// `resolve`, with a circular chain left as the name itself.
+    pub(crate) fn resolved<'a>(&self, name: &'a str) -> std::borrow::Cow<'a, str> {
+        self.resolve(name).unwrap_or(std::borrow::Cow::Borrowed(name))
+    }
+
     /// A variable, if set.
     pub(crate) fn var(&self, name: &str) -> Option<&Var> {
-        self.vars.get(name)
+        match self.vars.get(name) {
+            Some(var) if var.nameref => self.resolve(name).ok().and_then(|t| self.vars.get(&*t)),
+            other => other,
+        }
     }
 
     /// A variable's scalar value, if set.
     pub(crate) fn get(&self, name: &str) -> Option<&str> {
-        self.vars.get(name).and_then(|v| v.value.scalar())
+        self.var(name).and_then(|v| v.value.scalar())
     }
 
     /// Mutable access to the variables (copies the map if a subshell shares it).
@@ -200,6 +240,7 @@ impl State {
     /// Sets a scalar, keeping the variable's attributes; an array gets its
     /// element 0 set, as bash does.
     pub(crate) fn set_scalar(&mut self, name: &str, value: String) {
+        let name = &*self.resolved(name).into_owned();
         let vars = self.vars_mut();
         match vars.get_mut(name) {
             Some(var) => match &mut var.value {

@@ -1,0 +1,101 @@
+//! The bash features agents' scripts lean on (issue 17, third part):
+//! namerefs, `trap … ERR`, extglob and the other `shopt` pattern options,
+//! `bash -n`/`bash FILE`/`bash -c`, awk's commands through the shell. Each
+//! expected stdout, stderr and status was taken from GNU bash 5.2
+//! (`env -i LC_ALL=C bash -c`) on the same files; the corpus scripts
+//! 740 and up record the longer cases.
+
+use std::sync::Arc;
+
+use aikido::shell::{Shell, ShellOptions};
+use aikido::storage::{MemoryStorage, Storage};
+
+fn storage() -> Arc<MemoryStorage> {
+    let storage = Arc::new(MemoryStorage::new(Default::default()));
+    storage.mkdir("/d/sub/deep", true).unwrap();
+    storage.write("/d/a.txt", b"A\n").unwrap();
+    storage.write("/d/b.log", b"B\n").unwrap();
+    storage.write("/d/.hidden", b"H\n").unwrap();
+    storage.write("/d/sub/c.txt", b"C\n").unwrap();
+    storage.write("/d/sub/deep/e.txt", b"E\n").unwrap();
+    storage
+}
+
+/// Runs a script in a fresh shell: (stdout, stderr, status).
+fn run(script: &str) -> (String, String, i32) {
+    let options = ShellOptions { env: vec![("HOME".to_string(), "/".to_string())], ..ShellOptions::default() };
+    let mut shell = Shell::new(storage(), options);
+    let result = shell.run(script, None);
+    (
+        String::from_utf8_lossy(&result.stdout).into_owned(),
+        String::from_utf8_lossy(&result.stderr).into_owned(),
+        result.exit_code,
+    )
+}
+
+fn check(script: &str, stdout: &str, stderr: &str, code: i32) {
+    let (out, err, status) = run(script);
+    assert_eq!(out, stdout, "stdout of {script:?}");
+    assert_eq!(err, stderr, "stderr of {script:?}");
+    assert_eq!(status, code, "status of {script:?}");
+}
+
+// ----- namerefs -----
+
+#[test]
+fn nameref_reads_and_writes_the_target() {
+    check("x=1; declare -n r=x; r=2; echo \"$x $r ${!r}\"", "2 2 x\n", "", 0);
+}
+
+#[test]
+fn nameref_to_an_array_and_an_element() {
+    check(
+        "a=(1 2 3); declare -n ra=a; ra[1]=B; ra+=(4); echo \"${ra[@]} ${#ra[@]} ${!ra[@]}\"\n\
+         declare -n e='a[0]'; e=Z; echo \"$e ${a[*]}\"",
+        "1 B 3 4 4 0 1 2 3\nZ Z B 3 4\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn local_nameref_passes_arrays_by_name() {
+    check(
+        "f() { local -n arr=$1; arr+=(new); echo \"in: ${#arr[@]}\"; }\nlist=(p q); f list; echo \"${list[@]}\"; declare -p arr 2>&1",
+        "in: 3\np q new\nbash: line 2: declare: arr: not found\n",
+        "",
+        1,
+    );
+}
+
+#[test]
+fn nameref_self_reference_and_bad_name_are_refused() {
+    check(
+        "declare -n s=s; echo $?; declare -n b=1x; echo $?; local -n q=x",
+        "1\n1\n",
+        "bash: line 1: declare: s: nameref variable self references not allowed\n\
+         bash: line 1: declare: `1x': invalid variable name for name reference\n\
+         bash: line 1: local: can only be used in a function\n",
+        1,
+    );
+}
+
+#[test]
+fn circular_nameref_warns_and_abandons_the_assignment_line() {
+    check(
+        "declare -n c1=c2; declare -n c2=c1; echo \"[$c1]\"\nc1=5; echo not-here\necho \"st=$?\"",
+        "[]\nst=1\n",
+        "bash: line 1: warning: c1: circular name reference\nbash: line 2: warning: c1: circular name reference\n",
+        0,
+    );
+}
+
+#[test]
+fn unset_goes_through_the_reference_and_unset_n_removes_it() {
+    check(
+        "x=1; declare -n r=x; unset r; echo \"${x-gone}\"; x=2; unset -n r; echo \"$x ${r-none}\"",
+        "gone\n2 none\n",
+        "",
+        0,
+    );
+}
