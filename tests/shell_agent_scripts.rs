@@ -99,3 +99,41 @@ fn unset_goes_through_the_reference_and_unset_n_removes_it() {
         0,
     );
 }
+
+// ----- trap ERR / RETURN, trap -p -----
+
+#[test]
+fn err_trap_fires_where_set_e_would_act() {
+    check(
+        "trap 'echo \"ERR $? line $LINENO\"' ERR\nfalse\nif false; then :; fi\nfalse || true\n! false\n{ false; }\ng() { return 3; }\ng\nx=$(false)",
+        "ERR 1 line 2\nERR 1 line 6\nERR 3 line 8\nERR 1 line 9\n",
+        "",
+        1,
+    );
+}
+
+#[test]
+fn err_trap_reaches_functions_only_under_set_e_capital() {
+    check(
+        "trap 'echo trapped' ERR\nf() { false; echo in-f; }\nf\nset -E\nf\necho $-",
+        "in-f\ntrapped\nin-f\nhBEc\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn errexit_inside_a_function_ends_before_an_uninherited_err_trap() {
+    check("set -e; trap 'echo trapped $?' ERR; f() { false; }; f; echo no", "", "", 1);
+    check("set -eE; trap 'echo trapped $?' ERR; f() { false; }; f; echo no", "trapped 1\n", "", 1);
+}
+
+#[test]
+fn return_trap_and_trap_p() {
+    check(
+        "trap 'echo ret $?' RETURN\nf() { return 4; }\nf; echo \"f gave $?\"\nset -T\nf\ntrap 'echo e' ERR; trap '' INT\ntrap -p\ntrap -p ERR INT\ntrap - ERR INT RETURN\ntrap -p",
+        "f gave 4\nret 0\ntrap -- '' SIGINT\ntrap -- 'echo e' ERR\ntrap -- 'echo ret $?' RETURN\ntrap -- 'echo e' ERR\ntrap -- '' SIGINT\n",
+        "",
+        0,
+    );
+}

@@ -503,6 +503,8 @@ fn set_option(interp: &mut Interp<'_>, name: &str, on: bool) -> bool {
         "f" | "noglob" => options.noglob = on,
         "C" | "noclobber" => options.noclobber = on,
         "pipefail" => options.pipefail = on,
+        "E" | "errtrace" => options.errtrace = on,
+        "T" | "functrace" => options.functrace = on,
         // Accepted and ignored.
         "h"
         | "B"
@@ -523,12 +525,8 @@ fn set_option(interp: &mut Interp<'_>, name: &str, on: bool) -> bool {
         | "allexport"
         | "k"
         | "t"
-        | "T"
-        | "E"
         | "P"
         | "physical"
-        | "functrace"
-        | "errtrace"
         | "interactive-comments"
         | "ignoreeof"
         | "history" => {}
@@ -583,6 +581,8 @@ fn set(interp: &mut Interp<'_>, argv: &[String]) -> Res {
                         let mut text = String::new();
                         for (name, value) in [
                             ("errexit", o.errexit),
+                            ("errtrace", o.errtrace),
+                            ("functrace", o.functrace),
                             ("noclobber", o.noclobber),
                             ("noglob", o.noglob),
                             ("nounset", o.nounset),
@@ -1424,43 +1424,87 @@ fn source(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     if let Some(saved) = saved_positional {
         interp.st.positional = saved;
     }
-    match result {
+    let result = match result {
         Err(Flow::Return(status)) => Ok(status),
         other => other,
+    };
+    // `trap … RETURN` runs when a sourced file finishes, as after a function.
+    if let (Ok(status), Some((_, action))) = (&result, interp.st.traps.get(&super::state::RETURN_TRAP).cloned()) {
+        if !interp.st.in_trap {
+            interp.run_trap_action(&action, *status)?;
+        }
     }
+    result
 }
 
 fn trap(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     let args = &argv[1..];
     if args.is_empty() || args[0] == "-p" {
-        if let Some(action) = interp.st.exit_trap.clone() {
-            let line = format!("trap -- {} EXIT\n", single_quote(&action));
-            interp.out(line.as_bytes())?;
+        let names = if args.is_empty() { &[][..] } else { &args[1..] };
+        let mut text = String::new();
+        let mut status = 0;
+        let line = |name: &str, action: &str| format!("trap -- {} {name}\n", single_quote(action));
+        if names.is_empty() {
+            if let Some(action) = interp.st.exit_trap.clone() {
+                text.push_str(&line("EXIT", &action));
+            }
+            for (name, action) in interp.st.traps.values() {
+                text.push_str(&line(name, action));
+            }
         }
-        return Ok(0);
+        for name in names {
+            match super::state::trap_number(name) {
+                Some((0, _)) => {
+                    if let Some(action) = interp.st.exit_trap.clone() {
+                        text.push_str(&line("EXIT", &action));
+                    }
+                }
+                Some((n, _)) => {
+                    if let Some((name, action)) = interp.st.traps.get(&n) {
+                        text.push_str(&line(name, action));
+                    }
+                }
+                None => {
+                    interp.error(format_args!("trap: {name}: invalid signal specification"))?;
+                    status = 1;
+                }
+            }
+        }
+        interp.out(text.as_bytes())?;
+        return Ok(status);
     }
     if args[0] == "-l" {
         return Ok(0);
     }
-    let (action, signals) = if args.len() == 1 || args[0] == "-" {
-        (None, if args.len() == 1 { args } else { &args[1..] })
+    let args = if args[0] == "--" { &args[1..] } else { args };
+    // `trap N…` with a number first resets those signals, as `trap - N…`.
+    let reset_all = args.len() == 1 || args[0].parse::<u32>().is_ok();
+    let (action, signals) = if reset_all || args[0] == "-" {
+        (None, if reset_all { args } else { &args[1..] })
     } else {
         (Some(args[0].clone()), &args[1..])
     };
+    let mut status = 0;
     for signal in signals {
-        match signal.as_str() {
-            "EXIT" | "0" | "SIGEXIT" => {
+        match super::state::trap_number(signal) {
+            Some((0, _)) => {
                 interp.st.exit_trap = action.clone().filter(|a| !a.is_empty()).map(Arc::from);
             }
-            "ERR" | "DEBUG" | "RETURN" | "INT" | "TERM" | "HUP" | "QUIT" | "PIPE" | "USR1" | "USR2" | "ALRM"
-            | "SIGINT" | "SIGTERM" | "SIGHUP" | "CHLD" | "2" | "15" | "1" | "3" | "13" => {}
-            other => {
-                interp.error(format_args!("trap: {other}: invalid signal specification"))?;
-                return Ok(1);
+            Some((n, name)) => match &action {
+                Some(action) => {
+                    interp.st.traps.insert(n, (name, Arc::from(action.as_str())));
+                }
+                None => {
+                    interp.st.traps.remove(&n);
+                }
+            },
+            None => {
+                interp.error(format_args!("trap: {signal}: invalid signal specification"))?;
+                status = 1;
             }
         }
     }
-    Ok(0)
+    Ok(status)
 }
 
 fn let_(interp: &mut Interp<'_>, argv: &[String]) -> Res {
@@ -2018,6 +2062,8 @@ fn unary(interp: &mut Interp<'_>, predicate: &UnaryPredicate, operand: &str) -> 
             let o = interp.st.options;
             match operand {
                 "errexit" => o.errexit,
+                "errtrace" => o.errtrace,
+                "functrace" => o.functrace,
                 "nounset" => o.nounset,
                 "pipefail" => o.pipefail,
                 "xtrace" => o.xtrace,
@@ -2027,7 +2073,9 @@ fn unary(interp: &mut Interp<'_>, predicate: &UnaryPredicate, operand: &str) -> 
             }
         }
         UnaryPredicate::ShellVariableIsSetAndAssigned => var_is_set(interp, operand),
-        UnaryPredicate::ShellVariableIsSetAndNameRef => false,
+        UnaryPredicate::ShellVariableIsSetAndNameRef => {
+            interp.st.vars.get(operand).is_some_and(|v| v.nameref && v.value.scalar().is_some_and(|t| !t.is_empty()))
+        }
         _ => false,
     }
 }

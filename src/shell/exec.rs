@@ -401,6 +401,9 @@ impl<'r> Interp<'r> {
     pub(crate) fn subshell(&mut self, f: impl FnOnce(&mut Self) -> Res) -> Res {
         self.rt.check_stack()?;
         let saved = self.st.clone();
+        if !self.st.options.errtrace {
+            self.st.traps.remove(&super::state::ERR_TRAP);
+        }
         let saved_trap = saved.exit_trap.clone();
         let (saved_fd, saved_outs, saved_ins) = (self.fd, self.outs.len(), self.ins.len());
         let saved_exec = std::mem::take(&mut self.exec_files);
@@ -516,10 +519,49 @@ impl<'r> Interp<'r> {
             self.run_stages(&pipeline.seq)?
         };
         self.st.last_status = status;
+        if !pipeline.bang && status != 0 && self.cond == 0 && err_trap_fires(pipeline) {
+            self.run_err_trap(status)?;
+        }
         if !pipeline.bang && status != 0 && self.errexit_active() {
             return Err(Flow::Exit(status));
         }
         Ok(status)
+    }
+
+    /// Runs `trap … ERR` after a failed command (where `set -e` would act),
+    /// with `$?` the command's status and `$LINENO` its line; `$?` is the
+    /// status again after. Not inside the trap's own action.
+    fn run_err_trap(&mut self, status: i32) -> Result<(), Flow> {
+        if self.st.in_trap {
+            return Ok(());
+        }
+        let Some((_, action)) = self.st.traps.get(&super::state::ERR_TRAP).cloned() else { return Ok(()) };
+        self.run_trap_action(&action, status)
+    }
+
+    /// Runs a trap's action as bash does: `$?` and `$LINENO` as at the
+    /// command that set it off, and `$?` restored after.
+    pub(crate) fn run_trap_action(&mut self, action: &str, status: i32) -> Result<(), Flow> {
+        let own_line = self.line;
+        let line = self.st.trap_line.unwrap_or(self.line);
+        let saved = (self.st.in_trap, self.st.trap_line);
+        self.st.in_trap = true;
+        self.st.trap_line = Some(line);
+        self.st.last_status = status;
+        let result = self.in_cond_free(|s| s.eval_string(action));
+        self.st.in_trap = saved.0;
+        self.st.trap_line = saved.1;
+        self.line = own_line;
+        self.st.last_status = status;
+        result.map(|_| ())
+    }
+
+    /// Runs `f` outside any condition (a trap's action is checked by `set -e`).
+    fn in_cond_free<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T, Flow>) -> Result<T, Flow> {
+        let saved = std::mem::replace(&mut self.cond, 0);
+        let result = f(self);
+        self.cond = saved;
+        result
     }
 
     fn run_stages(&mut self, seq: &[ast::Command]) -> Res {
@@ -1038,12 +1080,14 @@ impl<'r> Interp<'r> {
         self.st.locals.push(Vec::new());
         self.functions_running += 1;
         self.function_names.push(argv[0].clone());
+        let saved_traps = self.function_traps_enter();
         let redirects = function.1.as_ref().map_or(&[][..], |r| &r.0[..]);
         let result = if redirects.is_empty() {
             self.run_compound(&function.0)
         } else {
             self.with_redirects(redirects.iter(), |s| s.run_compound(&function.0))
         };
+        let result = self.function_traps_leave(saved_traps, result);
         self.functions_running -= 1;
         self.function_names.pop();
         self.st.pop_locals();
@@ -1054,6 +1098,45 @@ impl<'r> Interp<'r> {
             Err(Flow::Return(status)) => Ok(status),
             other => other,
         }
+    }
+
+    /// A function does not inherit the `ERR` trap without `set -E`, nor
+    /// the `RETURN` trap without `set -T` (bash sets them aside and puts
+    /// them back when it returns, over any the function set).
+    fn function_traps_enter(&mut self) -> SavedTraps {
+        let mut saved = [None, None];
+        if !self.st.options.errtrace {
+            saved[0] = self.st.traps.remove(&super::state::ERR_TRAP);
+        }
+        if !self.st.options.functrace {
+            saved[1] = self.st.traps.remove(&super::state::RETURN_TRAP);
+        }
+        (saved, self.line)
+    }
+
+    /// Runs the `RETURN` trap the function sees as it returns, then puts
+    /// back what [`Self::function_traps_enter`] set aside.
+    fn function_traps_leave(&mut self, (saved, line): SavedTraps, result: Res) -> Res {
+        let mut result = result;
+        // After the call, messages and `$LINENO` are the caller's line again.
+        self.line = line;
+        if let Some((_, action)) = self.st.traps.get(&super::state::RETURN_TRAP).cloned() {
+            if !self.st.in_trap && !matches!(result, Err(Flow::Limit(_) | Flow::Exit(_))) {
+                // `$?` in the trap is the last command's (0 after `return 4`, as bash).
+                let status = self.st.last_status;
+                if let Err(flow) = self.run_trap_action(&action, status) {
+                    result = Err(flow);
+                }
+            }
+        }
+        let [err, ret] = saved;
+        if let Some(err) = err {
+            self.st.traps.insert(super::state::ERR_TRAP, err);
+        }
+        if let Some(ret) = ret {
+            self.st.traps.insert(super::state::RETURN_TRAP, ret);
+        }
+        result
     }
 
     /// Runs a command of the table with the current streams.
@@ -1308,6 +1391,25 @@ impl<'r> Interp<'r> {
         };
         let j = len + i;
         (j >= 0).then_some(j)
+    }
+}
+
+/// The `ERR` and `RETURN` traps a function call set aside, and the caller's line.
+type SavedTraps = ([Option<(String, Arc<str>)>; 2], usize);
+
+/// Whether a failed pipeline sets off `trap … ERR`: a pipeline of several
+/// stages or a simple command, subshell, `[[ ]]` or `(( ))`; the compound
+/// commands leave it to the commands inside them, as bash does.
+fn err_trap_fires(pipeline: &ast::Pipeline) -> bool {
+    match pipeline.seq.as_slice() {
+        [single] => match single {
+            ast::Command::Simple(_) | ast::Command::ExtendedTest(..) => true,
+            ast::Command::Compound(compound, _) => {
+                matches!(compound, ast::CompoundCommand::Subshell(_) | ast::CompoundCommand::Arithmetic(_))
+            }
+            ast::Command::Function(_) => false,
+        },
+        _ => true,
     }
 }
 

@@ -513,7 +513,14 @@ impl Interp<'_> {
         self.outs.push(super::command::Output::new(self.rt.limits.max_output_bytes));
         self.fd.out = self.outs.len() - 1;
         self.scopes += 1;
+        let line = self.line;
+        // Inside, `$LINENO` (and an `ERR` trap's) is the line of the command
+        // holding the substitution, as in bash for a one-line `$(…)`.
+        let saved_line = self.st.trap_line;
+        self.st.trap_line = Some(saved_line.unwrap_or(line));
         let result = self.subshell(f);
+        self.st.trap_line = saved_line;
+        self.line = line;
         self.scopes -= 1;
         let data = self.outs.pop().map(|mut o| o.take()).unwrap_or_default();
         self.fd = saved;
@@ -688,7 +695,7 @@ impl Interp<'_> {
                 self.random = self.random.wrapping_mul(1_103_515_245).wrapping_add(12345);
                 PVal::Str(((self.random >> 16) & 0x7fff).to_string())
             }
-            "LINENO" => PVal::Str(self.line.to_string()),
+            "LINENO" => PVal::Str(self.st.trap_line.unwrap_or(self.line).to_string()),
             "SECONDS" => PVal::Str(self.rt.elapsed_secs().to_string()),
             "BASHPID" => PVal::Str(FAKE_PID.to_string()),
             "PIPESTATUS" => PVal::Str(self.st.pipestatus.first().copied().unwrap_or(0).to_string()),
