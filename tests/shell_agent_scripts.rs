@@ -137,3 +137,25 @@ fn return_trap_and_trap_p() {
         0,
     );
 }
+
+// ----- bash -n, bash FILE -----
+
+#[test]
+fn bash_n_checks_a_file_and_runs_nothing() {
+    check(
+        "printf 'echo ran > ran.txt\\nexit 4\\n' > ok.sh; bash -n ok.sh; echo \"ok $?\"; ls ran.txt 2>&1; bash ok.sh; echo \"ran $?\"; cat ran.txt",
+        "ok 0\nls: cannot access 'ran.txt': No such file or directory\nran 4\nran\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn bash_n_reports_a_syntax_error_with_the_file_name() {
+    let (out, err, status) = run(
+        "printf 'echo ran > ran.txt\\nif then\\n' > bad.sh; bash -n bad.sh; echo \"st $?\"; ls ran.txt 2>/dev/null",
+    );
+    assert_eq!(out, "st 2\n");
+    assert!(err.starts_with("bad.sh: line 2: syntax error"), "{err}");
+    assert_eq!(status, 2, "ls finds no ran.txt");
+}

@@ -1878,6 +1878,7 @@ fn bash(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     }
     let rest = &argv[i.min(argv.len())..];
     let mut arg0 = None;
+    let from_file = command.is_none();
     let (script, positional) = match command {
         Some(c) => {
             arg0 = rest.first().cloned();
@@ -1909,7 +1910,27 @@ fn bash(interp: &mut Interp<'_>, argv: &[String]) -> Res {
             }
         },
     };
+    if options.iter().any(|(o, _)| o == "n" || o == "noexec") {
+        let file = if from_file { arg0.as_deref() } else { None };
+        return syntax_check(interp, &script, file);
+    }
     run_in_subshell(interp, &script, arg0, positional, &options)
+}
+
+/// `bash -n`: parses the script and runs nothing; a syntax error is
+/// reported as bash does (`FILE: line N: …` for a file) with status 2.
+fn syntax_check(interp: &mut Interp<'_>, script: &str, file: Option<&str>) -> Res {
+    match super::parse::parse_program(script, &interp.popts) {
+        Ok(_) => Ok(0),
+        Err(message) => {
+            let message = match file {
+                Some(file) => message.replace("bash: -c: ", &format!("{file}: ")),
+                None => message,
+            };
+            interp.err(message.as_bytes())?;
+            Ok(2)
+        }
+    }
 }
 
 fn run_in_subshell(
