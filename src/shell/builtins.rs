@@ -1,8 +1,9 @@
 //! The builtins: the commands that read or change the shell's own state
 //! (`cd`, `read`, `export`, `set`…), plus `echo`, `test`/`[` and `[[ ]]`.
 //!
-//! Differences from bash, on purpose or for now: `trap` only keeps `EXIT` (other
-//! signals are accepted and ignored); `type`/`command -v` report the
+//! Differences from bash, on purpose or for now: `trap` runs `EXIT`, `ERR`
+//! and `RETURN`; signal and `DEBUG` traps are only kept for `trap -p` (no
+//! signal reaches the shell); `type`/`command -v` report the
 //! commands of the table as `/usr/bin/NAME`; a script run by path
 //! (`./x.sh`) needs no execute bit, as the storage has no `chmod`.
 
