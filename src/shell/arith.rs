@@ -152,7 +152,7 @@ impl Interp<'_> {
             },
             ArithmeticTarget::ArrayElement(name, index) => {
                 let key = self.element_key(name, index, depth)?;
-                match (self.st.vars.get(name.as_str()).map(|v| &v.value), key) {
+                match (self.st.var(name.as_str()).map(|v| &v.value), key) {
                     (Some(Value::Indexed(map)), Key::Index(i)) => map.get(&i).cloned().unwrap_or_default(),
                     (Some(Value::Str(s)), Key::Index(0)) => s.clone(),
                     (Some(Value::Assoc(map)), Key::Name(k)) => map.get(&k).cloned().unwrap_or_default(),
@@ -173,7 +173,7 @@ impl Interp<'_> {
     }
 
     fn element_key(&mut self, name: &str, index: &ArithmeticExpr, depth: u32) -> Result<Key, ArithError> {
-        if matches!(self.st.vars.get(name).map(|v| &v.value), Some(Value::Assoc(_))) {
+        if matches!(self.st.var(name).map(|v| &v.value), Some(Value::Assoc(_))) {
             // An associative array's key is the index's text.
             return Ok(Key::Name(match index {
                 ArithmeticExpr::Reference(ArithmeticTarget::Variable(v)) => v.clone(),

@@ -1,8 +1,9 @@
 //! The builtins: the commands that read or change the shell's own state
 //! (`cd`, `read`, `export`, `set`…), plus `echo`, `test`/`[` and `[[ ]]`.
 //!
-//! Differences from bash, on purpose or for now: `trap` only keeps `EXIT` (other
-//! signals are accepted and ignored); `type`/`command -v` report the
+//! Differences from bash, on purpose or for now: `trap` runs `EXIT`, `ERR`
+//! and `RETURN`; signal and `DEBUG` traps are only kept for `trap -p` (no
+//! signal reaches the shell); `type`/`command -v` report the
 //! commands of the table as `/usr/bin/NAME`; a script run by path
 //! (`./x.sh`) needs no execute bit, as the storage has no `chmod`.
 
@@ -503,6 +504,8 @@ fn set_option(interp: &mut Interp<'_>, name: &str, on: bool) -> bool {
         "f" | "noglob" => options.noglob = on,
         "C" | "noclobber" => options.noclobber = on,
         "pipefail" => options.pipefail = on,
+        "E" | "errtrace" => options.errtrace = on,
+        "T" | "functrace" => options.functrace = on,
         // Accepted and ignored.
         "h"
         | "B"
@@ -523,12 +526,8 @@ fn set_option(interp: &mut Interp<'_>, name: &str, on: bool) -> bool {
         | "allexport"
         | "k"
         | "t"
-        | "T"
-        | "E"
         | "P"
         | "physical"
-        | "functrace"
-        | "errtrace"
         | "interactive-comments"
         | "ignoreeof"
         | "history" => {}
@@ -583,6 +582,8 @@ fn set(interp: &mut Interp<'_>, argv: &[String]) -> Res {
                         let mut text = String::new();
                         for (name, value) in [
                             ("errexit", o.errexit),
+                            ("errtrace", o.errtrace),
+                            ("functrace", o.functrace),
                             ("noclobber", o.noclobber),
                             ("noglob", o.noglob),
                             ("nounset", o.nounset),
@@ -628,13 +629,18 @@ fn shift(interp: &mut Interp<'_>, argv: &[String]) -> Res {
 
 fn unset(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     let mut functions = false;
+    let mut unset_ref = false;
     let mut status = 0;
     for arg in &argv[1..] {
         match arg.as_str() {
             "-f" => functions = true,
             "-v" => functions = false,
-            "-n" => {}
+            "-n" => unset_ref = true,
             name => {
+                // `unset ref` unsets what a nameref names; `unset -n ref` the reference.
+                let target =
+                    if unset_ref || functions { name.to_string() } else { interp.st.resolved(name).into_owned() };
+                let name = target.as_str();
                 if functions {
                     if interp.st.functions.contains_key(name) {
                         Arc::make_mut(&mut interp.st.functions).remove(name);
@@ -735,6 +741,7 @@ pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg])
     let mut functions = false;
     let mut global = false;
     let mut case: Option<u8> = None;
+    let mut nameref: Option<bool> = None;
     let mut status = 0;
     let converted: Vec<DeclArg> = args
         .iter()
@@ -764,7 +771,8 @@ pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg])
                         'g' => global = true,
                         'u' => case = Some(if on { 1 } else { 0 }),
                         'l' => case = Some(if on { 2 } else { 0 }),
-                        'n' | 't' => {}
+                        'n' => nameref = Some(on),
+                        't' => {}
                         _ => {
                             interp.error(format_args!("{name}: {word}: invalid option"))?;
                             return Ok(2);
@@ -864,6 +872,17 @@ pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg])
             status = 1;
             continue;
         }
+        if let Some(on) = nameref {
+            match declare_nameref(interp, name, var_name, assign, on)? {
+                0 => set_flags(interp, var_name, export, readonly),
+                s => status = s,
+            }
+            continue;
+        }
+        // Without -n, a nameref's attributes and value go to the variable
+        // it names (a local is the function's own new variable).
+        let resolved = if local { var_name.to_string() } else { interp.st.resolved(var_name).into_owned() };
+        let var_name = resolved.as_str();
         if array || assoc {
             let wanted_assoc = assoc;
             let current = interp.st.vars.get(var_name).map(|v| &v.value);
@@ -912,16 +931,80 @@ pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg])
                 continue;
             }
         }
-        if let Some(var) = interp.st.vars_mut().get_mut(var_name) {
-            if let Some(on) = export {
-                var.exported = on;
-            }
-            if readonly {
-                var.readonly = true;
-            }
-        }
+        set_flags(interp, var_name, export, readonly);
     }
     Ok(status)
+}
+
+/// `declare -x`/`-r` on a variable that exists.
+fn set_flags(interp: &mut Interp<'_>, var_name: &str, export: Option<bool>, readonly: bool) {
+    if let Some(var) = interp.st.vars_mut().get_mut(var_name) {
+        if let Some(on) = export {
+            var.exported = on;
+        }
+        if readonly {
+            var.readonly = true;
+        }
+    }
+}
+
+/// `declare -n ref[=target]` (and `+n`): makes `ref` a nameref, with bash's
+/// checks on the target's name. The status.
+fn declare_nameref(
+    interp: &mut Interp<'_>,
+    builtin: &str,
+    var_name: &str,
+    assign: Option<&Assign>,
+    on: bool,
+) -> Result<i32, Flow> {
+    if !on {
+        if let Some(var) = interp.st.vars_mut().get_mut(var_name) {
+            var.nameref = false;
+        }
+        if let Some(assign) = assign {
+            if let Err(message) = interp.assign(assign, false) {
+                interp.error(message)?;
+                return Ok(1);
+            }
+        }
+        return Ok(0);
+    }
+    let target = match assign.map(|a| (&a.index, &a.value)) {
+        None => None,
+        Some((None, AssignValue::Scalar(value))) => Some(value.clone()),
+        Some(_) => {
+            interp.error(format_args!("{builtin}: {var_name}: reference variable cannot be an array"))?;
+            return Ok(1);
+        }
+    };
+    if let Some(target) = &target {
+        let base = target.strip_suffix(']').and_then(|t| t.split_once('[')).map_or(target.as_str(), |(b, _)| b);
+        if !is_name(base) {
+            interp.error(format_args!("{builtin}: `{target}': invalid variable name for name reference"))?;
+            return Ok(1);
+        }
+        if target == var_name {
+            interp.error(format_args!("{builtin}: {var_name}: nameref variable self references not allowed"))?;
+            return Ok(1);
+        }
+    }
+    if matches!(interp.st.vars.get(var_name).map(|v| &v.value), Some(Value::Indexed(_) | Value::Assoc(_))) {
+        interp.error(format_args!("{builtin}: {var_name}: reference variable cannot be an array"))?;
+        return Ok(1);
+    }
+    let vars = interp.st.vars_mut();
+    match vars.get_mut(var_name) {
+        Some(var) => {
+            var.nameref = true;
+            if let Some(target) = target {
+                var.value = Value::Str(target);
+            }
+        }
+        None => {
+            vars.insert(var_name.to_string(), Var { nameref: true, ..Var::string(target.unwrap_or_default()) });
+        }
+    }
+    Ok(0)
 }
 
 /// `declare -p` style line for a variable (`set` style when `declare` is false).
@@ -956,6 +1039,9 @@ fn attribute_string(var: &Var) -> String {
     }
     if var.integer {
         flags.push('i');
+    }
+    if var.nameref {
+        flags.push('n');
     }
     if var.readonly {
         flags.push('r');
@@ -1339,43 +1425,87 @@ fn source(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     if let Some(saved) = saved_positional {
         interp.st.positional = saved;
     }
-    match result {
+    let result = match result {
         Err(Flow::Return(status)) => Ok(status),
         other => other,
+    };
+    // `trap … RETURN` runs when a sourced file finishes, as after a function.
+    if let (Ok(status), Some((_, action))) = (&result, interp.st.traps.get(&super::state::RETURN_TRAP).cloned()) {
+        if !interp.st.in_trap {
+            interp.run_trap_action(&action, *status)?;
+        }
     }
+    result
 }
 
 fn trap(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     let args = &argv[1..];
     if args.is_empty() || args[0] == "-p" {
-        if let Some(action) = interp.st.exit_trap.clone() {
-            let line = format!("trap -- {} EXIT\n", single_quote(&action));
-            interp.out(line.as_bytes())?;
+        let names = if args.is_empty() { &[][..] } else { &args[1..] };
+        let mut text = String::new();
+        let mut status = 0;
+        let line = |name: &str, action: &str| format!("trap -- {} {name}\n", single_quote(action));
+        if names.is_empty() {
+            if let Some(action) = interp.st.exit_trap.clone() {
+                text.push_str(&line("EXIT", &action));
+            }
+            for (name, action) in interp.st.traps.values() {
+                text.push_str(&line(name, action));
+            }
         }
-        return Ok(0);
+        for name in names {
+            match super::state::trap_number(name) {
+                Some((0, _)) => {
+                    if let Some(action) = interp.st.exit_trap.clone() {
+                        text.push_str(&line("EXIT", &action));
+                    }
+                }
+                Some((n, _)) => {
+                    if let Some((name, action)) = interp.st.traps.get(&n) {
+                        text.push_str(&line(name, action));
+                    }
+                }
+                None => {
+                    interp.error(format_args!("trap: {name}: invalid signal specification"))?;
+                    status = 1;
+                }
+            }
+        }
+        interp.out(text.as_bytes())?;
+        return Ok(status);
     }
     if args[0] == "-l" {
         return Ok(0);
     }
-    let (action, signals) = if args.len() == 1 || args[0] == "-" {
-        (None, if args.len() == 1 { args } else { &args[1..] })
+    let args = if args[0] == "--" { &args[1..] } else { args };
+    // `trap N…` with a number first resets those signals, as `trap - N…`.
+    let reset_all = args.len() == 1 || args[0].parse::<u32>().is_ok();
+    let (action, signals) = if reset_all || args[0] == "-" {
+        (None, if reset_all { args } else { &args[1..] })
     } else {
         (Some(args[0].clone()), &args[1..])
     };
+    let mut status = 0;
     for signal in signals {
-        match signal.as_str() {
-            "EXIT" | "0" | "SIGEXIT" => {
+        match super::state::trap_number(signal) {
+            Some((0, _)) => {
                 interp.st.exit_trap = action.clone().filter(|a| !a.is_empty()).map(Arc::from);
             }
-            "ERR" | "DEBUG" | "RETURN" | "INT" | "TERM" | "HUP" | "QUIT" | "PIPE" | "USR1" | "USR2" | "ALRM"
-            | "SIGINT" | "SIGTERM" | "SIGHUP" | "CHLD" | "2" | "15" | "1" | "3" | "13" => {}
-            other => {
-                interp.error(format_args!("trap: {other}: invalid signal specification"))?;
-                return Ok(1);
+            Some((n, name)) => match &action {
+                Some(action) => {
+                    interp.st.traps.insert(n, (name, Arc::from(action.as_str())));
+                }
+                None => {
+                    interp.st.traps.remove(&n);
+                }
+            },
+            None => {
+                interp.error(format_args!("trap: {signal}: invalid signal specification"))?;
+                status = 1;
             }
         }
     }
-    Ok(0)
+    Ok(status)
 }
 
 fn let_(interp: &mut Interp<'_>, argv: &[String]) -> Res {
@@ -1749,6 +1879,7 @@ fn bash(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     }
     let rest = &argv[i.min(argv.len())..];
     let mut arg0 = None;
+    let from_file = command.is_none();
     let (script, positional) = match command {
         Some(c) => {
             arg0 = rest.first().cloned();
@@ -1780,7 +1911,27 @@ fn bash(interp: &mut Interp<'_>, argv: &[String]) -> Res {
             }
         },
     };
+    if options.iter().any(|(o, _)| o == "n" || o == "noexec") {
+        let file = if from_file { arg0.as_deref() } else { None };
+        return syntax_check(interp, &script, file);
+    }
     run_in_subshell(interp, &script, arg0, positional, &options)
+}
+
+/// `bash -n`: parses the script and runs nothing; a syntax error is
+/// reported as bash does (`FILE: line N: …` for a file) with status 2.
+fn syntax_check(interp: &mut Interp<'_>, script: &str, file: Option<&str>) -> Res {
+    match super::parse::parse_program(script, &interp.popts) {
+        Ok(_) => Ok(0),
+        Err(message) => {
+            let message = match file {
+                Some(file) => message.replace("bash: -c: ", &format!("{file}: ")),
+                None => message,
+            };
+            interp.err(message.as_bytes())?;
+            Ok(2)
+        }
+    }
 }
 
 fn run_in_subshell(
@@ -1933,6 +2084,8 @@ fn unary(interp: &mut Interp<'_>, predicate: &UnaryPredicate, operand: &str) -> 
             let o = interp.st.options;
             match operand {
                 "errexit" => o.errexit,
+                "errtrace" => o.errtrace,
+                "functrace" => o.functrace,
                 "nounset" => o.nounset,
                 "pipefail" => o.pipefail,
                 "xtrace" => o.xtrace,
@@ -1942,26 +2095,30 @@ fn unary(interp: &mut Interp<'_>, predicate: &UnaryPredicate, operand: &str) -> 
             }
         }
         UnaryPredicate::ShellVariableIsSetAndAssigned => var_is_set(interp, operand),
-        UnaryPredicate::ShellVariableIsSetAndNameRef => false,
+        UnaryPredicate::ShellVariableIsSetAndNameRef => {
+            interp.st.vars.get(operand).is_some_and(|v| v.nameref && v.value.scalar().is_some_and(|t| !t.is_empty()))
+        }
         _ => false,
     }
 }
 
 fn var_is_set(interp: &mut Interp<'_>, operand: &str) -> bool {
+    let resolved = interp.st.resolved(operand).into_owned();
+    let operand = resolved.as_str();
     if let Some((name, index)) = operand.strip_suffix(']').and_then(|n| n.split_once('[')) {
-        let i = match interp.st.vars.get(name).map(|v| &v.value) {
+        let i = match interp.st.var(name).map(|v| &v.value) {
             Some(Value::Indexed(_)) => interp.arith_value(index).unwrap_or(-1),
             _ => 0,
         };
         let i = interp.resolve_index(name, i);
-        return match interp.st.vars.get(name).map(|v| &v.value) {
+        return match interp.st.var(name).map(|v| &v.value) {
             Some(Value::Assoc(map)) => map.contains_key(index),
             Some(Value::Indexed(map)) => i.is_some_and(|i| map.contains_key(&i)),
             Some(Value::Str(_)) => index == "0",
             None => false,
         };
     }
-    match interp.st.vars.get(operand) {
+    match interp.st.vars.get(operand).filter(|v| !v.nameref) {
         Some(var) => var.value.scalar().is_some() || !matches!(var.value, Value::Str(_)),
         None => false,
     }

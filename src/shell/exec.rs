@@ -401,6 +401,9 @@ impl<'r> Interp<'r> {
     pub(crate) fn subshell(&mut self, f: impl FnOnce(&mut Self) -> Res) -> Res {
         self.rt.check_stack()?;
         let saved = self.st.clone();
+        if !self.st.options.errtrace {
+            self.st.traps.remove(&super::state::ERR_TRAP);
+        }
         let saved_trap = saved.exit_trap.clone();
         let (saved_fd, saved_outs, saved_ins) = (self.fd, self.outs.len(), self.ins.len());
         let saved_exec = std::mem::take(&mut self.exec_files);
@@ -516,10 +519,49 @@ impl<'r> Interp<'r> {
             self.run_stages(&pipeline.seq)?
         };
         self.st.last_status = status;
+        if !pipeline.bang && status != 0 && self.cond == 0 && err_trap_fires(pipeline) {
+            self.run_err_trap(status)?;
+        }
         if !pipeline.bang && status != 0 && self.errexit_active() {
             return Err(Flow::Exit(status));
         }
         Ok(status)
+    }
+
+    /// Runs `trap … ERR` after a failed command (where `set -e` would act),
+    /// with `$?` the command's status and `$LINENO` its line; `$?` is the
+    /// status again after. Not inside the trap's own action.
+    fn run_err_trap(&mut self, status: i32) -> Result<(), Flow> {
+        if self.st.in_trap {
+            return Ok(());
+        }
+        let Some((_, action)) = self.st.traps.get(&super::state::ERR_TRAP).cloned() else { return Ok(()) };
+        self.run_trap_action(&action, status)
+    }
+
+    /// Runs a trap's action as bash does: `$?` and `$LINENO` as at the
+    /// command that set it off, and `$?` restored after.
+    pub(crate) fn run_trap_action(&mut self, action: &str, status: i32) -> Result<(), Flow> {
+        let own_line = self.line;
+        let line = self.st.trap_line.unwrap_or(self.line);
+        let saved = (self.st.in_trap, self.st.trap_line);
+        self.st.in_trap = true;
+        self.st.trap_line = Some(line);
+        self.st.last_status = status;
+        let result = self.in_cond_free(|s| s.eval_string(action));
+        self.st.in_trap = saved.0;
+        self.st.trap_line = saved.1;
+        self.line = own_line;
+        self.st.last_status = status;
+        result.map(|_| ())
+    }
+
+    /// Runs `f` outside any condition (a trap's action is checked by `set -e`).
+    fn in_cond_free<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T, Flow>) -> Result<T, Flow> {
+        let saved = std::mem::replace(&mut self.cond, 0);
+        let result = f(self);
+        self.cond = saved;
+        result
     }
 
     fn run_stages(&mut self, seq: &[ast::Command]) -> Res {
@@ -708,7 +750,12 @@ impl<'r> Interp<'r> {
         let mut status = 0;
         for value in values {
             self.rt.count_iteration()?;
-            if let Err(message) = self.set_var(&clause.variable_name, value) {
+            // A nameref loop variable refers to each word in turn (bash).
+            if self.st.vars.get(&clause.variable_name).is_some_and(|v| v.nameref) {
+                if let Some(var) = self.st.vars_mut().get_mut(&clause.variable_name) {
+                    var.value = Value::Str(value);
+                }
+            } else if let Err(message) = self.set_var(&clause.variable_name, value) {
                 self.error(message)?;
                 return Ok(1);
             }
@@ -932,7 +979,8 @@ impl<'r> Interp<'r> {
                 if let Err(message) = self.assign(&assign, false) {
                     // A failed assignment ends a non-interactive bash; one to a
                     // readonly variable only abandons the current line (5.2).
-                    let readonly = message.ends_with(": readonly variable");
+                    let readonly =
+                        message.ends_with(": readonly variable") || message.ends_with(": circular name reference");
                     self.error(message)?;
                     return Err(if readonly { Flow::Abort(1) } else { Flow::Exit(1) });
                 }
@@ -1032,12 +1080,14 @@ impl<'r> Interp<'r> {
         self.st.locals.push(Vec::new());
         self.functions_running += 1;
         self.function_names.push(argv[0].clone());
+        let saved_traps = self.function_traps_enter();
         let redirects = function.1.as_ref().map_or(&[][..], |r| &r.0[..]);
         let result = if redirects.is_empty() {
             self.run_compound(&function.0)
         } else {
             self.with_redirects(redirects.iter(), |s| s.run_compound(&function.0))
         };
+        let result = self.function_traps_leave(saved_traps, result);
         self.functions_running -= 1;
         self.function_names.pop();
         self.st.pop_locals();
@@ -1048,6 +1098,45 @@ impl<'r> Interp<'r> {
             Err(Flow::Return(status)) => Ok(status),
             other => other,
         }
+    }
+
+    /// A function does not inherit the `ERR` trap without `set -E`, nor
+    /// the `RETURN` trap without `set -T` (bash sets them aside and puts
+    /// them back when it returns, over any the function set).
+    fn function_traps_enter(&mut self) -> SavedTraps {
+        let mut saved = [None, None];
+        if !self.st.options.errtrace {
+            saved[0] = self.st.traps.remove(&super::state::ERR_TRAP);
+        }
+        if !self.st.options.functrace {
+            saved[1] = self.st.traps.remove(&super::state::RETURN_TRAP);
+        }
+        (saved, self.line)
+    }
+
+    /// Runs the `RETURN` trap the function sees as it returns, then puts
+    /// back what [`Self::function_traps_enter`] set aside.
+    fn function_traps_leave(&mut self, (saved, line): SavedTraps, result: Res) -> Res {
+        let mut result = result;
+        // After the call, messages and `$LINENO` are the caller's line again.
+        self.line = line;
+        if let Some((_, action)) = self.st.traps.get(&super::state::RETURN_TRAP).cloned() {
+            if !self.st.in_trap && !matches!(result, Err(Flow::Limit(_) | Flow::Exit(_))) {
+                // `$?` in the trap is the last command's (0 after `return 4`, as bash).
+                let status = self.st.last_status;
+                if let Err(flow) = self.run_trap_action(&action, status) {
+                    result = Err(flow);
+                }
+            }
+        }
+        let [err, ret] = saved;
+        if let Some(err) = err {
+            self.st.traps.insert(super::state::ERR_TRAP, err);
+        }
+        if let Some(ret) = ret {
+            self.st.traps.insert(super::state::RETURN_TRAP, ret);
+        }
+        result
     }
 
     /// Runs a command of the table with the current streams.
@@ -1128,6 +1217,12 @@ impl<'r> Interp<'r> {
     }
 
     fn assign_value(&mut self, assign: &Assign, local: bool) -> Result<(), String> {
+        if !local && self.st.vars.get(&assign.name).is_some_and(|v| v.nameref) {
+            if let Some(target) = self.nameref_assign(assign)? {
+                return self.assign_value(&target, false);
+            }
+            return Ok(());
+        }
         if local {
             self.st.make_local(&assign.name);
         }
@@ -1244,8 +1339,37 @@ impl<'r> Interp<'r> {
         Ok(())
     }
 
+    /// An assignment to a nameref, turned into one to the variable it names
+    /// (`declare -n e='a[1]'; e=x` sets `a[1]`). A nameref that names nothing
+    /// yet takes the value as its target, as bash does; `None` then.
+    fn nameref_assign(&mut self, assign: &Assign) -> Result<Option<Assign>, String> {
+        let target =
+            self.st.resolve(&assign.name).map_err(|start| format!("warning: {start}: circular name reference"))?;
+        if *target == *assign.name {
+            // An empty nameref: `declare -n u; u=z` makes `u` refer to `z`.
+            if let (None, AssignValue::Scalar(value)) = (&assign.index, &assign.value) {
+                if let Some(var) = self.st.vars_mut().get_mut(&assign.name) {
+                    var.value = Value::Str(value.clone());
+                }
+                return Ok(None);
+            }
+            return Err(format!("{}: invalid use of a nameref", assign.name));
+        }
+        let target = target.into_owned();
+        let mut redirected = assign.clone();
+        match target.strip_suffix(']').and_then(|t| t.split_once('[')) {
+            Some((base, index)) if assign.index.is_none() => {
+                redirected.name = base.to_string();
+                redirected.index = Some(index.to_string());
+            }
+            _ => redirected.name = target,
+        }
+        Ok(Some(redirected))
+    }
+
     /// Replaces a variable's value, keeping its attributes.
     pub(crate) fn set_value(&mut self, name: &str, value: Value) {
+        let name = &*self.st.resolved(name).into_owned();
         let vars = self.st.vars_mut();
         match vars.get_mut(name) {
             Some(var) => var.value = value,
@@ -1260,13 +1384,32 @@ impl<'r> Interp<'r> {
         if i >= 0 {
             return Some(i);
         }
-        let len = match self.st.vars.get(name).map(|v| &v.value) {
+        let len = match self.st.var(name).map(|v| &v.value) {
             Some(Value::Indexed(map)) => map.keys().next_back().map_or(0, |k| k + 1),
             Some(Value::Str(_)) => 1,
             _ => 0,
         };
         let j = len + i;
         (j >= 0).then_some(j)
+    }
+}
+
+/// The `ERR` and `RETURN` traps a function call set aside, and the caller's line.
+type SavedTraps = ([Option<(String, Arc<str>)>; 2], usize);
+
+/// Whether a failed pipeline sets off `trap … ERR`: a pipeline of several
+/// stages or a simple command, subshell, `[[ ]]` or `(( ))`; the compound
+/// commands leave it to the commands inside them, as bash does.
+fn err_trap_fires(pipeline: &ast::Pipeline) -> bool {
+    match pipeline.seq.as_slice() {
+        [single] => match single {
+            ast::Command::Simple(_) | ast::Command::ExtendedTest(..) => true,
+            ast::Command::Compound(compound, _) => {
+                matches!(compound, ast::CompoundCommand::Subshell(_) | ast::CompoundCommand::Arithmetic(_))
+            }
+            ast::Command::Function(_) => false,
+        },
+        _ => true,
     }
 }
 

@@ -513,7 +513,14 @@ impl Interp<'_> {
         self.outs.push(super::command::Output::new(self.rt.limits.max_output_bytes));
         self.fd.out = self.outs.len() - 1;
         self.scopes += 1;
+        let line = self.line;
+        // Inside, `$LINENO` (and an `ERR` trap's) is the line of the command
+        // holding the substitution, as in bash for a one-line `$(…)`.
+        let saved_line = self.st.trap_line;
+        self.st.trap_line = Some(saved_line.unwrap_or(line));
         let result = self.subshell(f);
+        self.st.trap_line = saved_line;
+        self.line = line;
         self.scopes -= 1;
         let data = self.outs.pop().map(|mut o| o.take()).unwrap_or_default();
         self.fd = saved;
@@ -522,6 +529,17 @@ impl Interp<'_> {
 
     /// A parameter's value (`indirect`: `${!name}`).
     fn param_value(&mut self, parameter: &Parameter, indirect: bool) -> Result<PVal, Flow> {
+        if indirect {
+            // `${!ref}` of a nameref is the name it refers to.
+            if let Parameter::Named(name) = parameter {
+                if let Some(var) = self.st.vars.get(name.as_str()).filter(|v| v.nameref) {
+                    return Ok(match &var.value {
+                        Value::Str(t) if !t.is_empty() => PVal::Str(t.clone()),
+                        _ => PVal::Unset,
+                    });
+                }
+            }
+        }
         let value = self.param_value_direct(parameter)?;
         if !indirect {
             return Ok(value);
@@ -546,6 +564,12 @@ impl Interp<'_> {
     }
 
     fn param_value_direct(&mut self, parameter: &Parameter) -> Result<PVal, Flow> {
+        if let Some(target) = self.nameref_target(parameter)? {
+            return match target {
+                Some(target) => self.param_value_direct(&target),
+                None => Ok(PVal::Unset),
+            };
+        }
         Ok(match parameter {
             Parameter::Positional(0) => PVal::Str(self.st.arg0.to_string()),
             Parameter::Positional(n) => match self.st.positional.get(*n as usize - 1) {
@@ -624,6 +648,45 @@ impl Interp<'_> {
         })
     }
 
+    /// The parameter a nameref stands for (`declare -n r=a`: `${r[1]}` is
+    /// `${a[1]}`, `declare -n e='a[1]'`: `$e` is `${a[1]}`); `None` when the
+    /// parameter is no nameref, `Some(None)` for a circular chain (warned,
+    /// unset, as bash).
+    pub(crate) fn nameref_target(&mut self, parameter: &Parameter) -> Result<Option<Option<Parameter>>, Flow> {
+        let name = match parameter {
+            Parameter::Named(name)
+            | Parameter::NamedWithIndex { name, .. }
+            | Parameter::NamedWithAllIndices { name, .. } => name,
+            _ => return Ok(None),
+        };
+        if !self.st.vars.get(name.as_str()).is_some_and(|v| v.nameref) {
+            return Ok(None);
+        }
+        let target = match self.st.resolve(name) {
+            Ok(target) if *target != **name => target.into_owned(),
+            Ok(_) => return Ok(None),
+            Err(start) => {
+                self.error(format_args!("warning: {start}: circular name reference"))?;
+                return Ok(Some(None));
+            }
+        };
+        let (base, subscript) = match target.strip_suffix(']').and_then(|t| t.split_once('[')) {
+            Some((base, index)) => (base.to_string(), Some(index.to_string())),
+            None => (target, None),
+        };
+        Ok(Some(Some(match (parameter, subscript) {
+            (Parameter::Named(_), Some(index)) => Parameter::NamedWithIndex { name: base, index },
+            (Parameter::Named(_), None) => Parameter::Named(base),
+            (Parameter::NamedWithIndex { index, .. }, _) => {
+                Parameter::NamedWithIndex { name: base, index: index.clone() }
+            }
+            (Parameter::NamedWithAllIndices { concatenate, .. }, _) => {
+                Parameter::NamedWithAllIndices { name: base, concatenate: *concatenate }
+            }
+            _ => return Ok(None),
+        })))
+    }
+
     /// `$RANDOM`, `$LINENO`, `$SECONDS`, `$BASHPID`, `$PIPESTATUS`.
     fn dynamic_var(&mut self, name: &str) -> Option<PVal> {
         Some(match name {
@@ -632,7 +695,7 @@ impl Interp<'_> {
                 self.random = self.random.wrapping_mul(1_103_515_245).wrapping_add(12345);
                 PVal::Str(((self.random >> 16) & 0x7fff).to_string())
             }
-            "LINENO" => PVal::Str(self.line.to_string()),
+            "LINENO" => PVal::Str(self.st.trap_line.unwrap_or(self.line).to_string()),
             "SECONDS" => PVal::Str(self.rt.elapsed_secs().to_string()),
             "BASHPID" => PVal::Str(FAKE_PID.to_string()),
             "PIPESTATUS" => PVal::Str(self.st.pipestatus.first().copied().unwrap_or(0).to_string()),
@@ -888,7 +951,7 @@ impl Interp<'_> {
                 self.emit(PVal::List(names, *concatenate), quoted, fields);
             }
             ParameterExpr::MemberKeys { variable_name, concatenate } => {
-                let keys = match self.st.vars.get(variable_name.as_str()) {
+                let keys = match self.st.var(variable_name.as_str()) {
                     Some(var) => var.value.keys(),
                     None => Vec::new(),
                 };

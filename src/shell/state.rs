@@ -62,12 +62,15 @@ pub(crate) struct Var {
     pub(crate) integer: bool,
     /// `declare -u` (1) / `declare -l` (2): assigned values change case.
     pub(crate) case: u8,
+    /// `declare -n`: the value is the name of another variable, which every
+    /// read and write of this one goes to (bash's namerefs).
+    pub(crate) nameref: bool,
 }
 
 impl Var {
     /// A plain string variable.
     pub(crate) fn string(value: String) -> Self {
-        Var { value: Value::Str(value), exported: false, readonly: false, integer: false, case: 0 }
+        Var { value: Value::Str(value), exported: false, readonly: false, integer: false, case: 0, nameref: false }
     }
 }
 
@@ -84,6 +87,11 @@ pub(crate) struct Options {
     pub(crate) nullglob: bool,
     /// `shopt -s dotglob`: globs match dotfiles too.
     pub(crate) dotglob: bool,
+    /// `set -E`: functions, command substitutions and subshells inherit
+    /// the `ERR` trap.
+    pub(crate) errtrace: bool,
+    /// `set -T`: functions inherit the `RETURN` (and `DEBUG`) trap.
+    pub(crate) functrace: bool,
 }
 
 impl Options {
@@ -107,9 +115,45 @@ impl Options {
         if self.noclobber {
             s.push('C');
         }
+        if self.errtrace {
+            s.push('E');
+        }
+        if self.functrace {
+            s.push('T');
+        }
         s.push('c');
         s
     }
+}
+
+/// `trap … DEBUG`'s number (after the 64 signals, as bash orders them).
+pub(crate) const DEBUG_TRAP: u32 = 65;
+/// `trap … ERR`'s number.
+pub(crate) const ERR_TRAP: u32 = 66;
+/// `trap … RETURN`'s number.
+pub(crate) const RETURN_TRAP: u32 = 67;
+
+/// A trap's name (`INT`, `SIGINT`, `2`, `ERR`…) as bash's number and the
+/// name `trap -p` prints; `EXIT` is 0.
+pub(crate) fn trap_number(name: &str) -> Option<(u32, String)> {
+    const SIGNALS: [&str; 31] = [
+        "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS", "FPE", "KILL", "USR1", "SEGV", "USR2", "PIPE", "ALRM",
+        "TERM", "STKFLT", "CHLD", "CONT", "STOP", "TSTP", "TTIN", "TTOU", "URG", "XCPU", "XFSZ", "VTALRM", "PROF",
+        "WINCH", "IO", "PWR", "SYS",
+    ];
+    let upper = name.to_ascii_uppercase();
+    match upper.as_str() {
+        "EXIT" | "0" => return Some((0, "EXIT".to_string())),
+        "DEBUG" => return Some((DEBUG_TRAP, upper)),
+        "ERR" => return Some((ERR_TRAP, upper)),
+        "RETURN" => return Some((RETURN_TRAP, upper)),
+        _ => {}
+    }
+    if let Ok(n) = name.parse::<u32>() {
+        return (1..=31).contains(&n).then(|| (n, format!("SIG{}", SIGNALS[n as usize - 1])));
+    }
+    let bare = upper.strip_prefix("SIG").unwrap_or(&upper);
+    SIGNALS.iter().position(|s| *s == bare).map(|i| (i as u32 + 1, format!("SIG{bare}")))
 }
 
 /// A function definition, shared by every copy of the state.
@@ -131,6 +175,15 @@ pub(crate) struct State {
     pub(crate) pipestatus: Vec<i32>,
     /// `trap '…' EXIT`.
     pub(crate) exit_trap: Option<Arc<str>>,
+    /// The traps other than `EXIT`, by bash's signal number (`ERR` is
+    /// [`ERR_TRAP`], `RETURN` [`RETURN_TRAP`]): the name `trap -p` prints and
+    /// the action. Only `ERR` and `RETURN` run; the signals never come.
+    pub(crate) traps: BTreeMap<u32, (String, Arc<str>)>,
+    /// Inside the `ERR` or `RETURN` trap's action (neither runs again inside).
+    pub(crate) in_trap: bool,
+    /// While a trap or a command substitution runs, the line `$LINENO` shows
+    /// (the line of the command that set it off or holds it).
+    pub(crate) trap_line: Option<usize>,
     /// `pushd`'s stack, below the working directory (bash's `DIRSTACK[1..]`).
     pub(crate) dir_stack: Vec<String>,
     /// For each running function, the values its `local`s hid, restored on
@@ -162,6 +215,9 @@ impl State {
             exit_trap: None,
             dir_stack: Vec::new(),
             locals: Vec::new(),
+            traps: BTreeMap::new(),
+            in_trap: false,
+            trap_line: None,
         }
     }
 
@@ -182,14 +238,51 @@ impl State {
             + self.positional.iter().map(String::len).sum::<usize>()
     }
 
+    /// The variable a name stands for: itself, or the variable its nameref
+    /// chain ends at (`declare -n r=x`: `r` stands for `x`). A chain that
+    /// comes back to a name it passed, or is longer than bash's 8 steps, is
+    /// `Err` with the name it started from (bash warns `circular name
+    /// reference` and treats it as unset).
+    pub(crate) fn resolve<'a>(&self, name: &'a str) -> Result<std::borrow::Cow<'a, str>, String> {
+        let target = match self.vars.get(name) {
+            Some(var) if var.nameref => match &var.value {
+                Value::Str(t) if !t.is_empty() => t,
+                _ => return Ok(std::borrow::Cow::Borrowed(name)),
+            },
+            _ => return Ok(std::borrow::Cow::Borrowed(name)),
+        };
+        let mut current = target.clone();
+        for _ in 0..8 {
+            if current == name {
+                return Err(name.to_string());
+            }
+            match self.vars.get(current.as_str()) {
+                Some(var) if var.nameref => match &var.value {
+                    Value::Str(t) if !t.is_empty() => current = t.clone(),
+                    _ => return Ok(std::borrow::Cow::Owned(current)),
+                },
+                _ => return Ok(std::borrow::Cow::Owned(current)),
+            }
+        }
+        Err(name.to_string())
+    }
+
+    /// `resolve`, with a circular chain left as the name itself.
+    pub(crate) fn resolved<'a>(&self, name: &'a str) -> std::borrow::Cow<'a, str> {
+        self.resolve(name).unwrap_or(std::borrow::Cow::Borrowed(name))
+    }
+
     /// A variable, if set.
     pub(crate) fn var(&self, name: &str) -> Option<&Var> {
-        self.vars.get(name)
+        match self.vars.get(name) {
+            Some(var) if var.nameref => self.resolve(name).ok().and_then(|t| self.vars.get(&*t)),
+            other => other,
+        }
     }
 
     /// A variable's scalar value, if set.
     pub(crate) fn get(&self, name: &str) -> Option<&str> {
-        self.vars.get(name).and_then(|v| v.value.scalar())
+        self.var(name).and_then(|v| v.value.scalar())
     }
 
     /// Mutable access to the variables (copies the map if a subshell shares it).
@@ -200,6 +293,7 @@ impl State {
     /// Sets a scalar, keeping the variable's attributes; an array gets its
     /// element 0 set, as bash does.
     pub(crate) fn set_scalar(&mut self, name: &str, value: String) {
+        let name = &*self.resolved(name).into_owned();
         let vars = self.vars_mut();
         match vars.get_mut(name) {
             Some(var) => match &mut var.value {

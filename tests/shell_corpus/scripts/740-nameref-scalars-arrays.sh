@@ -1,0 +1,15 @@
+# declare -n / local -n / typeset -n: reads, writes, arrays, ${!ref}, unset -n
+x=1; declare -n r=x; echo "$r"; r=2; echo "x=$x ref-names=${!r}"
+a=(1 2 3); declare -n ra=a; echo "${ra[@]} ${#ra[@]} ${ra[1]}"; ra[1]=B; ra+=(4); echo "${a[@]} keys: ${!ra[@]}"
+n=5; declare -n rn=n; (( rn++ )); echo "$n ${#rn} ${rn:-d} ${rn/6/six}"
+read -r rn <<< "42"; echo "$n"; printf -v rn '%03d' 7; echo "$n"
+declare -n e='arr2[1]'; arr2=(a b c); echo "$e"; e=Z; echo "${arr2[@]}"
+declare -n u; u=z; echo "u=$u z=${z-unset}"
+declare -n none=missing; echo "[${none-unset}]"; [[ -v none ]] || echo "not set"
+unset -n r; echo "x=$x r=${r-unset}"
+declare -n r2=x; unset r2; echo "x=${x-gone}"
+typeset -n t=a; echo "${t[0]}"
+declare -n lp; for lp in n a; do echo "$lp"; done; echo "${!lp}"
+declare -p ra u lp
+declare -n s=s; echo "self: $?"
+declare -n bad=1x; echo "bad: $?"
