@@ -54,7 +54,10 @@ pub(crate) fn lookup(name: &str) -> Option<BuiltinFn> {
         "dirs" => dirs,
         "exec" => exec,
         "shopt" => shopt,
-        "wait" | "hash" | "alias" | "unalias" | "ulimit" | "disown" | "jobs" => |_, _| Ok(0),
+        "wait" => super::jobs::wait,
+        "jobs" => super::jobs::jobs,
+        "kill" => super::jobs::kill,
+        "hash" | "alias" | "unalias" | "ulimit" | "disown" => |_, _| Ok(0),
         "umask" => |i, a| {
             if a.len() == 1 {
                 i.out(b"0022\n")?;
@@ -90,6 +93,7 @@ const BUILTINS: &[&str] = &[
     "getopts",
     "hash",
     "jobs",
+    "kill",
     "let",
     "local",
     "mapfile",

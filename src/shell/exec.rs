@@ -9,8 +9,8 @@
 //! - Commands that do not stream their stdin (all but `cat head tail wc grep
 //!   tr tee`) read it whole before they start, bounded by the memory budget.
 //!   A pipeline may have at most `MAX_THREADS` stages running at once.
-//! - `cmd &` runs `cmd` to completion in the foreground; `wait` does nothing
-//!   and `$!` is unset. `coproc`, `select` and `>(…)` are not supported;
+//! - `cmd &` runs `cmd` on a thread of its own (see `jobs.rs`, which says
+//!   how jobs differ). `coproc`, `select` and `>(…)` are not supported;
 //!   `<(…)` only as input redirection (`done < <(cmd)`).
 //! - A command's stderr redirected into its stdout (`2>&1`) comes after its
 //!   stdout when the command is one of the table (builtins and functions
@@ -95,8 +95,14 @@ pub(crate) struct Shared {
     stored: AtomicUsize,
     /// Set when the memory budget was exceeded: the next command stops.
     over_memory: AtomicBool,
-    /// Stage threads running.
-    threads: AtomicUsize,
+    /// Stage and job threads running.
+    pub(crate) threads: AtomicUsize,
+    /// Background jobs: the last `$!` given, and how many have finished
+    /// (each job's place in that order, for `wait -n`), with a signal to
+    /// those waiting for one.
+    pub(crate) pids: std::sync::atomic::AtomicU32,
+    pub(crate) finished: Mutex<u64>,
+    pub(crate) job_done: std::sync::Condvar,
 }
 
 /// One thread's view of a run: the storage, the limits, the shared
@@ -105,6 +111,11 @@ pub(crate) struct Runtime<'r> {
     pub(crate) storage: &'r dyn Storage,
     pub(crate) limits: &'r Limits,
     pub(crate) shared: Arc<Shared>,
+    /// This thread's clock: the run's, or a background job's own.
+    pub(crate) clock: Arc<Clock>,
+    /// What a background job's thread needs to outlive the command that
+    /// starts it (`None`: `&` runs in the foreground).
+    pub(crate) jobs_env: Option<Arc<super::jobs::JobEnv>>,
     ticks: Cell<u32>,
     /// A nearer end than `max_duration`, while `timeout` runs a command.
     deadline: Cell<Option<Instant>>,
@@ -118,6 +129,8 @@ pub(crate) struct Seed<'a, 'r> {
     storage: &'r dyn Storage,
     limits: &'r Limits,
     shared: &'a Arc<Shared>,
+    clock: &'a Arc<Clock>,
+    jobs_env: &'a Option<Arc<super::jobs::JobEnv>>,
     deadline: Option<Instant>,
 }
 
@@ -127,6 +140,8 @@ impl<'r> Seed<'_, 'r> {
             storage: self.storage,
             limits: self.limits,
             shared: self.shared.clone(),
+            clock: self.clock.clone(),
+            jobs_env: self.jobs_env.clone(),
             ticks: Cell::new(0),
             deadline: Cell::new(self.deadline),
             stack_base: stack_address(),
@@ -148,17 +163,22 @@ fn stack_address() -> usize {
 
 impl<'r> Runtime<'r> {
     pub(crate) fn new(storage: &'r dyn Storage, limits: &'r Limits, cancel: Option<&'r CancelToken>) -> Self {
-        let clock = Clock { start: Instant::now(), max_duration: limits.max_duration, cancel: cancel.cloned() };
+        let clock = Arc::new(Clock::new(Instant::now(), limits.max_duration, cancel.cloned()));
         Runtime {
             storage,
             limits,
+            clock: clock.clone(),
+            jobs_env: None,
             shared: Arc::new(Shared {
-                clock: Arc::new(clock),
+                clock,
                 commands: AtomicU64::new(0),
                 iterations: AtomicU64::new(0),
                 stored: AtomicUsize::new(0),
                 over_memory: AtomicBool::new(false),
                 threads: AtomicUsize::new(0),
+                pids: std::sync::atomic::AtomicU32::new(super::jobs::FIRST_PID),
+                finished: Mutex::new(0),
+                job_done: std::sync::Condvar::new(),
             }),
             ticks: Cell::new(0),
             deadline: Cell::new(None),
@@ -166,9 +186,40 @@ impl<'r> Runtime<'r> {
         }
     }
 
+    /// A background job's view of the run (see `jobs.rs`).
+    pub(crate) fn for_job(
+        env: &'r Arc<super::jobs::JobEnv>,
+        shared: Arc<Shared>,
+        clock: Arc<Clock>,
+        deadline: Option<Instant>,
+    ) -> Self {
+        Runtime {
+            storage: &*env.storage,
+            limits: &env.limits,
+            shared,
+            clock,
+            jobs_env: Some(env.clone()),
+            ticks: Cell::new(0),
+            deadline: Cell::new(deadline),
+            stack_base: stack_address(),
+        }
+    }
+
+    /// `timeout`'s nearer end, while it runs a command.
+    pub(crate) fn deadline(&self) -> Option<Instant> {
+        self.deadline.get()
+    }
+
     /// What another thread of this run needs.
     pub(crate) fn seed(&self) -> Seed<'_, 'r> {
-        Seed { storage: self.storage, limits: self.limits, shared: &self.shared, deadline: self.deadline.get() }
+        Seed {
+            storage: self.storage,
+            limits: self.limits,
+            shared: &self.shared,
+            clock: &self.clock,
+            jobs_env: &self.jobs_env,
+            deadline: self.deadline.get(),
+        }
     }
 
     /// Takes `n` stage threads from the run's allowance ([`super::MAX_THREADS`]).
@@ -197,7 +248,7 @@ impl<'r> Runtime<'r> {
 
     /// The clock and the token (cheap enough to call often, not every step).
     pub(crate) fn check(&self) -> Result<(), LimitHit> {
-        self.shared.clock.check()?;
+        self.clock.check()?;
         if self.deadline.get().is_some_and(|end| Instant::now() >= end) {
             return Err(LimitHit::WallTime);
         }
@@ -319,6 +370,14 @@ pub(crate) struct Interp<'r> {
     pub(crate) regexes: FxHashMap<String, Rc<regex::bytes::Regex>>,
     /// `$RANDOM`'s generator state.
     pub(crate) random: u32,
+    /// Whether stdin is a pipe or a redirection even at `ins[0]` (a pipeline
+    /// stage's, a job's that inherited one): a job started here reads it,
+    /// where a job of the script's own stdin reads `/dev/null`.
+    pub(crate) stdin_piped: bool,
+    /// Background jobs this shell started and has not waited for.
+    pub(crate) jobs: Vec<super::jobs::Job>,
+    /// The statuses of jobs already waited for, by `$!` (`wait PID` again).
+    pub(crate) reaped: Vec<(u32, i32)>,
 }
 
 impl<'r> Interp<'r> {
@@ -347,6 +406,9 @@ impl<'r> Interp<'r> {
             ariths: FxHashMap::default(),
             regexes: FxHashMap::default(),
             random: 0x2545_f491,
+            stdin_piped: false,
+            jobs: Vec::new(),
+            reaped: Vec::new(),
         }
     }
 
@@ -406,7 +468,10 @@ impl<'r> Interp<'r> {
         let saved_exec = std::mem::take(&mut self.exec_files);
         let saved_scopes = std::mem::replace(&mut self.scopes, 0);
         self.subshells += 1;
+        let jobs = self.jobs.len();
         let result = f(self);
+        // The jobs it started end with it (as a substitution waits for them).
+        let result = self.join_jobs(jobs, result);
         self.subshells -= 1;
         let result = self.end_subshell_streams(result, saved_fd, saved_outs, saved_ins);
         self.exec_files = saved_exec;
@@ -483,12 +548,16 @@ impl<'r> Interp<'r> {
     pub(crate) fn run_list(&mut self, list: &ast::CompoundList) -> Res {
         let mut status = 0;
         for item in &list.0 {
-            status = self.run_and_or(&item.0)?;
+            status = if matches!(item.1, ast::SeparatorOperator::Async) {
+                self.start_job(&item.0)?
+            } else {
+                self.run_and_or(&item.0)?
+            };
         }
         Ok(status)
     }
 
-    fn run_and_or(&mut self, list: &ast::AndOrList) -> Res {
+    pub(crate) fn run_and_or(&mut self, list: &ast::AndOrList) -> Res {
         let count = list.additional.len();
         let mut status =
             if count == 0 { self.run_pipeline(&list.first)? } else { self.in_cond(|s| s.run_pipeline(&list.first))? };
@@ -554,7 +623,7 @@ impl<'r> Interp<'r> {
         let stderr = self.outs[saved.err].share();
         let mut next_input = std::mem::take(&mut self.ins[saved.input]);
         let rt = self.rt;
-        let clock = rt.shared.clock.clone();
+        let clock = rt.clock.clone();
         let (last, stages) = seq.split_last().unwrap_or((&seq[0], &[]));
         let outcome = std::thread::scope(|scope| {
             let mut handles = Vec::with_capacity(stages.len());
@@ -575,6 +644,7 @@ impl<'r> Interp<'r> {
                     subshells: self.subshells,
                     line: self.line,
                     random: self.random,
+                    jobs: self.jobs.iter().map(super::jobs::Job::inherit).collect(),
                     first: index == 0,
                 };
                 let seed = rt.seed();
@@ -1302,6 +1372,8 @@ struct StageStart {
     subshells: u32,
     line: usize,
     random: u32,
+    /// The shell's jobs, for `jobs` (not waited for).
+    jobs: Vec<super::jobs::Job>,
     /// Whether this is the first stage (its stdin is the shell's).
     first: bool,
 }
@@ -1323,6 +1395,8 @@ fn run_stage(seed: Seed<'_, '_>, start: StageStart, command: &ast::Command) -> (
     interp.subshells = start.subshells;
     interp.line = start.line;
     interp.random = start.random;
+    interp.jobs = start.jobs;
+    interp.stdin_piped = !start.first;
     let status = match interp.subshell(|s| s.run_command(command)) {
         Ok(status) => Ok(status),
         Err(Flow::Limit(LimitHit::BrokenPipe)) => Ok(LimitHit::BrokenPipe.exit_code()),

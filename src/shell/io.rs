@@ -42,6 +42,17 @@ impl Input {
         Input { data, pos: 0, pipe: None, piped: false }
     }
 
+    /// What a background job started with this stdin reads: the rest of a
+    /// pipe (the job takes it over: this one is at its end afterwards), or a
+    /// copy of the rest of a file or here-document.
+    pub(crate) fn for_job(&mut self) -> Input {
+        if self.pipe.is_some() {
+            std::mem::take(self)
+        } else {
+            Input::buffer(self.rest().to_vec())
+        }
+    }
+
     /// The read end of a pipe.
     pub(crate) fn pipe(reader: PipeReader) -> Self {
         Input { data: Vec::new(), pos: 0, pipe: Some(reader), piped: true }

@@ -136,6 +136,8 @@ pub(crate) struct State {
     /// For each running function, the values its `local`s hid, restored on
     /// return: bash's dynamic scoping.
     pub(crate) locals: Vec<Vec<(String, Option<Var>)>>,
+    /// `$!`: the last background job started.
+    pub(crate) last_bg: Option<u32>,
 }
 
 impl State {
@@ -162,6 +164,7 @@ impl State {
             exit_trap: None,
             dir_stack: Vec::new(),
             locals: Vec::new(),
+            last_bg: None,
         }
     }
 
