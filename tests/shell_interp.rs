@@ -2903,3 +2903,31 @@ fn jobs_share_the_runs_limits() {
     assert_eq!(result.limit, Some(LimitHit::Memory), "{}", String::from_utf8_lossy(&result.stderr));
     assert!(started.elapsed() < std::time::Duration::from_secs(8), "{:?}", started.elapsed());
 }
+
+// ----- process substitution as arguments, lastpipe (issue 17) -----
+
+#[test]
+fn process_substitutions_are_dev_fd_paths_a_command_can_open() {
+    check("echo <(true) >(true)", "/dev/fd/63 /dev/fd/62\n", "", 0);
+    check("cat <(echo hi) <(echo there)", "hi\nthere\n", "", 0);
+    check(
+        "printf 'b\\na\\n' > /s1; printf 'a\\nc\\n' > /s2; diff <(sort /s1) <(sort /s2); echo $?",
+        "2c2\n< b\n---\n> c\n1\n",
+        "",
+        0,
+    );
+    check("paste <(seq 2) <(seq 3 4)", "1\t3\n2\t4\n", "", 0);
+    check("seq 3 | tee >(wc -l) >/dev/null", "3\n", "", 0);
+    check("while read l; do echo \"[$l]\"; done < <(printf 'x\\ny\\n')", "[x]\n[y]\n", "", 0);
+    check("f() { wc -l < \"$1\"; }; f <(seq 4)", "4\n", "", 0);
+    check("cat <(seq 3) | wc -l", "3\n", "", 0);
+    // The paths live as long as the command: nothing is left in the storage.
+    check("cat <(echo a) > /dev/null; cat /dev/fd/63 2>/dev/null || echo gone", "gone\n", "", 0);
+}
+
+#[test]
+fn lastpipe_runs_the_last_stage_in_the_shell() {
+    check("shopt -s lastpipe; echo x | read v; echo $v", "x\n", "", 0);
+    check("echo x | read v; echo \"[$v]\"", "[]\n", "", 0);
+    check("shopt -s lastpipe; echo q | { read z; exit 4; }; echo never", "", "", 4);
+}

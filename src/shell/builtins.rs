@@ -1589,6 +1589,7 @@ fn shopt(interp: &mut Interp<'_>, argv: &[String]) -> Res {
                 let slot = match name {
                     "nullglob" => Some(&mut options.nullglob),
                     "dotglob" => Some(&mut options.dotglob),
+                    "lastpipe" => Some(&mut options.lastpipe),
                     _ => None,
                 };
                 match (slot, mode) {

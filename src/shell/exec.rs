@@ -10,8 +10,9 @@
 //!   tr tee`) read it whole before they start, bounded by the memory budget.
 //!   A pipeline may have at most `MAX_THREADS` stages running at once.
 //! - `cmd &` runs `cmd` on a thread of its own (see `jobs.rs`, which says
-//!   how jobs differ). `coproc`, `select` and `>(…)` are not supported;
-//!   `<(…)` only as input redirection (`done < <(cmd)`).
+//!   how jobs differ). `coproc` and `select` are not supported; process
+//!   substitutions are run before (`<(…)`) or after (`>(…)`) their command
+//!   (see `procsub.rs`).
 //! - A command's stderr redirected into its stdout (`2>&1`) comes after its
 //!   stdout when the command is one of the table (builtins and functions
 //!   interleave as bash does).
@@ -374,6 +375,8 @@ pub(crate) struct Interp<'r> {
     /// stage's, a job's that inherited one): a job started here reads it,
     /// where a job of the script's own stdin reads `/dev/null`.
     pub(crate) stdin_piped: bool,
+    /// The process substitutions (`<(…)`, `>(…)`) of the commands running.
+    pub(crate) proc_fds: Vec<super::procsub::ProcFd>,
     /// Background jobs this shell started and has not waited for.
     pub(crate) jobs: Vec<super::jobs::Job>,
     /// The statuses of jobs already waited for, by `$!` (`wait PID` again).
@@ -407,6 +410,7 @@ impl<'r> Interp<'r> {
             regexes: FxHashMap::default(),
             random: 0x2545_f491,
             stdin_piped: false,
+            proc_fds: Vec::new(),
             jobs: Vec::new(),
             reaped: Vec::new(),
         }
@@ -645,6 +649,7 @@ impl<'r> Interp<'r> {
                     line: self.line,
                     random: self.random,
                     jobs: self.jobs.iter().map(super::jobs::Job::inherit).collect(),
+                    proc_fds: self.proc_fds(),
                     first: index == 0,
                 };
                 let seed = rt.seed();
@@ -662,7 +667,13 @@ impl<'r> Interp<'r> {
                     self.ins.push(std::mem::take(&mut next_input));
                     self.fd.input = self.ins.len() - 1;
                     self.scopes += 1;
-                    let status = self.subshell(|s| s.run_command(last));
+                    // `shopt -s lastpipe` (job control is always off here):
+                    // the last stage runs in this shell, so `read v` sets v.
+                    let status = if self.st.options.lastpipe {
+                        self.run_command(last)
+                    } else {
+                        self.subshell(|s| s.run_command(last))
+                    };
                     self.scopes -= 1;
                     status
                 }
@@ -916,6 +927,16 @@ impl<'r> Interp<'r> {
     }
 
     fn run_simple_inner(&mut self, simple: &ast::SimpleCommand) -> Res {
+        let base = self.proc_fds.len();
+        let result = self.run_simple_body(simple);
+        if self.proc_fds.len() > base {
+            let finished = self.finish_process_substitutions(base);
+            return result.and_then(|status| finished.map(|()| status));
+        }
+        result
+    }
+
+    fn run_simple_body(&mut self, simple: &ast::SimpleCommand) -> Res {
         self.rt.count_command()?;
         if let Some(line) = simple_line(simple) {
             self.line = line;
@@ -949,9 +970,12 @@ impl<'r> Interp<'r> {
                         None => self.expand_word_into(&word.value, &mut argv)?,
                     },
                     ast::CommandPrefixOrSuffixItem::IoRedirect(_) => has_redirects = true,
-                    ast::CommandPrefixOrSuffixItem::ProcessSubstitution(..) => {
-                        self.error("process substitution is not supported")?;
-                        return Ok(1);
+                    ast::CommandPrefixOrSuffixItem::ProcessSubstitution(kind, sub) => {
+                        let path = self.process_substitution(kind, sub)?;
+                        match &mut decl {
+                            Some(decl) => decl.push(DeclArg::Word(path)),
+                            None => argv.push(path),
+                        }
                     }
                 }
             }
@@ -965,9 +989,9 @@ impl<'r> Interp<'r> {
                     }
                     ast::CommandPrefixOrSuffixItem::IoRedirect(_) => has_redirects = true,
                     ast::CommandPrefixOrSuffixItem::Word(word) => self.expand_word_into(&word.value, &mut argv)?,
-                    ast::CommandPrefixOrSuffixItem::ProcessSubstitution(..) => {
-                        self.error("process substitution is not supported")?;
-                        return Ok(1);
+                    ast::CommandPrefixOrSuffixItem::ProcessSubstitution(kind, sub) => {
+                        let path = self.process_substitution(kind, sub)?;
+                        argv.push(path);
                     }
                 }
             }
@@ -1139,10 +1163,18 @@ impl<'r> Interp<'r> {
         let rt = self.rt;
         let check = move || rt.check();
         let cwd = self.st.cwd.clone();
+        // Process substitutions' paths, in front of the run's storage.
+        let with_fds;
+        let storage: &dyn Storage = if self.proc_fds.is_empty() {
+            rt.storage
+        } else {
+            with_fds = super::procsub::FdStorage { inner: rt.storage, fds: self.proc_fds() };
+            &with_fds
+        };
         let result = {
             let mut ctx = Context {
                 name: &argv[0],
-                storage: rt.storage,
+                storage,
                 cwd: &cwd,
                 stdin: &stdin,
                 stdout: &mut stdout,
@@ -1374,6 +1406,8 @@ struct StageStart {
     random: u32,
     /// The shell's jobs, for `jobs` (not waited for).
     jobs: Vec<super::jobs::Job>,
+    /// The process substitutions open where the pipeline runs.
+    proc_fds: Vec<super::procsub::ProcFd>,
     /// Whether this is the first stage (its stdin is the shell's).
     first: bool,
 }
@@ -1396,6 +1430,7 @@ fn run_stage(seed: Seed<'_, '_>, start: StageStart, command: &ast::Command) -> (
     interp.line = start.line;
     interp.random = start.random;
     interp.jobs = start.jobs;
+    interp.proc_fds = start.proc_fds;
     interp.stdin_piped = !start.first;
     let status = match interp.subshell(|s| s.run_command(command)) {
         Ok(status) => Ok(status),

@@ -333,6 +333,10 @@ impl Interp<'_> {
             _ => {}
         }
         let path = storage_path(&self.st.cwd, name);
+        if let Some(data) = self.proc_fd_input(&path) {
+            self.set_input(fd, data);
+            return Ok(true);
+        }
         let read =
             directories_before_slashes(self.rt.storage, &self.st.cwd, name).and_then(|()| self.rt.storage.read(&path));
         match read {

@@ -16,6 +16,7 @@ mod jobs;
 mod parse;
 mod pattern;
 mod pipe;
+mod procsub;
 mod stack;
 mod state;
 pub mod tool;

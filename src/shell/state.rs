@@ -84,6 +84,8 @@ pub(crate) struct Options {
     pub(crate) nullglob: bool,
     /// `shopt -s dotglob`: globs match dotfiles too.
     pub(crate) dotglob: bool,
+    /// `shopt -s lastpipe`: a pipeline's last stage runs in this shell.
+    pub(crate) lastpipe: bool,
 }
 
 impl Options {
