@@ -2931,3 +2931,18 @@ fn lastpipe_runs_the_last_stage_in_the_shell() {
     check("echo x | read v; echo \"[$v]\"", "[]\n", "", 0);
     check("shopt -s lastpipe; echo q | { read z; exit 4; }; echo never", "", "", 4);
 }
+
+#[test]
+fn descriptors_three_to_nine_open_with_exec_and_per_command() {
+    check("exec 3>/o; echo hi >&3; echo there >&3; exec 3>&-; cat /o", "hi\nthere\n", "", 0);
+    check("echo a > /o; exec 3>>/o; echo more >&3; exec 3>&-; cat /o", "a\nmore\n", "", 0);
+    check("printf 'l1\\nl2\\n' > /i; exec 3</i; read -u 3 a; read -u 3 b; echo \"$b $a\"; exec 3<&-", "l2 l1\n", "", 0);
+    check("echo hi >&5; echo $?", "1\n", "bash: line 1: 5: Bad file descriptor\n", 0);
+    check("read -u 4 x; echo $?", "1\n", "bash: line 1: read: 4: invalid file descriptor: Bad file descriptor\n", 0);
+    check("{ echo out; echo err >&2; } 3>&1 1>&2 2>&3 | tr a-z A-Z", "ERR\n", "out\n", 0);
+    check("{ echo to3 >&3; } 3>&1", "to3\n", "", 0);
+    check("echo x 3>/f3 >&3; cat /f3", "x\n", "", 0);
+    check("exec 3>&1; echo via3 >&3", "via3\n", "", 0);
+    check("exec 3>/o; exec 3>&-; echo x >&3; echo $?", "1\n", "bash: line 1: 3: Bad file descriptor\n", 0);
+    check("exec 4<&0; echo ok", "ok\n", "", 0);
+}

@@ -1019,6 +1019,7 @@ fn read(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     let mut array: Option<String> = None;
     let mut delim = Some(b'\n');
     let mut count: Option<usize> = None;
+    let mut unit: Option<String> = None;
     let mut names: Vec<String> = Vec::new();
     let mut i = 1;
     while i < argv.len() {
@@ -1043,7 +1044,8 @@ fn read(interp: &mut Interp<'_>, argv: &[String]) -> Res {
                     'a' => array = value,
                     'd' => delim = value.and_then(|v| v.bytes().next()).or(None),
                     'n' | 'N' => count = value.and_then(|v| v.parse().ok()),
-                    'p' | 't' | 'u' | 'i' => {}
+                    'u' => unit = value,
+                    'p' | 't' | 'i' => {}
                     _ => return usage(interp, "read", format_args!("-{flag}: invalid option")),
                 }
                 if takes_value {
@@ -1058,8 +1060,18 @@ fn read(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     // Read up to the delimiter (or `count` characters), backslash escapes
     // honoured unless -r.
     // Byte by byte from a pipe, as bash reads one: the rest stays for the
-    // next reader.
-    let input = &mut interp.ins[interp.fd.input];
+    // next reader. `read -u N`: fd N (0, or 3 to 9 opened for reading).
+    let input_index = match unit {
+        None => interp.fd.input,
+        Some(unit) => match unit.parse::<i32>().ok().and_then(|n| interp.input_fd(n)) {
+            Some(index) => index,
+            None => {
+                interp.error(format_args!("read: {unit}: invalid file descriptor: Bad file descriptor"))?;
+                return Ok(1);
+            }
+        },
+    };
+    let input = &mut interp.ins[input_index];
     let mut line: Vec<u8> = Vec::new();
     let mut escaped: Vec<bool> = Vec::new();
     let mut found_delim = false;

@@ -392,7 +392,7 @@ impl<'r> Interp<'r> {
             st,
             outs: vec![Output::new(cap), Output::new(cap)],
             ins: vec![Input::default()],
-            fd: Fds { input: 0, out: 0, err: 1 },
+            fd: Fds::new(0, 0, 1),
             depth: 0,
             loops: 0,
             cond: 0,
@@ -1552,7 +1552,7 @@ impl Interp<'_> {
         self.outs.push(std::mem::replace(stdout, Output::new(0)));
         self.outs.push(std::mem::replace(stderr, Output::new(0)));
         self.ins.push(Input::buffer(stdin.to_vec()));
-        self.fd = Fds { input: base_ins, out: base_outs, err: base_outs + 1 };
+        self.fd = Fds::new(base_ins, base_outs, base_outs + 1);
         // Like a process xargs would start: the shell's state is a copy.
         self.scopes += 1;
         let result = self.subshell(|s| {

@@ -261,7 +261,7 @@ impl Shell {
         }
         // Files `exec >file` opened are written now.
         let files = std::mem::take(&mut interp.exec_files);
-        interp.fd = io::Fds { input: 0, out: 0, err: 1 };
+        interp.fd = io::Fds::new(0, 0, 1);
         if let Err(exec::Flow::Limit(hit)) = interp.flush_files(files) {
             limit = limit.or(Some(hit));
         }
