@@ -2921,6 +2921,7 @@ fn process_substitutions_are_dev_fd_paths_a_command_can_open() {
     check("while read l; do echo \"[$l]\"; done < <(printf 'x\\ny\\n')", "[x]\n[y]\n", "", 0);
     check("f() { wc -l < \"$1\"; }; f <(seq 4)", "4\n", "", 0);
     check("cat <(seq 3) | wc -l", "3\n", "", 0);
+    check("source <(echo 'x=5; echo sourced'); echo $x; . <(echo 'echo dot')", "sourced\n5\ndot\n", "", 0);
     // The paths live as long as the command: nothing is left in the storage.
     check("cat <(echo a) > /dev/null; cat /dev/fd/63 2>/dev/null || echo gone", "gone\n", "", 0);
 }

@@ -1336,7 +1336,8 @@ fn source(interp: &mut Interp<'_>, argv: &[String]) -> Res {
         return Ok(2);
     };
     let path = storage_path(&interp.st.cwd, file);
-    let data = match interp.rt.storage.read(&path) {
+    // `source <(cmd)`: a process substitution's path.
+    let data = match interp.proc_fd_input(&path).map_or_else(|| interp.rt.storage.read(&path), Ok) {
         Ok(data) => data,
         Err(error) => {
             interp.error(format_args!("{file}: {}", super::command::error_reason(&error)))?;

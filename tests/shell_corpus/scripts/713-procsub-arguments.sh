@@ -13,5 +13,6 @@ echo "count $count"
 show() { cat "$1" | tr a-z A-Z; }
 show <(echo piped through a function)
 grep -c . <(cat logs/app.log) <(head -n 3 logs/app.log)
+source <(echo "x=5; echo sourced"); echo "x=$x"
 # bash runs >(cmd) beside the command: its output is last only at the end.
 seq 3 | tee >(wc -l) > /dev/null
