@@ -1620,7 +1620,7 @@ fn semicolons_and_newlines() {
 }
 
 #[test]
-fn background_runs_synchronously() {
+fn background_output_comes_before_what_follows_wait() {
     check("echo bg & wait; echo after", "bg\nafter\n", "", 0);
 }
 
@@ -2780,4 +2780,170 @@ fn a_pipe_bomb_ends_with_a_named_limit() {
     assert!(matches!(result.limit, Some(LimitHit::Threads | LimitHit::FunctionDepth)), "{:?}", result.limit);
     assert_eq!(result.exit_code, 125);
     assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
+}
+
+// ----- background jobs (issue 17) -----
+// Expected outputs recorded with bash 5.2 (`bash -c`, C locale). Every
+// assertion holds whatever order the threads run in: a job and the shell
+// order themselves through files, or the shell waits.
+
+#[test]
+fn background_jobs_run_at_once_and_wait_gives_their_status() {
+    // The job waits for a file the shell writes after starting it: in the
+    // foreground it would loop until the time limit.
+    check(
+        "(while [ ! -f /go ]; do sleep 0.01; done; echo got) & echo first; : > /go; wait; echo $?",
+        "first\ngot\n0\n",
+        "",
+        0,
+    );
+    check("(exit 3) & p=$!; wait $p; echo $?; wait $p; echo $?", "3\n3\n", "", 0);
+    check("echo a > /f1 & echo b > /f2 & wait; echo $?; cat /f1 /f2", "0\na\nb\n", "", 0);
+    check("true & a=$!; true & b=$!; [ $a != $b ] && echo distinct; wait $a $b; echo $?", "distinct\n0\n", "", 0);
+    check("false & wait %1; echo $?; true & echo $?", "1\n0\n", "", 0);
+    check("wait 99999; echo $?", "127\n", "bash: line 1: wait: pid 99999 is not a child of this shell\n", 0);
+    check("wait %2; echo $?", "127\n", "bash: line 1: wait: %2: no such job\n", 0);
+    check("wait abc; echo $?", "1\n", "bash: line 1: wait: `abc': not a pid or valid job spec\n", 0);
+    check("wait; echo $?; wait -n; echo $?", "0\n127\n", "", 0);
+    check(
+        "(while [ ! -f /go ]; do sleep 0.01; done; exit 4) & (exit 5) & wait -n; echo $?; : > /go; wait -n -p v; echo $? $((v - $!)); wait -n; echo $?",
+        "5\n4 -1\n127\n",
+        "",
+        0,
+    );
+    // A job's stdin is /dev/null (no job control), unless piped or redirected.
+    check("echo data | { cat & wait; echo done; }", "data\ndone\n", "", 0);
+    check("cat & wait", "", "", 0);
+    check("cat <<< here & wait", "here\n", "", 0);
+    // Jobs see a copy of the shell; their changes stay theirs.
+    check("x=1; { x=2; echo in $x; } & wait; echo out $x", "in 2\nout 1\n", "", 0);
+}
+
+#[test]
+fn jobs_lists_and_kill_signals_the_shells_jobs() {
+    check(
+        "sleep 5 & sleep 5 & jobs; jobs -p | wc -l; jobs | wc -l; kill %1 %2; wait; echo $?; jobs",
+        "[1]-  Running                 sleep 5 &\n[2]+  Running                 sleep 5 &\n2\n2\n0\n",
+        "",
+        0,
+    );
+    check(
+        "{ sleep 5; echo x; } & (sleep 5; false) & jobs; kill %1 %2",
+        "[1]-  Running                 { sleep 5; echo x; } &\n[2]+  Running                 ( sleep 5; false ) &\n",
+        "",
+        0,
+    );
+    check("sleep 5 & kill $!; wait $!; echo $?", "143\n", "", 0);
+    check("sleep 5 & kill -9 %1; wait %1; echo $?", "137\n", "bash: line 1: 4243 Killed                  sleep 5\n", 0);
+    check(
+        "sleep 5 & kill -s INT %%; wait; echo $?; wait %1; echo $?",
+        "0\n127\n",
+        "bash: line 1: wait: %1: no such job\n",
+        0,
+    );
+    check("kill %3; echo $?", "1\n", "bash: line 1: kill: %3: no such job\n", 0);
+    check("kill 99999; echo $?", "1\n", "bash: line 1: kill: (99999) - No such process\n", 0);
+    check(
+        "kill; echo $?",
+        "2\n",
+        "kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]\n",
+        0,
+    );
+}
+
+#[test]
+fn a_run_stops_the_jobs_still_running_and_keeps_their_output() {
+    let started = std::time::Instant::now();
+    let mut shell = Shell::new(seeded(), options());
+    let result = shell.run("sleep 5 & echo hi", None);
+    assert_eq!(String::from_utf8_lossy(&result.stdout), "hi\n");
+    assert_eq!((result.exit_code, result.limit), (0, None));
+    let result = shell.run(
+        "(echo early; : > /flag; sleep 5; echo late) & while [ ! -f /flag ]; do sleep 0.01; done; echo main",
+        None,
+    );
+    assert_eq!(String::from_utf8_lossy(&result.stdout), "early\nmain\n");
+    assert_eq!((result.exit_code, result.limit), (0, None));
+    // The session goes on, with no job left and the whole thread allowance.
+    let stages = vec!["true"; aikido::shell::MAX_THREADS].join(" | ");
+    let result = shell.run(&format!("jobs; wait -n; echo $?; {stages}; echo ok"), None);
+    assert_eq!(String::from_utf8_lossy(&result.stdout), "127\nok\n");
+    assert!(started.elapsed() < std::time::Duration::from_secs(4), "{:?}", started.elapsed());
+}
+
+#[test]
+fn jobs_share_the_runs_limits() {
+    // A fork bomb ends with the thread limit, every thread joined.
+    let started = std::time::Instant::now();
+    let result = limited(Limits::default()).run("f(){ f & f & wait; }; f; echo never", None);
+    assert_eq!(result.limit, Some(LimitHit::Threads), "{}", String::from_utf8_lossy(&result.stderr));
+    assert!(!String::from_utf8_lossy(&result.stdout).contains("never"));
+    // Without `wait` the script may end first (as bash's does): then its
+    // jobs are stopped; either way the run returns.
+    let result = limited(Limits::default()).run("f(){ f & f & }; f", None);
+    assert!(matches!(result.limit, None | Some(LimitHit::Threads)), "{:?}", result.limit);
+    // The commands of every job count against one budget.
+    let result = limited(Limits { max_commands: 1000, ..Limits::default() }).run("while :; do :; done & wait", None);
+    assert_eq!(result.limit, Some(LimitHit::Commands));
+    // Time and cancellation reach a waiting shell and its jobs.
+    let result = limited(Limits { max_duration: std::time::Duration::from_millis(300), ..Limits::default() })
+        .run("sleep 10 & wait", None);
+    assert_eq!(result.limit, Some(LimitHit::WallTime));
+    let token = CancelToken::new();
+    let firing = token.clone();
+    let canceller = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        firing.fire();
+    });
+    let result = limited(Limits::default()).run("(sleep 10; echo never) & sleep 10 & wait -n", Some(&token));
+    canceller.join().unwrap();
+    assert_eq!(result.limit, Some(LimitHit::Cancelled));
+    // Memory: what a job holds counts against the run's budget.
+    let result = limited(Limits { max_memory_bytes: 1 << 20, ..Limits::default() }).run("yes | sort & wait", None);
+    assert_eq!(result.limit, Some(LimitHit::Memory), "{}", String::from_utf8_lossy(&result.stderr));
+    assert!(started.elapsed() < std::time::Duration::from_secs(8), "{:?}", started.elapsed());
+}
+
+// ----- process substitution as arguments, lastpipe (issue 17) -----
+
+#[test]
+fn process_substitutions_are_dev_fd_paths_a_command_can_open() {
+    check("echo <(true) >(true)", "/dev/fd/63 /dev/fd/62\n", "", 0);
+    check("cat <(echo hi) <(echo there)", "hi\nthere\n", "", 0);
+    check(
+        "printf 'b\\na\\n' > /s1; printf 'a\\nc\\n' > /s2; diff <(sort /s1) <(sort /s2); echo $?",
+        "2c2\n< b\n---\n> c\n1\n",
+        "",
+        0,
+    );
+    check("paste <(seq 2) <(seq 3 4)", "1\t3\n2\t4\n", "", 0);
+    check("seq 3 | tee >(wc -l) >/dev/null", "3\n", "", 0);
+    check("while read l; do echo \"[$l]\"; done < <(printf 'x\\ny\\n')", "[x]\n[y]\n", "", 0);
+    check("f() { wc -l < \"$1\"; }; f <(seq 4)", "4\n", "", 0);
+    check("cat <(seq 3) | wc -l", "3\n", "", 0);
+    check("source <(echo 'x=5; echo sourced'); echo $x; . <(echo 'echo dot')", "sourced\n5\ndot\n", "", 0);
+    // The paths live as long as the command: nothing is left in the storage.
+    check("cat <(echo a) > /dev/null; cat /dev/fd/63 2>/dev/null || echo gone", "gone\n", "", 0);
+}
+
+#[test]
+fn lastpipe_runs_the_last_stage_in_the_shell() {
+    check("shopt -s lastpipe; echo x | read v; echo $v", "x\n", "", 0);
+    check("echo x | read v; echo \"[$v]\"", "[]\n", "", 0);
+    check("shopt -s lastpipe; echo q | { read z; exit 4; }; echo never", "", "", 4);
+}
+
+#[test]
+fn descriptors_three_to_nine_open_with_exec_and_per_command() {
+    check("exec 3>/o; echo hi >&3; echo there >&3; exec 3>&-; cat /o", "hi\nthere\n", "", 0);
+    check("echo a > /o; exec 3>>/o; echo more >&3; exec 3>&-; cat /o", "a\nmore\n", "", 0);
+    check("printf 'l1\\nl2\\n' > /i; exec 3</i; read -u 3 a; read -u 3 b; echo \"$b $a\"; exec 3<&-", "l2 l1\n", "", 0);
+    check("echo hi >&5; echo $?", "1\n", "bash: line 1: 5: Bad file descriptor\n", 0);
+    check("read -u 4 x; echo $?", "1\n", "bash: line 1: read: 4: invalid file descriptor: Bad file descriptor\n", 0);
+    check("{ echo out; echo err >&2; } 3>&1 1>&2 2>&3 | tr a-z A-Z", "ERR\n", "out\n", 0);
+    check("{ echo to3 >&3; } 3>&1", "to3\n", "", 0);
+    check("echo x 3>/f3 >&3; cat /f3", "x\n", "", 0);
+    check("exec 3>&1; echo via3 >&3", "via3\n", "", 0);
+    check("exec 3>/o; exec 3>&-; echo x >&3; echo $?", "1\n", "bash: line 1: 3: Bad file descriptor\n", 0);
+    check("exec 4<&0; echo ok", "ok\n", "", 0);
 }

@@ -55,7 +55,10 @@ pub(crate) fn lookup(name: &str) -> Option<BuiltinFn> {
         "dirs" => dirs,
         "exec" => exec,
         "shopt" => shopt,
-        "wait" | "hash" | "alias" | "unalias" | "ulimit" | "disown" | "jobs" => |_, _| Ok(0),
+        "wait" => super::jobs::wait,
+        "jobs" => super::jobs::jobs,
+        "kill" => super::jobs::kill,
+        "hash" | "alias" | "unalias" | "ulimit" | "disown" => |_, _| Ok(0),
         "umask" => |i, a| {
             if a.len() == 1 {
                 i.out(b"0022\n")?;
@@ -91,6 +94,7 @@ const BUILTINS: &[&str] = &[
     "getopts",
     "hash",
     "jobs",
+    "kill",
     "let",
     "local",
     "mapfile",
@@ -1101,6 +1105,7 @@ fn read(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     let mut array: Option<String> = None;
     let mut delim = Some(b'\n');
     let mut count: Option<usize> = None;
+    let mut unit: Option<String> = None;
     let mut names: Vec<String> = Vec::new();
     let mut i = 1;
     while i < argv.len() {
@@ -1125,7 +1130,8 @@ fn read(interp: &mut Interp<'_>, argv: &[String]) -> Res {
                     'a' => array = value,
                     'd' => delim = value.and_then(|v| v.bytes().next()).or(None),
                     'n' | 'N' => count = value.and_then(|v| v.parse().ok()),
-                    'p' | 't' | 'u' | 'i' => {}
+                    'u' => unit = value,
+                    'p' | 't' | 'i' => {}
                     _ => return usage(interp, "read", format_args!("-{flag}: invalid option")),
                 }
                 if takes_value {
@@ -1140,8 +1146,18 @@ fn read(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     // Read up to the delimiter (or `count` characters), backslash escapes
     // honoured unless -r.
     // Byte by byte from a pipe, as bash reads one: the rest stays for the
-    // next reader.
-    let input = &mut interp.ins[interp.fd.input];
+    // next reader. `read -u N`: fd N (0, or 3 to 9 opened for reading).
+    let input_index = match unit {
+        None => interp.fd.input,
+        Some(unit) => match unit.parse::<i32>().ok().and_then(|n| interp.input_fd(n)) {
+            Some(index) => index,
+            None => {
+                interp.error(format_args!("read: {unit}: invalid file descriptor: Bad file descriptor"))?;
+                return Ok(1);
+            }
+        },
+    };
+    let input = &mut interp.ins[input_index];
     let mut line: Vec<u8> = Vec::new();
     let mut escaped: Vec<bool> = Vec::new();
     let mut found_delim = false;
@@ -1406,7 +1422,8 @@ fn source(interp: &mut Interp<'_>, argv: &[String]) -> Res {
         return Ok(2);
     };
     let path = storage_path(&interp.st.cwd, file);
-    let data = match interp.rt.storage.read(&path) {
+    // `source <(cmd)`: a process substitution's path.
+    let data = match interp.proc_fd_input(&path).map_or_else(|| interp.rt.storage.read(&path), Ok) {
         Ok(data) => data,
         Err(error) => {
             interp.error(format_args!("{file}: {}", super::command::error_reason(&error)))?;
@@ -1715,6 +1732,7 @@ fn shopt(interp: &mut Interp<'_>, argv: &[String]) -> Res {
                 let slot = match name {
                     "nullglob" => Some(&mut options.nullglob),
                     "dotglob" => Some(&mut options.dotglob),
+                    "lastpipe" => Some(&mut options.lastpipe),
                     _ => None,
                 };
                 match (slot, mode) {

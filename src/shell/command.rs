@@ -69,9 +69,11 @@ impl Output {
         if !own {
             return;
         }
+        // A background job may still hold a view: then this stays one.
         self.merged = None;
-        if let Ok(stream) = Arc::try_unwrap(stream) {
-            *self = stream.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+        match Arc::try_unwrap(stream) {
+            Ok(stream) => *self = stream.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner),
+            Err(stream) => self.merged = Some(stream),
         }
     }
 

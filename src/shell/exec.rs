@@ -9,9 +9,10 @@
 //! - Commands that do not stream their stdin (all but `cat head tail wc grep
 //!   tr tee`) read it whole before they start, bounded by the memory budget.
 //!   A pipeline may have at most `MAX_THREADS` stages running at once.
-//! - `cmd &` runs `cmd` to completion in the foreground; `wait` does nothing
-//!   and `$!` is unset. `coproc`, `select` and `>(…)` are not supported;
-//!   `<(…)` only as input redirection (`done < <(cmd)`).
+//! - `cmd &` runs `cmd` on a thread of its own (see `jobs.rs`, which says
+//!   how jobs differ). `coproc` and `select` are not supported; process
+//!   substitutions are run before (`<(…)`) or after (`>(…)`) their command
+//!   (see `procsub.rs`).
 //! - A command's stderr redirected into its stdout (`2>&1`) comes after its
 //!   stdout when the command is one of the table (builtins and functions
 //!   interleave as bash does).
@@ -95,8 +96,14 @@ pub(crate) struct Shared {
     stored: AtomicUsize,
     /// Set when the memory budget was exceeded: the next command stops.
     over_memory: AtomicBool,
-    /// Stage threads running.
-    threads: AtomicUsize,
+    /// Stage and job threads running.
+    pub(crate) threads: AtomicUsize,
+    /// Background jobs: the last `$!` given, and how many have finished
+    /// (each job's place in that order, for `wait -n`), with a signal to
+    /// those waiting for one.
+    pub(crate) pids: std::sync::atomic::AtomicU32,
+    pub(crate) finished: Mutex<u64>,
+    pub(crate) job_done: std::sync::Condvar,
 }
 
 /// One thread's view of a run: the storage, the limits, the shared
@@ -105,6 +112,11 @@ pub(crate) struct Runtime<'r> {
     pub(crate) storage: &'r dyn Storage,
     pub(crate) limits: &'r Limits,
     pub(crate) shared: Arc<Shared>,
+    /// This thread's clock: the run's, or a background job's own.
+    pub(crate) clock: Arc<Clock>,
+    /// What a background job's thread needs to outlive the command that
+    /// starts it (`None`: `&` runs in the foreground).
+    pub(crate) jobs_env: Option<Arc<super::jobs::JobEnv>>,
     ticks: Cell<u32>,
     /// A nearer end than `max_duration`, while `timeout` runs a command.
     deadline: Cell<Option<Instant>>,
@@ -118,6 +130,8 @@ pub(crate) struct Seed<'a, 'r> {
     storage: &'r dyn Storage,
     limits: &'r Limits,
     shared: &'a Arc<Shared>,
+    clock: &'a Arc<Clock>,
+    jobs_env: &'a Option<Arc<super::jobs::JobEnv>>,
     deadline: Option<Instant>,
 }
 
@@ -127,6 +141,8 @@ impl<'r> Seed<'_, 'r> {
             storage: self.storage,
             limits: self.limits,
             shared: self.shared.clone(),
+            clock: self.clock.clone(),
+            jobs_env: self.jobs_env.clone(),
             ticks: Cell::new(0),
             deadline: Cell::new(self.deadline),
             stack_base: stack_address(),
@@ -148,17 +164,22 @@ fn stack_address() -> usize {
 
 impl<'r> Runtime<'r> {
     pub(crate) fn new(storage: &'r dyn Storage, limits: &'r Limits, cancel: Option<&'r CancelToken>) -> Self {
-        let clock = Clock { start: Instant::now(), max_duration: limits.max_duration, cancel: cancel.cloned() };
+        let clock = Arc::new(Clock::new(Instant::now(), limits.max_duration, cancel.cloned()));
         Runtime {
             storage,
             limits,
+            clock: clock.clone(),
+            jobs_env: None,
             shared: Arc::new(Shared {
-                clock: Arc::new(clock),
+                clock,
                 commands: AtomicU64::new(0),
                 iterations: AtomicU64::new(0),
                 stored: AtomicUsize::new(0),
                 over_memory: AtomicBool::new(false),
                 threads: AtomicUsize::new(0),
+                pids: std::sync::atomic::AtomicU32::new(super::jobs::FIRST_PID),
+                finished: Mutex::new(0),
+                job_done: std::sync::Condvar::new(),
             }),
             ticks: Cell::new(0),
             deadline: Cell::new(None),
@@ -166,9 +187,40 @@ impl<'r> Runtime<'r> {
         }
     }
 
+    /// A background job's view of the run (see `jobs.rs`).
+    pub(crate) fn for_job(
+        env: &'r Arc<super::jobs::JobEnv>,
+        shared: Arc<Shared>,
+        clock: Arc<Clock>,
+        deadline: Option<Instant>,
+    ) -> Self {
+        Runtime {
+            storage: &*env.storage,
+            limits: &env.limits,
+            shared,
+            clock,
+            jobs_env: Some(env.clone()),
+            ticks: Cell::new(0),
+            deadline: Cell::new(deadline),
+            stack_base: stack_address(),
+        }
+    }
+
+    /// `timeout`'s nearer end, while it runs a command.
+    pub(crate) fn deadline(&self) -> Option<Instant> {
+        self.deadline.get()
+    }
+
     /// What another thread of this run needs.
     pub(crate) fn seed(&self) -> Seed<'_, 'r> {
-        Seed { storage: self.storage, limits: self.limits, shared: &self.shared, deadline: self.deadline.get() }
+        Seed {
+            storage: self.storage,
+            limits: self.limits,
+            shared: &self.shared,
+            clock: &self.clock,
+            jobs_env: &self.jobs_env,
+            deadline: self.deadline.get(),
+        }
     }
 
     /// Takes `n` stage threads from the run's allowance ([`super::MAX_THREADS`]).
@@ -197,7 +249,7 @@ impl<'r> Runtime<'r> {
 
     /// The clock and the token (cheap enough to call often, not every step).
     pub(crate) fn check(&self) -> Result<(), LimitHit> {
-        self.shared.clock.check()?;
+        self.clock.check()?;
         if self.deadline.get().is_some_and(|end| Instant::now() >= end) {
             return Err(LimitHit::WallTime);
         }
@@ -319,6 +371,16 @@ pub(crate) struct Interp<'r> {
     pub(crate) regexes: FxHashMap<String, Rc<regex::bytes::Regex>>,
     /// `$RANDOM`'s generator state.
     pub(crate) random: u32,
+    /// Whether stdin is a pipe or a redirection even at `ins[0]` (a pipeline
+    /// stage's, a job's that inherited one): a job started here reads it,
+    /// where a job of the script's own stdin reads `/dev/null`.
+    pub(crate) stdin_piped: bool,
+    /// The process substitutions (`<(…)`, `>(…)`) of the commands running.
+    pub(crate) proc_fds: Vec<super::procsub::ProcFd>,
+    /// Background jobs this shell started and has not waited for.
+    pub(crate) jobs: Vec<super::jobs::Job>,
+    /// The statuses of jobs already waited for, by `$!` (`wait PID` again).
+    pub(crate) reaped: Vec<(u32, i32)>,
 }
 
 impl<'r> Interp<'r> {
@@ -330,7 +392,7 @@ impl<'r> Interp<'r> {
             st,
             outs: vec![Output::new(cap), Output::new(cap)],
             ins: vec![Input::default()],
-            fd: Fds { input: 0, out: 0, err: 1 },
+            fd: Fds::new(0, 0, 1),
             depth: 0,
             loops: 0,
             cond: 0,
@@ -347,6 +409,10 @@ impl<'r> Interp<'r> {
             ariths: FxHashMap::default(),
             regexes: FxHashMap::default(),
             random: 0x2545_f491,
+            stdin_piped: false,
+            proc_fds: Vec::new(),
+            jobs: Vec::new(),
+            reaped: Vec::new(),
         }
     }
 
@@ -409,7 +475,10 @@ impl<'r> Interp<'r> {
         let saved_exec = std::mem::take(&mut self.exec_files);
         let saved_scopes = std::mem::replace(&mut self.scopes, 0);
         self.subshells += 1;
+        let jobs = self.jobs.len();
         let result = f(self);
+        // The jobs it started end with it (as a substitution waits for them).
+        let result = self.join_jobs(jobs, result);
         self.subshells -= 1;
         let result = self.end_subshell_streams(result, saved_fd, saved_outs, saved_ins);
         self.exec_files = saved_exec;
@@ -486,12 +555,16 @@ impl<'r> Interp<'r> {
     pub(crate) fn run_list(&mut self, list: &ast::CompoundList) -> Res {
         let mut status = 0;
         for item in &list.0 {
-            status = self.run_and_or(&item.0)?;
+            status = if matches!(item.1, ast::SeparatorOperator::Async) {
+                self.start_job(&item.0)?
+            } else {
+                self.run_and_or(&item.0)?
+            };
         }
         Ok(status)
     }
 
-    fn run_and_or(&mut self, list: &ast::AndOrList) -> Res {
+    pub(crate) fn run_and_or(&mut self, list: &ast::AndOrList) -> Res {
         let count = list.additional.len();
         let mut status =
             if count == 0 { self.run_pipeline(&list.first)? } else { self.in_cond(|s| s.run_pipeline(&list.first))? };
@@ -596,7 +669,7 @@ impl<'r> Interp<'r> {
         let stderr = self.outs[saved.err].share();
         let mut next_input = std::mem::take(&mut self.ins[saved.input]);
         let rt = self.rt;
-        let clock = rt.shared.clock.clone();
+        let clock = rt.clock.clone();
         let (last, stages) = seq.split_last().unwrap_or((&seq[0], &[]));
         let outcome = std::thread::scope(|scope| {
             let mut handles = Vec::with_capacity(stages.len());
@@ -617,6 +690,8 @@ impl<'r> Interp<'r> {
                     subshells: self.subshells,
                     line: self.line,
                     random: self.random,
+                    jobs: self.jobs.iter().map(super::jobs::Job::inherit).collect(),
+                    proc_fds: self.proc_fds(),
                     first: index == 0,
                 };
                 let seed = rt.seed();
@@ -634,7 +709,13 @@ impl<'r> Interp<'r> {
                     self.ins.push(std::mem::take(&mut next_input));
                     self.fd.input = self.ins.len() - 1;
                     self.scopes += 1;
-                    let status = self.subshell(|s| s.run_command(last));
+                    // `shopt -s lastpipe` (job control is always off here):
+                    // the last stage runs in this shell, so `read v` sets v.
+                    let status = if self.st.options.lastpipe {
+                        self.run_command(last)
+                    } else {
+                        self.subshell(|s| s.run_command(last))
+                    };
                     self.scopes -= 1;
                     status
                 }
@@ -893,6 +974,16 @@ impl<'r> Interp<'r> {
     }
 
     fn run_simple_inner(&mut self, simple: &ast::SimpleCommand) -> Res {
+        let base = self.proc_fds.len();
+        let result = self.run_simple_body(simple);
+        if self.proc_fds.len() > base {
+            let finished = self.finish_process_substitutions(base);
+            return result.and_then(|status| finished.map(|()| status));
+        }
+        result
+    }
+
+    fn run_simple_body(&mut self, simple: &ast::SimpleCommand) -> Res {
         self.rt.count_command()?;
         if let Some(line) = simple_line(simple) {
             self.line = line;
@@ -926,9 +1017,12 @@ impl<'r> Interp<'r> {
                         None => self.expand_word_into(&word.value, &mut argv)?,
                     },
                     ast::CommandPrefixOrSuffixItem::IoRedirect(_) => has_redirects = true,
-                    ast::CommandPrefixOrSuffixItem::ProcessSubstitution(..) => {
-                        self.error("process substitution is not supported")?;
-                        return Ok(1);
+                    ast::CommandPrefixOrSuffixItem::ProcessSubstitution(kind, sub) => {
+                        let path = self.process_substitution(kind, sub)?;
+                        match &mut decl {
+                            Some(decl) => decl.push(DeclArg::Word(path)),
+                            None => argv.push(path),
+                        }
                     }
                 }
             }
@@ -942,9 +1036,9 @@ impl<'r> Interp<'r> {
                     }
                     ast::CommandPrefixOrSuffixItem::IoRedirect(_) => has_redirects = true,
                     ast::CommandPrefixOrSuffixItem::Word(word) => self.expand_word_into(&word.value, &mut argv)?,
-                    ast::CommandPrefixOrSuffixItem::ProcessSubstitution(..) => {
-                        self.error("process substitution is not supported")?;
-                        return Ok(1);
+                    ast::CommandPrefixOrSuffixItem::ProcessSubstitution(kind, sub) => {
+                        let path = self.process_substitution(kind, sub)?;
+                        argv.push(path);
                     }
                 }
             }
@@ -1158,10 +1252,18 @@ impl<'r> Interp<'r> {
         let rt = self.rt;
         let check = move || rt.check();
         let cwd = self.st.cwd.clone();
+        // Process substitutions' paths, in front of the run's storage.
+        let with_fds;
+        let storage: &dyn Storage = if self.proc_fds.is_empty() {
+            rt.storage
+        } else {
+            with_fds = super::procsub::FdStorage { inner: rt.storage, fds: self.proc_fds() };
+            &with_fds
+        };
         let result = {
             let mut ctx = Context {
                 name: &argv[0],
-                storage: rt.storage,
+                storage,
                 cwd: &cwd,
                 stdin: &stdin,
                 stdout: &mut stdout,
@@ -1445,6 +1547,10 @@ struct StageStart {
     subshells: u32,
     line: usize,
     random: u32,
+    /// The shell's jobs, for `jobs` (not waited for).
+    jobs: Vec<super::jobs::Job>,
+    /// The process substitutions open where the pipeline runs.
+    proc_fds: Vec<super::procsub::ProcFd>,
     /// Whether this is the first stage (its stdin is the shell's).
     first: bool,
 }
@@ -1466,6 +1572,9 @@ fn run_stage(seed: Seed<'_, '_>, start: StageStart, command: &ast::Command) -> (
     interp.subshells = start.subshells;
     interp.line = start.line;
     interp.random = start.random;
+    interp.jobs = start.jobs;
+    interp.proc_fds = start.proc_fds;
+    interp.stdin_piped = !start.first;
     let status = match interp.subshell(|s| s.run_command(command)) {
         Ok(status) => Ok(status),
         Err(Flow::Limit(LimitHit::BrokenPipe)) => Ok(LimitHit::BrokenPipe.exit_code()),
@@ -1586,7 +1695,7 @@ impl Interp<'_> {
         self.outs.push(std::mem::replace(stdout, Output::new(0)));
         self.outs.push(std::mem::replace(stderr, Output::new(0)));
         self.ins.push(Input::buffer(stdin.to_vec()));
-        self.fd = Fds { input: base_ins, out: base_outs, err: base_outs + 1 };
+        self.fd = Fds::new(base_ins, base_outs, base_outs + 1);
         // Like a process xargs would start: the shell's state is a copy.
         self.scopes += 1;
         let result = self.subshell(|s| {

@@ -584,7 +584,9 @@ impl Interp<'_> {
                 SpecialParameter::LastExitStatus => PVal::Str(self.st.last_status.to_string()),
                 SpecialParameter::CurrentOptionFlags => PVal::Str(self.st.options.flags()),
                 SpecialParameter::ProcessId => PVal::Str(FAKE_PID.to_string()),
-                SpecialParameter::LastBackgroundProcessId => PVal::Unset,
+                SpecialParameter::LastBackgroundProcessId => {
+                    self.st.last_bg.map_or(PVal::Unset, |pid| PVal::Str(pid.to_string()))
+                }
                 SpecialParameter::ShellName => PVal::Str(self.st.arg0.to_string()),
             },
             Parameter::Named(name) => match self.dynamic_var(name) {

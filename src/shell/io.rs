@@ -4,8 +4,9 @@
 //! set up, as bash does). `2>&1` makes fd 2 share fd 1's buffer; a command of
 //! the table writes its stderr after its stdout in that case (bash would
 //! interleave them). `/dev/null`, `/dev/stdin`, `/dev/stdout` and
-//! `/dev/stderr` are understood; other file descriptors than 0, 1 and 2 are
-//! not supported.
+//! `/dev/stderr` are understood; descriptors 3 to 9 are slots of [`Fds`]
+//! that a redirection points at a stream (`exec 3>file`, `3>&1`, `3<file`),
+//! closed in a pipeline stage other than the last and in a background job.
 
 use brush_parser::ast;
 
@@ -16,12 +17,43 @@ use super::storage_path;
 use super::LimitHit;
 use crate::storage::FileKind;
 
-/// Which streams fds 0, 1 and 2 are (indices into the interpreter's lists).
+/// Which streams fds 0, 1 and 2 are (indices into the interpreter's lists),
+/// and fds 3 to 9 when a redirection opened them (`exec 3>file`, `3>&1`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Fds {
     pub(crate) input: usize,
     pub(crate) out: usize,
     pub(crate) err: usize,
+    pub(crate) more: [Slot; 7],
+}
+
+/// What one of fds 3 to 9 is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Slot {
+    #[default]
+    Closed,
+    /// An output stream (an index into `outs`).
+    Out(usize),
+    /// An input stream (an index into `ins`).
+    In(usize),
+}
+
+impl Fds {
+    /// fd 0, 1 and 2 at these streams, 3 to 9 closed.
+    pub(crate) fn new(input: usize, out: usize, err: usize) -> Self {
+        Fds { input, out, err, more: [Slot::Closed; 7] }
+    }
+
+    /// fd 3 to 9's slot.
+    pub(crate) fn slot(&self, fd: i32) -> Option<Slot> {
+        usize::try_from(fd - 3).ok().and_then(|i| self.more.get(i)).copied()
+    }
+
+    fn set(&mut self, fd: i32, slot: Slot) {
+        if let Some(place) = usize::try_from(fd - 3).ok().and_then(|i| self.more.get_mut(i)) {
+            *place = slot;
+        }
+    }
 }
 
 /// An input stream: the bytes at hand and how far they are consumed, and
@@ -40,6 +72,17 @@ impl Input {
     /// An input of known bytes (a file, a here-document).
     pub(crate) fn buffer(data: Vec<u8>) -> Self {
         Input { data, pos: 0, pipe: None, piped: false }
+    }
+
+    /// What a background job started with this stdin reads: the rest of a
+    /// pipe (the job takes it over: this one is at its end afterwards), or a
+    /// copy of the rest of a file or here-document.
+    pub(crate) fn for_job(&mut self) -> Input {
+        if self.pipe.is_some() {
+            std::mem::take(self)
+        } else {
+            Input::buffer(self.rest().to_vec())
+        }
     }
 
     /// The read end of a pipe.
@@ -309,6 +352,8 @@ impl Interp<'_> {
         self.ins.push(Input::buffer(data));
         if fd == 0 {
             self.fd.input = self.ins.len() - 1;
+        } else {
+            self.fd.set(fd, Slot::In(self.ins.len() - 1));
         }
     }
 
@@ -322,6 +367,10 @@ impl Interp<'_> {
             _ => {}
         }
         let path = storage_path(&self.st.cwd, name);
+        if let Some(data) = self.proc_fd_input(&path) {
+            self.set_input(fd, data);
+            return Ok(true);
+        }
         let read =
             directories_before_slashes(self.rt.storage, &self.st.cwd, name).and_then(|()| self.rt.storage.read(&path));
         match read {
@@ -398,21 +447,43 @@ impl Interp<'_> {
         match fd {
             1 => self.fd.out = target,
             2 => self.fd.err = target,
-            _ => {}
+            _ => self.fd.set(fd, Slot::Out(target)),
         }
         Ok(true)
     }
 
     /// `>&2`, `2>&1`, `<&0`, `>&-`, and `>&file` (same as `&>file`).
     fn duplicate(&mut self, fd: i32, source: &str, input: bool, files: &mut Vec<Pending>) -> Result<bool, Flow> {
+        let numbered = source.len() == 1 && source.as_bytes()[0].is_ascii_digit();
+        let source_slot = if numbered { self.fd.slot(i32::from(source.as_bytes()[0] - b'0')) } else { None };
+        if source == "-" && fd != 0 && fd != 1 && fd != 2 {
+            // `3>&-`, `3<&-`: closes fd 3.
+            self.fd.set(fd, Slot::Closed);
+            return Ok(true);
+        }
         if input {
-            return match source {
-                "0" | "-" => Ok(true),
+            let index = match (source, source_slot) {
+                ("0", _) => self.fd.input,
+                ("-", _) => return Ok(true),
+                (_, Some(Slot::In(index))) => index,
                 _ => {
                     self.error(format_args!("{source}: Bad file descriptor"))?;
-                    Ok(false)
+                    return Ok(false);
                 }
             };
+            match fd {
+                0 => self.fd.input = index,
+                _ => self.fd.set(fd, Slot::In(index)),
+            }
+            return Ok(true);
+        }
+        if let Some(Slot::Out(index)) = source_slot {
+            match fd {
+                1 => self.fd.out = index,
+                2 => self.fd.err = index,
+                _ => self.fd.set(fd, Slot::Out(index)),
+            }
+            return Ok(true);
         }
         let target = match source {
             "1" => self.fd.out,
@@ -440,8 +511,19 @@ impl Interp<'_> {
         match fd {
             1 => self.fd.out = target,
             2 => self.fd.err = target,
-            _ => {}
+            _ => self.fd.set(fd, Slot::Out(target)),
         }
         Ok(true)
+    }
+
+    /// The input stream fd `n` reads (`read -u n`), if it is open for reading.
+    pub(crate) fn input_fd(&self, n: i32) -> Option<usize> {
+        match n {
+            0 => Some(self.fd.input),
+            _ => match self.fd.slot(n) {
+                Some(Slot::In(index)) => Some(index),
+                _ => None,
+            },
+        }
     }
 }

@@ -12,9 +12,11 @@ mod commands;
 mod exec;
 mod expand;
 mod io;
+mod jobs;
 mod parse;
 mod pattern;
 mod pipe;
+mod procsub;
 mod stack;
 mod state;
 pub mod tool;
@@ -205,9 +207,10 @@ impl Shell {
     }
 
     fn run_here(&mut self, script: &str, cancel: Option<&CancelToken>) -> RunResult {
-        let recorder = Recorder { inner: &*self.storage, writes: Mutex::new(Vec::new()) };
+        let recorder = Arc::new(Recorder { inner: self.storage.clone(), writes: Mutex::new(Vec::new()) });
         let limits = &self.options.limits;
-        let runtime = exec::Runtime::new(&recorder, limits, cancel);
+        let mut runtime = exec::Runtime::new(&*recorder, limits, cancel);
+        runtime.jobs_env = Some(Arc::new(jobs::JobEnv { storage: recorder.clone(), limits: limits.clone() }));
         let state = match self.state.take() {
             Some(state) => state,
             None => state::State::new(&self.options.cwd, &self.options.env),
@@ -252,9 +255,13 @@ impl Shell {
                 Err(hit) => limit = Some(hit),
             }
         }
+        // Jobs still running stop now, with what they wrote so far kept.
+        if let Some(hit) = interp.end_jobs() {
+            limit = limit.or(Some(hit));
+        }
         // Files `exec >file` opened are written now.
         let files = std::mem::take(&mut interp.exec_files);
-        interp.fd = io::Fds { input: 0, out: 0, err: 1 };
+        interp.fd = io::Fds::new(0, 0, 1);
         if let Err(exec::Flow::Limit(hit)) = interp.flush_files(files) {
             limit = limit.or(Some(hit));
         }
@@ -279,7 +286,7 @@ impl Shell {
         }
         state.last_status = exit_code;
         self.state = Some(state);
-        let mut write_set = recorder.writes.into_inner().unwrap_or_else(|e| e.into_inner());
+        let mut write_set = std::mem::take(&mut *recorder.writes.lock().unwrap_or_else(|e| e.into_inner()));
         write_set.sort_unstable();
         write_set.dedup();
         RunResult { stdout: stdout.take(), stderr: stderr_bytes, exit_code, truncated, limit, write_set }
@@ -298,12 +305,12 @@ pub(crate) fn storage_path(cwd: &str, name: &str) -> String {
 
 /// The run's storage: notes every path written, appended, created,
 /// removed, renamed or linked (for [`RunResult::write_set`]).
-struct Recorder<'a> {
-    inner: &'a dyn Storage,
+struct Recorder {
+    inner: Arc<dyn Storage>,
     writes: Mutex<Vec<String>>,
 }
 
-impl Recorder<'_> {
+impl Recorder {
     fn note<T>(&self, result: Result<T, StorageError>, paths: &[&str]) -> Result<T, StorageError> {
         if result.is_ok() {
             let mut writes = self.writes.lock().unwrap_or_else(|e| e.into_inner());
@@ -313,7 +320,7 @@ impl Recorder<'_> {
     }
 }
 
-impl Storage for Recorder<'_> {
+impl Storage for Recorder {
     fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
         self.inner.read(path)
     }

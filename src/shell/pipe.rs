@@ -13,6 +13,7 @@
 //! Waiting never outlasts the run: every wait wakes up often enough to ask
 //! the run's clock and cancellation token ([`Clock`]).
 
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -25,17 +26,71 @@ pub(crate) const CAPACITY: usize = 64 << 10;
 /// How long a wait lasts before the clock is asked again.
 const TICK: Duration = Duration::from_millis(10);
 
-/// The run's clock and token, which every waiting stage asks.
-#[derive(Debug, Clone)]
+/// The run's clock and token, which every waiting stage asks. A
+/// background job has a clock of its own whose parent is the clock of the
+/// shell that started it: `kill` stops the job alone, and the run's clock
+/// (the root) can stop every job at once.
+#[derive(Debug)]
 pub(crate) struct Clock {
     pub(crate) start: Instant,
     pub(crate) max_duration: Duration,
     pub(crate) cancel: Option<CancelToken>,
+    /// The clock of the shell that started this job (`None` for the run's).
+    parent: Option<Arc<Clock>>,
+    /// The signal `kill` sent this job (0: none).
+    killed: AtomicU8,
+    /// The root's: a limit a job hit, which stops the whole run, or
+    /// [`STOPPING`] while the run's end stops its jobs.
+    halt: AtomicU8,
 }
 
+/// [`Clock::halt`]'s value while the run's end stops its jobs.
+const STOPPING: u8 = u8::MAX;
+
+/// Every limit, numbered for [`Clock::halt`] (its index plus one).
+const HITS: [LimitHit; 9] = [
+    LimitHit::Commands,
+    LimitHit::LoopIterations,
+    LimitHit::FunctionDepth,
+    LimitHit::Output,
+    LimitHit::WallTime,
+    LimitHit::Cancelled,
+    LimitHit::Memory,
+    LimitHit::Threads,
+    LimitHit::BrokenPipe,
+];
+
 impl Clock {
+    /// A run's clock.
+    pub(crate) fn new(start: Instant, max_duration: Duration, cancel: Option<CancelToken>) -> Self {
+        Clock { start, max_duration, cancel, parent: None, killed: AtomicU8::new(0), halt: AtomicU8::new(0) }
+    }
+
+    /// A background job's clock, below `parent`.
+    pub(crate) fn child(parent: &Arc<Clock>) -> Self {
+        Clock {
+            start: parent.start,
+            max_duration: parent.max_duration,
+            cancel: None,
+            parent: Some(parent.clone()),
+            killed: AtomicU8::new(0),
+            halt: AtomicU8::new(0),
+        }
+    }
+
     /// Whether the run may go on.
     pub(crate) fn check(&self) -> Result<(), LimitHit> {
+        if self.killed.load(Ordering::Acquire) != 0 {
+            return Err(LimitHit::Cancelled);
+        }
+        if let Some(parent) = &self.parent {
+            return parent.check();
+        }
+        match self.halt.load(Ordering::Acquire) {
+            0 => {}
+            STOPPING => return Err(LimitHit::Cancelled),
+            n => return Err(HITS[usize::from(n - 1)]),
+        }
         if self.cancel.as_ref().is_some_and(CancelToken::is_fired) {
             return Err(LimitHit::Cancelled);
         }
@@ -43,6 +98,54 @@ impl Clock {
             return Err(LimitHit::WallTime);
         }
         Ok(())
+    }
+
+    fn root(&self) -> &Clock {
+        let mut clock = self;
+        while let Some(parent) = &clock.parent {
+            clock = parent;
+        }
+        clock
+    }
+
+    /// Stops the whole run with `hit` (a job hit a limit), unless it is
+    /// already stopping.
+    pub(crate) fn halt(&self, hit: LimitHit) {
+        let code = HITS.iter().position(|&h| h == hit).map_or(STOPPING, |i| i as u8 + 1);
+        let _ = self.root().halt.compare_exchange(0, code, Ordering::AcqRel, Ordering::Acquire);
+    }
+
+    /// The limit a job stopped the run with, if any.
+    pub(crate) fn halted(&self) -> Option<LimitHit> {
+        match self.root().halt.load(Ordering::Acquire) {
+            0 | STOPPING => None,
+            n => Some(HITS[usize::from(n - 1)]),
+        }
+    }
+
+    /// Whether the run's end is stopping the jobs.
+    pub(crate) fn stopping(&self) -> bool {
+        self.root().halt.load(Ordering::Acquire) == STOPPING
+    }
+
+    /// The run's end: every job still running stops at its next check.
+    pub(crate) fn stop_jobs(&self) {
+        let _ = self.root().halt.compare_exchange(0, STOPPING, Ordering::AcqRel, Ordering::Acquire);
+    }
+
+    /// The jobs are gone: the run's clock checks as before.
+    pub(crate) fn jobs_stopped(&self) {
+        let _ = self.root().halt.compare_exchange(STOPPING, 0, Ordering::AcqRel, Ordering::Acquire);
+    }
+
+    /// `kill -SIG` on this job: it stops at its next check.
+    pub(crate) fn kill(&self, signal: u8) {
+        let _ = self.killed.compare_exchange(0, signal.max(1), Ordering::AcqRel, Ordering::Acquire);
+    }
+
+    /// The signal `kill` sent this job, if any.
+    pub(crate) fn killed(&self) -> Option<u8> {
+        Some(self.killed.load(Ordering::Acquire)).filter(|&s| s != 0)
     }
 }
 
@@ -181,7 +284,7 @@ mod tests {
     use super::*;
 
     fn clock() -> Arc<Clock> {
-        Arc::new(Clock { start: Instant::now(), max_duration: Duration::from_secs(60), cancel: None })
+        Arc::new(Clock::new(Instant::now(), Duration::from_secs(60), None))
     }
 
     #[test]
@@ -215,15 +318,11 @@ mod tests {
     #[test]
     fn a_waiting_writer_stops_at_the_time_limit_or_cancellation() {
         let token = CancelToken::new();
-        let clock = Arc::new(Clock {
-            start: Instant::now(),
-            max_duration: Duration::from_secs(60),
-            cancel: Some(token.clone()),
-        });
+        let clock = Arc::new(Clock::new(Instant::now(), Duration::from_secs(60), Some(token.clone())));
         let (writer, _reader) = pipe(clock);
         token.fire();
         assert_eq!(writer.write(&vec![0; 2 * CAPACITY]), Err(LimitHit::Cancelled));
-        let clock = Arc::new(Clock { start: Instant::now(), max_duration: Duration::from_millis(30), cancel: None });
+        let clock = Arc::new(Clock::new(Instant::now(), Duration::from_millis(30), None));
         let (_writer, reader) = pipe(clock);
         assert_eq!(reader.read(Vec::new()), Err(LimitHit::WallTime));
     }

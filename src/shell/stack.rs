@@ -80,15 +80,31 @@ pub(crate) fn spawn_scoped<'scope, T: Send + 'scope>(
     f: impl FnOnce() -> T + Send + 'scope,
 ) -> std::io::Result<std::thread::ScopedJoinHandle<'scope, T>> {
     std::thread::Builder::new().name("aikido-shell".to_string()).stack_size(THREAD_STACK).spawn_scoped(scope, || {
-        // Measured from the thread itself where the platform tells;
-        // else from its size, 1 MiB kept for what sits above `f`.
-        FLOOR.with(|floor| {
-            let measured = measure().unwrap_or_else(|| position().saturating_sub(THREAD_STACK - (1 << 20)));
-            floor.set(measured);
-            brush_parser::set_stack_floor(measured);
-        });
+        know_floor();
         f()
     })
+}
+
+/// Starts `f` on a thread of its own, as [`spawn_scoped`] does, for a
+/// background job (which outlives the command that started it; the run
+/// joins it before it returns).
+pub(crate) fn spawn_job<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> std::io::Result<std::thread::JoinHandle<T>> {
+    std::thread::Builder::new().name("aikido-shell-job".to_string()).stack_size(THREAD_STACK).spawn(|| {
+        know_floor();
+        f()
+    })
+}
+
+/// Measures a new thread's stack: from the thread itself where the
+/// platform tells; else from its size, 1 MiB kept for what sits above.
+fn know_floor() {
+    FLOOR.with(|floor| {
+        let measured = measure().unwrap_or_else(|| position().saturating_sub(THREAD_STACK - (1 << 20)));
+        floor.set(measured);
+        brush_parser::set_stack_floor(measured);
+    });
 }
 
 #[cfg(test)]

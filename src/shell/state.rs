@@ -92,6 +92,8 @@ pub(crate) struct Options {
     pub(crate) errtrace: bool,
     /// `set -T`: functions inherit the `RETURN` (and `DEBUG`) trap.
     pub(crate) functrace: bool,
+    /// `shopt -s lastpipe`: a pipeline's last stage runs in this shell.
+    pub(crate) lastpipe: bool,
 }
 
 impl Options {
@@ -189,6 +191,8 @@ pub(crate) struct State {
     /// For each running function, the values its `local`s hid, restored on
     /// return: bash's dynamic scoping.
     pub(crate) locals: Vec<Vec<(String, Option<Var>)>>,
+    /// `$!`: the last background job started.
+    pub(crate) last_bg: Option<u32>,
 }
 
 impl State {
@@ -218,6 +222,7 @@ impl State {
             traps: BTreeMap::new(),
             in_trap: false,
             trap_line: None,
+            last_bg: None,
         }
     }
 
