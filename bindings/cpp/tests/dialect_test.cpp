@@ -6,15 +6,49 @@
 #include "aikido.hpp"
 #include "check.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <fstream>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
 namespace {
+
+// Whether calls overlap, measured without timing them (timings fail on a
+// loaded machine): each call waits, up to the patience, for all four calls
+// of the round to have started; the most calls running at once is kept.
+class Rendezvous {
+public:
+    void call() {
+        std::unique_lock<std::mutex> lock(mutex_);
+        ++arrived_;
+        ++inside_;
+        most_ = std::max(most_, inside_);
+        changed_.notify_all();
+        changed_.wait_for(lock, patience_, [this] { return arrived_ >= 4; });
+        --inside_;
+    }
+    // Starts a round; returns the most calls that ran at once in the last.
+    int next_round(std::chrono::milliseconds patience) {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        const int most = most_;
+        most_ = 0;
+        arrived_ = 0;
+        patience_ = patience;
+        return most;
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    int arrived_ = 0, inside_ = 0, most_ = 0;
+    std::chrono::milliseconds patience_{20000};
+};
 
 const char *const read_schema =
     R"({"properties":{"limit":{"type":"integer"},"path":{"type":"string"}},"required":["path"],"type":"object"})";
@@ -61,24 +95,23 @@ TEST(definitions_for_writes_each_dialect_and_refuses_names_it_cannot_carry) {
 
 TEST(respond_runs_calls_at_once_in_order_and_refuses_unreadable_replies) {
     aikido::Registry registry;
-    registry.register_tool({"nap", "", ""}, [](std::string_view arguments, const aikido::Environment &environment) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    Rendezvous rendezvous;
+    registry.register_tool({"nap", "", ""}, [&rendezvous](std::string_view arguments, const aikido::Environment &environment) {
+        rendezvous.call();
         return std::string(environment.session_id()) + " " + std::string(arguments);
     });
     const std::string reply =
         R"([{"type":"tool_use","id":"a","name":"nap","input":{"n":1}},{"type":"tool_use","id":"b","name":"nap","input":{"n":2}},)"
         R"({"type":"tool_use","id":"c","name":"nap","input":{"n":3}},{"type":"tool_use","id":"d","name":"nap","input":{"n":4}}])";
-    const auto started = std::chrono::steady_clock::now();
     const std::string out = registry.respond(aikido::Dialect::Anthropic, reply, aikido::Environment("s1"));
-    CHECK(std::chrono::steady_clock::now() - started < std::chrono::milliseconds(350));
+    CHECK_EQ(rendezvous.next_round(std::chrono::milliseconds(20)), 4);  // all four at once
     CHECK_EQ(out, std::string(R"([{"role":"user","content":[)"
                               R"({"type":"tool_result","tool_use_id":"a","content":"s1 {\"n\":1}"},)"
                               R"({"type":"tool_result","tool_use_id":"b","content":"s1 {\"n\":2}"},)"
                               R"({"type":"tool_result","tool_use_id":"c","content":"s1 {\"n\":3}"},)"
                               R"({"type":"tool_result","tool_use_id":"d","content":"s1 {\"n\":4}"}]}])"));
-    const auto sequential = std::chrono::steady_clock::now();
     CHECK_EQ(registry.respond(aikido::Dialect::Anthropic, reply, aikido::Environment("s1"), aikido::Sequential), out);
-    CHECK(std::chrono::steady_clock::now() - sequential >= std::chrono::milliseconds(400));
+    CHECK_EQ(rendezvous.next_round(std::chrono::milliseconds(20000)), 1);  // one at a time
 
     aikido::CancelToken cancel;
     cancel.fire();

@@ -85,20 +85,68 @@ func TestParseToolCalls(t *testing.T) {
 
 type sessionKey struct{}
 
+// rendezvous measures whether calls overlap without timing them (timings
+// fail on a loaded machine): each call waits, up to the patience, for all
+// four calls of the round to have started; the most running at once is kept.
+type rendezvous struct {
+	mu                    sync.Mutex
+	changed               chan struct{}
+	arrived, inside, most int
+	patience              time.Duration
+}
+
+func newRendezvous(patience time.Duration) *rendezvous {
+	return &rendezvous{changed: make(chan struct{}), patience: patience}
+}
+
+func (r *rendezvous) call(ctx context.Context) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.arrived++
+	r.inside++
+	r.most = max(r.most, r.inside)
+	close(r.changed)
+	r.changed = make(chan struct{})
+	deadline := time.After(r.patience)
+	var err error
+	for waiting := true; waiting && r.arrived < 4; {
+		changed := r.changed
+		r.mu.Unlock()
+		select {
+		case <-changed:
+		case <-deadline:
+			waiting = false
+		case <-ctx.Done():
+			waiting, err = false, ctx.Err()
+		}
+		r.mu.Lock()
+	}
+	r.inside--
+	return err
+}
+
+// nextRound starts a round and returns the most calls that ran at once in the last.
+func (r *rendezvous) nextRound(patience time.Duration) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	most := r.most
+	r.most, r.arrived, r.patience = 0, 0, patience
+	return most
+}
+
 func TestRespondRunsGoHandlersAtOnceWithContextAndEnvironment(t *testing.T) {
 	registry := tools.NewRegistry()
 	var mu sync.Mutex
 	var seen []tools.Environment
 	var values []any
+	meeting := newRendezvous(20 * time.Second)
 	nap := func(ctx context.Context, arguments json.RawMessage, environment tools.Environment) (tools.Result, error) {
 		mu.Lock()
 		seen = append(seen, environment)
 		values = append(values, ctx.Value(sessionKey{}))
 		mu.Unlock()
-		select {
-		case <-time.After(100 * time.Millisecond):
-		case <-ctx.Done():
-			return tools.Result{}, ctx.Err()
+		if err := meeting.call(ctx); err != nil {
+			return tools.Result{}, err
 		}
 		return tools.Result{Content: "slept " + string(arguments)}, nil
 	}
@@ -112,13 +160,12 @@ func TestRespondRunsGoHandlersAtOnceWithContextAndEnvironment(t *testing.T) {
 	reply := []byte("[" + strings.Join(parts, ",") + "]")
 	environment := tools.Environment{SessionID: "session-1", TurnID: tools.UUID{1, 2, 3}}
 	ctx := context.WithValue(context.Background(), sessionKey{}, "mine")
-	started := time.Now()
 	out, err := registry.Respond(ctx, tools.Anthropic, reply, environment)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if elapsed := time.Since(started); elapsed > 350*time.Millisecond {
-		t.Errorf("four 100 ms calls took %v", elapsed)
+	if most := meeting.nextRound(20 * time.Millisecond); most != 4 {
+		t.Errorf("%d of the four calls ran at once", most)
 	}
 	var messages []struct {
 		Role    string `json:"role"`
@@ -142,12 +189,11 @@ func TestRespondRunsGoHandlersAtOnceWithContextAndEnvironment(t *testing.T) {
 		}
 	}
 
-	started = time.Now()
 	if _, err := registry.Respond(ctx, tools.Anthropic, reply, environment, tools.Sequential); err != nil {
 		t.Fatal(err)
 	}
-	if elapsed := time.Since(started); elapsed < 400*time.Millisecond {
-		t.Errorf("sequential calls took %v", elapsed)
+	if most := meeting.nextRound(20 * time.Second); most != 1 {
+		t.Errorf("sequential: %d calls ran at once", most)
 	}
 
 	cancelled, cancel := context.WithCancel(ctx)
