@@ -33,23 +33,31 @@ pub struct Output {
     merged: Option<Arc<Mutex<Output>>>,
     /// The pipe to the next stage of a pipeline.
     pipe: Option<PipeWriter>,
+    /// `/dev/null`: every write succeeds and nothing is kept.
+    discard: bool,
 }
 
 impl Output {
     /// An empty stream that holds at most `cap` bytes.
     pub fn new(cap: usize) -> Self {
-        Output { buf: Vec::new(), cap, truncated: false, merged: None, pipe: None }
+        Output { buf: Vec::new(), cap, truncated: false, merged: None, pipe: None, discard: false }
+    }
+
+    /// `/dev/null`: takes every write and keeps nothing, so no output
+    /// limit applies to it.
+    pub(crate) fn null() -> Self {
+        Output { buf: Vec::new(), cap: 0, truncated: false, merged: None, pipe: None, discard: true }
     }
 
     /// A stream into a pipe.
     pub(crate) fn pipe(writer: PipeWriter) -> Self {
-        Output { buf: Vec::new(), cap: 0, truncated: false, merged: None, pipe: Some(writer) }
+        Output { buf: Vec::new(), cap: 0, truncated: false, merged: None, pipe: Some(writer), discard: false }
     }
 
     /// A view that writes into `stream`; give one to stdout and one to
     /// stderr when they are the same stream.
     pub fn view_of(stream: &Arc<Mutex<Output>>) -> Self {
-        Output { buf: Vec::new(), cap: 0, truncated: false, merged: Some(stream.clone()), pipe: None }
+        Output { buf: Vec::new(), cap: 0, truncated: false, merged: Some(stream.clone()), pipe: None, discard: false }
     }
 
     /// Makes this stream shareable: it moves into the returned stream and
@@ -91,6 +99,9 @@ impl Output {
         if let Some(pipe) = &self.pipe {
             return pipe.write(bytes);
         }
+        if self.discard {
+            return Ok(());
+        }
         let room = self.cap.saturating_sub(self.buf.len());
         if bytes.len() <= room {
             self.buf.extend_from_slice(bytes);
@@ -131,12 +142,12 @@ impl Output {
         }
     }
 
-    /// The cap this stream was made with (a pipe has none: `usize::MAX`;
+    /// The cap this stream was made with (a pipe and `/dev/null` have none: `usize::MAX`;
     /// what a command builds before writing is bounded by its memory budget).
     pub fn cap(&self) -> usize {
         match &self.merged {
             Some(stream) => Self::lock(stream).cap(),
-            None if self.pipe.is_some() => usize::MAX,
+            None if self.pipe.is_some() || self.discard => usize::MAX,
             None => self.cap,
         }
     }
