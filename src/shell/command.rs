@@ -517,9 +517,9 @@ impl<'a> Context<'a> {
         self.stderr.write_str(&line)
     }
 
-    /// Reads a file by the path the user wrote; `-` is stdin.
+    /// Reads a file by the path the user wrote; `-` and `/dev/stdin` are stdin.
     pub fn read(&self, user_path: &str) -> Result<Vec<u8>, StorageError> {
-        if user_path == "-" {
+        if user_path == "-" || user_path == "/dev/stdin" {
             // A limit is kept by the stdin and ends the command's run.
             return Ok(self.stdin.read_all().unwrap_or_default());
         }
@@ -527,18 +527,27 @@ impl<'a> Context<'a> {
         self.storage.read(&self.path(user_path))
     }
 
-    /// Opens an input by the path the user wrote (`-` is stdin) to be read
+    /// Opens an input by the path the user wrote (`-` and `/dev/stdin` are stdin) to be read
     /// in pieces. A file's first piece is read here, so a file that cannot
     /// be read fails here with `read`'s error.
     pub fn open(&self, user_path: &str) -> Result<Reader<'a>, StorageError> {
-        if user_path == "-" {
+        if user_path == "-" || user_path == "/dev/stdin" {
             return Ok(Reader { source: Source::Stdin(self.stdin) });
         }
         Reader::file(self.storage, self.cwd, user_path)
     }
 
     /// The metadata of a path as the user wrote it, following symlinks.
+    /// `/dev/stdin` is a file (the command's stdin, of unknown size).
     pub fn stat(&self, user_path: &str) -> Result<Metadata, StorageError> {
+        if user_path == "/dev/stdin" {
+            return Ok(Metadata {
+                kind: crate::storage::FileKind::File,
+                size: 0,
+                mode: 0o600,
+                modified: std::time::SystemTime::now(),
+            });
+        }
         directories_before_slashes(self.storage, self.cwd, user_path)?;
         self.storage.stat(&self.path(user_path))
     }
@@ -547,7 +556,7 @@ impl<'a> Context<'a> {
     /// symlink unless a trailing slash asks for it (`l/` names the directory
     /// `l` points to, as the kernel reads it).
     pub fn lstat(&self, user_path: &str) -> Result<Metadata, StorageError> {
-        if has_trailing_slash(user_path) {
+        if has_trailing_slash(user_path) || user_path == "/dev/stdin" {
             return self.stat(user_path);
         }
         directories_before_slashes(self.storage, self.cwd, user_path)?;
