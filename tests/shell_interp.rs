@@ -2699,6 +2699,15 @@ fn endless_writers_stop_at_a_closed_pipe() {
 }
 
 #[test]
+fn dev_null_takes_any_amount() {
+    // Past the 1 MiB output limit: /dev/null keeps nothing, so no limit applies.
+    check("seq 1 300000 > /dev/null; echo $?", "0\n", "", 0);
+    check("seq 1 300000 2>/dev/null >&2; echo $?", "0\n", "", 0);
+    check("{ seq 1 300000; echo kept; } 2>&1 >/dev/null | wc -l", "0\n", "", 0);
+    check("seq 1 300000 &>/dev/null; echo $?", "0\n", "", 0);
+}
+
+#[test]
 fn small_writes_fit_in_the_pipe_even_when_nobody_reads() {
     check("echo hi | true; echo ${PIPESTATUS[@]}", "0 0\n", "", 0);
     check("seq 1 5 | head -n 1; echo ${PIPESTATUS[@]}", "1\n0 0\n", "", 0);

@@ -33,23 +33,31 @@ pub struct Output {
     merged: Option<Arc<Mutex<Output>>>,
     /// The pipe to the next stage of a pipeline.
     pipe: Option<PipeWriter>,
+    /// `/dev/null`: every write succeeds and nothing is kept.
+    discard: bool,
 }
 
 impl Output {
     /// An empty stream that holds at most `cap` bytes.
     pub fn new(cap: usize) -> Self {
-        Output { buf: Vec::new(), cap, truncated: false, merged: None, pipe: None }
+        Output { buf: Vec::new(), cap, truncated: false, merged: None, pipe: None, discard: false }
+    }
+
+    /// `/dev/null`: takes every write and keeps nothing, so no output
+    /// limit applies to it.
+    pub(crate) fn null() -> Self {
+        Output { buf: Vec::new(), cap: 0, truncated: false, merged: None, pipe: None, discard: true }
     }
 
     /// A stream into a pipe.
     pub(crate) fn pipe(writer: PipeWriter) -> Self {
-        Output { buf: Vec::new(), cap: 0, truncated: false, merged: None, pipe: Some(writer) }
+        Output { buf: Vec::new(), cap: 0, truncated: false, merged: None, pipe: Some(writer), discard: false }
     }
 
     /// A view that writes into `stream`; give one to stdout and one to
     /// stderr when they are the same stream.
     pub fn view_of(stream: &Arc<Mutex<Output>>) -> Self {
-        Output { buf: Vec::new(), cap: 0, truncated: false, merged: Some(stream.clone()), pipe: None }
+        Output { buf: Vec::new(), cap: 0, truncated: false, merged: Some(stream.clone()), pipe: None, discard: false }
     }
 
     /// Makes this stream shareable: it moves into the returned stream and
@@ -91,6 +99,9 @@ impl Output {
         if let Some(pipe) = &self.pipe {
             return pipe.write(bytes);
         }
+        if self.discard {
+            return Ok(());
+        }
         let room = self.cap.saturating_sub(self.buf.len());
         if bytes.len() <= room {
             self.buf.extend_from_slice(bytes);
@@ -131,12 +142,12 @@ impl Output {
         }
     }
 
-    /// The cap this stream was made with (a pipe has none: `usize::MAX`;
+    /// The cap this stream was made with (a pipe and `/dev/null` have none: `usize::MAX`;
     /// what a command builds before writing is bounded by its memory budget).
     pub fn cap(&self) -> usize {
         match &self.merged {
             Some(stream) => Self::lock(stream).cap(),
-            None if self.pipe.is_some() => usize::MAX,
+            None if self.pipe.is_some() || self.discard => usize::MAX,
             None => self.cap,
         }
     }
@@ -506,9 +517,9 @@ impl<'a> Context<'a> {
         self.stderr.write_str(&line)
     }
 
-    /// Reads a file by the path the user wrote; `-` is stdin.
+    /// Reads a file by the path the user wrote; `-` and `/dev/stdin` are stdin.
     pub fn read(&self, user_path: &str) -> Result<Vec<u8>, StorageError> {
-        if user_path == "-" {
+        if user_path == "-" || user_path == "/dev/stdin" {
             // A limit is kept by the stdin and ends the command's run.
             return Ok(self.stdin.read_all().unwrap_or_default());
         }
@@ -516,18 +527,27 @@ impl<'a> Context<'a> {
         self.storage.read(&self.path(user_path))
     }
 
-    /// Opens an input by the path the user wrote (`-` is stdin) to be read
+    /// Opens an input by the path the user wrote (`-` and `/dev/stdin` are stdin) to be read
     /// in pieces. A file's first piece is read here, so a file that cannot
     /// be read fails here with `read`'s error.
     pub fn open(&self, user_path: &str) -> Result<Reader<'a>, StorageError> {
-        if user_path == "-" {
+        if user_path == "-" || user_path == "/dev/stdin" {
             return Ok(Reader { source: Source::Stdin(self.stdin) });
         }
         Reader::file(self.storage, self.cwd, user_path)
     }
 
     /// The metadata of a path as the user wrote it, following symlinks.
+    /// `/dev/stdin` is a file (the command's stdin, of unknown size).
     pub fn stat(&self, user_path: &str) -> Result<Metadata, StorageError> {
+        if user_path == "/dev/stdin" {
+            return Ok(Metadata {
+                kind: crate::storage::FileKind::File,
+                size: 0,
+                mode: 0o600,
+                modified: std::time::SystemTime::now(),
+            });
+        }
         directories_before_slashes(self.storage, self.cwd, user_path)?;
         self.storage.stat(&self.path(user_path))
     }
@@ -536,7 +556,7 @@ impl<'a> Context<'a> {
     /// symlink unless a trailing slash asks for it (`l/` names the directory
     /// `l` points to, as the kernel reads it).
     pub fn lstat(&self, user_path: &str) -> Result<Metadata, StorageError> {
-        if has_trailing_slash(user_path) {
+        if has_trailing_slash(user_path) || user_path == "/dev/stdin" {
             return self.stat(user_path);
         }
         directories_before_slashes(self.storage, self.cwd, user_path)?;

@@ -399,7 +399,7 @@ impl Interp<'_> {
             "/dev/stdout" => Some(self.fd.out),
             "/dev/stderr" => Some(self.fd.err),
             "/dev/null" => {
-                self.outs.push(Output::new(self.rt.limits.max_output_bytes));
+                self.outs.push(Output::null());
                 Some(self.outs.len() - 1)
             }
             _ => None,

@@ -304,10 +304,37 @@ pub(crate) fn storage_path(cwd: &str, name: &str) -> String {
 }
 
 /// The run's storage: notes every path written, appended, created,
-/// removed, renamed or linked (for [`RunResult::write_set`]).
+/// removed, renamed or linked (for [`RunResult::write_set`]), and serves
+/// `/dev/null` in front of the program's storage, as every machine has it:
+/// it reads empty, takes any write and keeps nothing, and cannot be
+/// removed, renamed or changed (`cat /dev/null > f`, `diff /dev/null f`,
+/// `cp /dev/null f`, `tee /dev/null`). `/dev` lists it beside whatever the
+/// storage itself holds there.
 struct Recorder {
     inner: Arc<dyn Storage>,
     writes: Mutex<Vec<String>>,
+}
+
+/// Whether `path` names `/dev/null` (checked cheaply before normalising).
+fn is_dev_null(path: &str) -> bool {
+    path.ends_with("null") && crate::storage::normalize(path) == "/dev/null"
+}
+
+fn is_dev(path: &str) -> bool {
+    path.starts_with("/dev") && crate::storage::normalize(path) == "/dev"
+}
+
+fn dev_null_metadata() -> crate::storage::Metadata {
+    crate::storage::Metadata {
+        kind: crate::storage::FileKind::File,
+        size: 0,
+        mode: 0o666,
+        modified: std::time::SystemTime::UNIX_EPOCH,
+    }
+}
+
+fn dev_metadata() -> crate::storage::Metadata {
+    crate::storage::Metadata { kind: crate::storage::FileKind::Directory, ..dev_null_metadata() }
 }
 
 impl Recorder {
@@ -318,52 +345,126 @@ impl Recorder {
         }
         result
     }
+
+    /// `/dev` as the storage has it, or made up around `/dev/null`.
+    fn dev_stat(
+        &self,
+        result: Result<crate::storage::Metadata, StorageError>,
+    ) -> Result<crate::storage::Metadata, StorageError> {
+        match result {
+            Err(StorageError::NotFound(_)) => Ok(dev_metadata()),
+            other => other,
+        }
+    }
+
+    /// Refuses to change `/dev/null` itself, as the kernel does for a user.
+    fn untouchable(paths: &[&str]) -> Result<(), StorageError> {
+        match paths.iter().find(|path| is_dev_null(path)) {
+            Some(path) => Err(StorageError::PermissionDenied((*path).to_string())),
+            None => Ok(()),
+        }
+    }
 }
 
 impl Storage for Recorder {
     fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
+        if is_dev_null(path) {
+            return Ok(Vec::new());
+        }
         self.inner.read(path)
     }
     fn read_range(&self, path: &str, offset: u64, len: usize) -> Result<Vec<u8>, StorageError> {
+        if is_dev_null(path) {
+            return Ok(Vec::new());
+        }
         self.inner.read_range(path, offset, len)
     }
     fn write(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
+        if is_dev_null(path) {
+            return Ok(());
+        }
         self.note(self.inner.write(path, data), &[path])
     }
     fn append(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
+        if is_dev_null(path) {
+            return Ok(());
+        }
         self.note(self.inner.append(path, data), &[path])
     }
     fn stat(&self, path: &str) -> Result<crate::storage::Metadata, StorageError> {
+        if is_dev_null(path) {
+            return Ok(dev_null_metadata());
+        }
+        if is_dev(path) {
+            return self.dev_stat(self.inner.stat(path));
+        }
         self.inner.stat(path)
     }
     fn lstat(&self, path: &str) -> Result<crate::storage::Metadata, StorageError> {
+        if is_dev_null(path) {
+            return Ok(dev_null_metadata());
+        }
+        if is_dev(path) {
+            return self.dev_stat(self.inner.lstat(path));
+        }
         self.inner.lstat(path)
     }
     fn list(&self, path: &str) -> Result<Vec<crate::storage::DirEntry>, StorageError> {
-        self.inner.list(path)
+        if !is_dev(path) {
+            return self.inner.list(path);
+        }
+        let mut entries = match self.inner.list(path) {
+            Ok(entries) => entries,
+            Err(StorageError::NotFound(_)) => Vec::new(),
+            Err(error) => return Err(error),
+        };
+        if let Err(at) = entries.binary_search_by(|entry| entry.name.as_str().cmp("null")) {
+            entries.insert(
+                at,
+                crate::storage::DirEntry { name: "null".to_string(), kind: crate::storage::FileKind::File },
+            );
+        }
+        Ok(entries)
     }
     fn list_metadata(
         &self,
         path: &str,
     ) -> Result<Vec<(crate::storage::DirEntry, crate::storage::Metadata)>, StorageError> {
-        self.inner.list_metadata(path)
+        if !is_dev(path) {
+            return self.inner.list_metadata(path);
+        }
+        let mut entries = Vec::new();
+        for entry in self.list(path)? {
+            let meta = self.lstat(&crate::storage::join(path, &entry.name))?;
+            entries.push((entry, meta));
+        }
+        Ok(entries)
     }
     fn mkdir(&self, path: &str, parents: bool) -> Result<(), StorageError> {
+        if is_dev_null(path) {
+            return Err(StorageError::AlreadyExists(path.to_string()));
+        }
         self.note(self.inner.mkdir(path, parents), &[path])
     }
     fn remove(&self, path: &str, recursive: bool) -> Result<(), StorageError> {
+        Self::untouchable(&[path])?;
         self.note(self.inner.remove(path, recursive), &[path])
     }
     fn rename(&self, from: &str, to: &str) -> Result<(), StorageError> {
+        Self::untouchable(&[from, to])?;
         self.note(self.inner.rename(from, to), &[from, to])
     }
     fn symlink(&self, target: &str, link: &str) -> Result<(), StorageError> {
+        if is_dev_null(link) {
+            return Err(StorageError::AlreadyExists(link.to_string()));
+        }
         self.note(self.inner.symlink(target, link), &[link])
     }
     fn readlink(&self, path: &str) -> Result<String, StorageError> {
         self.inner.readlink(path)
     }
     fn set_mode(&self, path: &str, mode: u32) -> Result<(), StorageError> {
+        Self::untouchable(&[path])?;
         self.note(self.inner.set_mode(path, mode), &[path])
     }
 }

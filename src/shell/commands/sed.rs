@@ -1242,14 +1242,16 @@ impl Exec<'_> {
                         }
                     }
                 }
+                // As GNU: a last line without its newline is printed
+                // without one (owed if anything follows).
                 Kind::Print => {
                     let pattern = self.pattern.clone();
-                    self.emit_line(&pattern, true);
+                    self.emit_line(&pattern, self.newline);
                 }
                 Kind::PrintFirst => {
-                    let end = memchr::memchr(b'\n', &self.pattern).unwrap_or(self.pattern.len());
-                    let first = self.pattern[..end].to_vec();
-                    self.emit_line(&first, true);
+                    let end = memchr::memchr(b'\n', &self.pattern);
+                    let first = self.pattern[..end.unwrap_or(self.pattern.len())].to_vec();
+                    self.emit_line(&first, end.is_some() || self.newline);
                 }
                 Kind::Delete => return Ok(Flow::Delete),
                 Kind::DeleteFirst => match memchr::memchr(b'\n', &self.pattern) {

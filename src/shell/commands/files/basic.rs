@@ -449,10 +449,25 @@ pub(super) fn tee(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHi
     let mut status = 0;
     // The files that opened, created or truncated first as GNU's are; then
     // each chunk of stdin goes to them and to stdout as it comes.
-    let mut open: Vec<(&String, String)> = Vec::new();
+    // `/dev/stdout` and `/dev/stderr` are this command's own streams.
+    enum Sink {
+        File(String),
+        Stdout,
+        Stderr,
+    }
+    let mut open: Vec<(&String, Sink)> = Vec::new();
     for operand in &parsed.operands {
-        if operand == "-" {
-            continue;
+        match operand.as_str() {
+            "-" => continue,
+            "/dev/stdout" => {
+                open.push((operand, Sink::Stdout));
+                continue;
+            }
+            "/dev/stderr" => {
+                open.push((operand, Sink::Stderr));
+                continue;
+            }
+            _ => {}
         }
         let absolute = ctx.path(operand);
         if has_trailing_slash(operand) {
@@ -463,7 +478,7 @@ pub(super) fn tee(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHi
         let result =
             if parsed.has('a') { ctx.storage.append(&absolute, b"") } else { ctx.storage.write(&absolute, b"") };
         match result {
-            Ok(()) => open.push((operand, absolute)),
+            Ok(()) => open.push((operand, Sink::File(absolute))),
             Err(error) => {
                 ctx.storage_error(operand, &error)?;
                 status = 1;
@@ -472,11 +487,17 @@ pub(super) fn tee(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHi
     }
     while let Some(chunk) = ctx.stdin.read_chunk()? {
         let mut failed = Vec::new();
-        for (index, (operand, absolute)) in open.iter().enumerate() {
-            if let Err(error) = ctx.storage.append(absolute, &chunk) {
-                ctx.storage_error(operand, &error)?;
-                status = 1;
-                failed.push(index);
+        for (index, (operand, sink)) in open.iter().enumerate() {
+            match sink {
+                Sink::Stdout => ctx.stdout.write(&chunk)?,
+                Sink::Stderr => ctx.stderr.write(&chunk)?,
+                Sink::File(absolute) => {
+                    if let Err(error) = ctx.storage.append(absolute, &chunk) {
+                        ctx.storage_error(operand, &error)?;
+                        status = 1;
+                        failed.push(index);
+                    }
+                }
             }
         }
         for index in failed.into_iter().rev() {
