@@ -2,13 +2,9 @@
 wait 999999 2>&1; echo "unknown pid $?"
 wait %3 2>&1; echo "unknown job $?"
 wait -n; echo "wait -n with none $?"
-(while [ ! -f gate ]; do sleep 0.01; done; exit 4) &
-(exit 5) &
-wait -n; echo "first done $?"
-touch gate
-wait -n; echo "second done $?"
-wait -n; echo "none left $?"
-rm gate
+# (wait -n over two jobs is left out: when one ends before wait -n starts,
+# bash 5.2 sometimes waits for the other for ever; tests/shell_interp.rs
+# covers ours.)
 sleep 5 & kill $!; wait $!; echo "killed $?"
 sleep 5 & kill -9 %1; wait %1 2>/dev/null; echo "killed -9 $?"
 sleep 5 & kill -s HUP %%; wait; echo "wait after kill $?"
