@@ -681,15 +681,9 @@ impl<'r> Interp<'r> {
                     input: std::mem::replace(&mut next_input, Input::pipe(reader)),
                     stdout: writer,
                     stderr: stderr.clone(),
-                    depth: self.depth,
+                    position: self.position(),
                     loops: self.loops,
                     cond: self.cond,
-                    sourcing: self.sourcing,
-                    functions_running: self.functions_running,
-                    function_names: self.function_names.clone(),
-                    subshells: self.subshells,
-                    line: self.line,
-                    random: self.random,
                     jobs: self.jobs.iter().map(super::jobs::Job::inherit).collect(),
                     proc_fds: self.proc_fds(),
                     first: index == 0,
@@ -1538,21 +1532,54 @@ struct StageStart {
     input: Input,
     stdout: super::pipe::PipeWriter,
     stderr: Arc<Mutex<Output>>,
-    depth: u32,
+    position: Position,
     loops: u32,
     cond: u32,
-    sourcing: u32,
-    functions_running: u32,
-    function_names: Vec<String>,
-    subshells: u32,
-    line: usize,
-    random: u32,
     /// The shell's jobs, for `jobs` (not waited for).
     jobs: Vec<super::jobs::Job>,
     /// The process substitutions open where the pipeline runs.
     proc_fds: Vec<super::procsub::ProcFd>,
     /// Whether this is the first stage (its stdin is the shell's).
     first: bool,
+}
+
+/// Where the interpreter stands, for a subshell that starts on another
+/// thread (a pipeline stage, a background job): its nesting, the names of
+/// the functions running, the line and the `$RANDOM` state.
+pub(crate) struct Position {
+    depth: u32,
+    sourcing: u32,
+    functions_running: u32,
+    function_names: Vec<String>,
+    subshells: u32,
+    line: usize,
+    random: u32,
+}
+
+impl Interp<'_> {
+    /// Where this interpreter stands, to start another from.
+    pub(crate) fn position(&self) -> Position {
+        Position {
+            depth: self.depth,
+            sourcing: self.sourcing,
+            functions_running: self.functions_running,
+            function_names: self.function_names.clone(),
+            subshells: self.subshells,
+            line: self.line,
+            random: self.random,
+        }
+    }
+
+    /// Puts a fresh interpreter where another stood.
+    pub(crate) fn resume(&mut self, position: Position) {
+        self.depth = position.depth;
+        self.sourcing = position.sourcing;
+        self.functions_running = position.functions_running;
+        self.function_names = position.function_names;
+        self.subshells = position.subshells;
+        self.line = position.line;
+        self.random = position.random;
+    }
 }
 
 /// A stage's thread: runs `command` in a subshell of the copied shell.
@@ -1563,15 +1590,9 @@ fn run_stage(seed: Seed<'_, '_>, start: StageStart, command: &ast::Command) -> (
     let mut interp = Interp::new(&rt, start.state);
     interp.outs = vec![Output::pipe(start.stdout), Output::view_of(&start.stderr)];
     interp.ins = vec![start.input];
-    interp.depth = start.depth;
+    interp.resume(start.position);
     interp.loops = start.loops;
     interp.cond = start.cond;
-    interp.sourcing = start.sourcing;
-    interp.functions_running = start.functions_running;
-    interp.function_names = start.function_names;
-    interp.subshells = start.subshells;
-    interp.line = start.line;
-    interp.random = start.random;
     interp.jobs = start.jobs;
     interp.proc_fds = start.proc_fds;
     interp.stdin_piped = !start.first;

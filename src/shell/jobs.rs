@@ -33,7 +33,7 @@ use std::time::{Duration, Instant};
 use brush_parser::ast;
 
 use super::command::Output;
-use super::exec::{Flow, Interp, Res, Runtime, Shared};
+use super::exec::{Flow, Interp, Position, Res, Runtime, Shared};
 use super::io::Input;
 use super::pipe::Clock;
 use super::state::State;
@@ -104,13 +104,7 @@ struct JobStart {
     input: Option<Input>,
     stdout: Arc<Mutex<Output>>,
     stderr: Arc<Mutex<Output>>,
-    depth: u32,
-    sourcing: u32,
-    functions_running: u32,
-    function_names: Vec<String>,
-    subshells: u32,
-    line: usize,
-    random: u32,
+    position: Position,
     /// `timeout`'s nearer end, when a job starts inside it.
     deadline: Option<Instant>,
 }
@@ -137,13 +131,7 @@ fn run_job(
             interp.ins = vec![input];
             interp.stdin_piped = true;
         }
-        interp.depth = start.depth;
-        interp.sourcing = start.sourcing;
-        interp.functions_running = start.functions_running;
-        interp.function_names = start.function_names;
-        interp.subshells = start.subshells;
-        interp.line = start.line;
-        interp.random = start.random;
+        interp.resume(start.position);
         interp.subshell(|s| s.run_and_or(&command))
     }));
     let status = match outcome {
@@ -201,13 +189,7 @@ impl Interp<'_> {
             input,
             stdout,
             stderr,
-            depth: self.depth,
-            sourcing: self.sourcing,
-            functions_running: self.functions_running,
-            function_names: self.function_names.clone(),
-            subshells: self.subshells,
-            line: self.line,
-            random: self.random,
+            position: self.position(),
             deadline: self.rt.deadline(),
         };
         let done: Done = Arc::new(Mutex::new(None));
