@@ -509,21 +509,31 @@ impl HostDir {
     }
 }
 
+impl HostDir {
+    /// Opens a regular file to read (`read`, `read_range`): resolved under
+    /// the root as every access is, refused when it is a directory or not a
+    /// regular file. `path` is normalised.
+    fn open_regular(&self, path: &str) -> Result<(File, libc::stat), StorageError> {
+        let fd = self
+            .open(path, Open::new(libc::O_RDONLY | libc::O_NONBLOCK | libc::O_NOCTTY, true))
+            .map_err(|error| host_error(path, error))?;
+        let stat = fstat(fd.as_raw_fd()).map_err(|error| host_error(path, error))?;
+        if is_kind(&stat, libc::S_IFDIR) {
+            return Err(StorageError::IsADirectory(path.to_string()));
+        }
+        if !is_kind(&stat, libc::S_IFREG) {
+            return Err(not_regular(path));
+        }
+        Ok((File::from(fd), stat))
+    }
+}
+
 impl Storage for HostDir {
     fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
         let path = normalize(path);
-        let fd = self
-            .open(&path, Open::new(libc::O_RDONLY | libc::O_NONBLOCK | libc::O_NOCTTY, true))
-            .map_err(|error| host_error(&path, error))?;
-        let stat = fstat(fd.as_raw_fd()).map_err(|error| host_error(&path, error))?;
-        if is_kind(&stat, libc::S_IFDIR) {
-            return Err(StorageError::IsADirectory(path));
-        }
-        if !is_kind(&stat, libc::S_IFREG) {
-            return Err(not_regular(&path));
-        }
+        let (mut file, stat) = self.open_regular(&path)?;
         let mut data = Vec::with_capacity((stat.st_size.max(0) as usize).min(1 << 26));
-        File::from(fd).read_to_end(&mut data).map_err(|error| host_error(&path, error))?;
+        file.read_to_end(&mut data).map_err(|error| host_error(&path, error))?;
         Ok(data)
     }
 
@@ -532,20 +542,10 @@ impl Storage for HostDir {
     fn read_range(&self, path: &str, offset: u64, len: usize) -> Result<Vec<u8>, StorageError> {
         use std::os::unix::fs::FileExt;
         let path = normalize(path);
-        let fd = self
-            .open(&path, Open::new(libc::O_RDONLY | libc::O_NONBLOCK | libc::O_NOCTTY, true))
-            .map_err(|error| host_error(&path, error))?;
-        let stat = fstat(fd.as_raw_fd()).map_err(|error| host_error(&path, error))?;
-        if is_kind(&stat, libc::S_IFDIR) {
-            return Err(StorageError::IsADirectory(path));
-        }
-        if !is_kind(&stat, libc::S_IFREG) {
-            return Err(not_regular(&path));
-        }
+        let (file, stat) = self.open_regular(&path)?;
         let size = u64::try_from(stat.st_size).unwrap_or(0);
         let want = usize::try_from(size.saturating_sub(offset)).unwrap_or(usize::MAX).min(len);
         let mut data = vec![0u8; want];
-        let file = File::from(fd);
         let mut filled = 0;
         while filled < want {
             match file.read_at(&mut data[filled..], offset + filled as u64) {
