@@ -5,11 +5,14 @@
 //! the time bounds are hang guards only (figures: docs/RELIABILITY.md,
 //! "Security: the shell").
 
+mod common;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use aikido::shell::{RunResult, Shell, ShellOptions};
 use aikido::storage::MemoryStorage;
+use common::vm_hwm_kib;
 
 /// A caller with a small stack: a C host's worker thread.
 const SMALL_STACK: usize = 256 << 10;
@@ -458,15 +461,6 @@ const MEMORY_ATTACKS: &[(&str, &str)] = &[
 ];
 
 const CHILD_BUDGET: usize = 64 << 20;
-
-fn vm_hwm_kib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmHWM:"))
-        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0)
-}
 
 /// Runs one attack (chosen by `AIKIDO_ATTACK`) and prints `VmHWM`; does
 /// nothing in an ordinary test run.

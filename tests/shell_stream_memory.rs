@@ -6,6 +6,8 @@
 //! a 1 GiB file are in docs/PERFORMANCE.md ("Streaming large files").
 #![cfg(feature = "shell")]
 
+mod common;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -13,6 +15,7 @@ use std::time::Instant;
 
 use aikido::shell::{Shell, ShellOptions};
 use aikido::storage::HostDir;
+use common::vm_hwm_kib;
 
 /// The file: 192 MiB of 64-byte lines, the last one `last line`.
 const LINES: u64 = 3 << 20;
@@ -39,15 +42,6 @@ fn scripts() -> Vec<(&'static str, String)> {
 
 fn last_line() -> String {
     format!("{:<63}", "line 99999 last")
-}
-
-fn vm_hwm_kib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmHWM:"))
-        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0)
 }
 
 /// Runs one script over the folder `AIKIDO_STREAM_DIR` and prints its

@@ -1,4 +1,4 @@
-//! Helpers the tests of the C ABI share: `tests/*.rs` declare `mod common;`,
+//! Helpers the tests share (most of them for the C ABI): `tests/*.rs` declare `mod common;`,
 //! and `src/ffi/tests.rs` includes this file by path (the crate names
 //! itself `aikido` in its tests for that).
 
@@ -57,4 +57,15 @@ pub fn dispatch(registry: *const aikido_registry, name: &CStr, arguments: impl A
     assert_ne!(content.is_null(), error.is_null(), "exactly one output is written");
     let text = if status == AIKIDO_OK { take(content) } else { take(error) };
     (status, text)
+}
+
+/// This process's peak resident set (`VmHWM`), in KiB; 0 where
+/// `/proc/self/status` cannot be read.
+pub fn vm_hwm_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
 }
