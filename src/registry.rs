@@ -301,7 +301,8 @@ impl Registry {
                 }
             }
             for (tool, schema) in compiled {
-                drop(tool.schema.set(schema));
+                // A racing call may have set it first, from the same definition.
+                let _ = tool.schema.set(schema);
             }
         }
         let definitions_json = current.definitions_json.clone();

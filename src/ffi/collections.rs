@@ -97,6 +97,7 @@ unsafe impl Handle for aikido_strings {
 unsafe impl Boxed for aikido_strings {}
 
 /// A new strings array holding `strings`, in order.
+#[cfg(any(feature = "shell", test))]
 pub(crate) fn strings(strings: Vec<String>) -> *mut aikido_strings {
     handle::into_raw(Items::new(strings.into_iter().map(c_text)))
 }

@@ -18,6 +18,7 @@ pub(crate) const METHOD_NOT_FOUND: i64 = -32601;
 /// JSON-RPC: the params are wrong.
 pub(crate) const INVALID_PARAMS: i64 = -32602;
 /// MCP 2026-07-28: HTTP headers that do not match the body (`HeaderMismatchError`).
+#[cfg(feature = "mcp-http")]
 pub(crate) const HEADER_MISMATCH: i64 = -32020;
 /// MCP 2026-07-28: the request's protocol version is not served (`UnsupportedProtocolVersionError`).
 pub(crate) const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
