@@ -1717,38 +1717,147 @@ fn compgen(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     Ok(0)
 }
 
-/// `shopt -s/-u/-q name…`: `nullglob` and `dotglob` work, the other
-/// options are accepted and ignored.
+/// `shopt -s/-u/-q/-p name…`: `nullglob`, `dotglob`, `lastpipe`,
+/// `extglob`, `globstar`, `failglob`, `nocaseglob` and `nocasematch` work;
+/// bash's other options are accepted and ignored (shown as off), an unknown
+/// name is an error (status 1). `extglob` changes the parser from the next
+/// line on, as in bash.
 fn shopt(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     let mut mode = None;
+    let mut quiet = false;
+    let mut print = false;
     let mut status = 0;
+    let mut names = Vec::new();
     for arg in &argv[1..] {
         match arg.as_str() {
             "-s" => mode = Some(true),
             "-u" => mode = Some(false),
-            "-q" | "-o" | "-p" => {}
-            name => {
-                let options = &mut interp.st.options;
-                let slot = match name {
-                    "nullglob" => Some(&mut options.nullglob),
-                    "dotglob" => Some(&mut options.dotglob),
-                    "lastpipe" => Some(&mut options.lastpipe),
-                    _ => None,
-                };
-                match (slot, mode) {
-                    (Some(slot), Some(on)) => *slot = on,
-                    (Some(slot), None) => {
-                        if !*slot {
-                            status = 1;
-                        }
-                    }
-                    (None, _) => {}
-                }
-            }
+            "-q" => quiet = true,
+            "-p" => print = true,
+            "-o" => {}
+            name => names.push(name),
         }
     }
+    let mut text = String::new();
+    for name in names {
+        let options = &mut interp.st.options;
+        let slot = match name {
+            "nullglob" => Some(&mut options.nullglob),
+            "dotglob" => Some(&mut options.dotglob),
+            "lastpipe" => Some(&mut options.lastpipe),
+            "extglob" => Some(&mut options.extglob),
+            "globstar" => Some(&mut options.globstar),
+            "failglob" => Some(&mut options.failglob),
+            "nocaseglob" => Some(&mut options.nocaseglob),
+            "nocasematch" => Some(&mut options.nocasematch),
+            _ => None,
+        };
+        let on = match (slot, mode) {
+            (Some(slot), Some(on)) => {
+                *slot = on;
+                continue;
+            }
+            (Some(slot), None) => *slot,
+            (None, _) if !BASH_SHOPT_NAMES.contains(&name) => {
+                interp.error(format_args!("shopt: {name}: invalid shell option name"))?;
+                status = 1;
+                continue;
+            }
+            (None, Some(_)) => continue,
+            (None, None) => BASH_SHOPT_ON.contains(&name),
+        };
+        if !on {
+            status = 1;
+        }
+        if print {
+            text.push_str(&format!("shopt {} {name}\n", if on { "-s" } else { "-u" }));
+        } else if !quiet {
+            text.push_str(&format!("{name:<15}\t{}\n", if on { "on" } else { "off" }));
+        }
+    }
+    interp.popts.enable_extended_globbing = interp.st.options.extglob;
+    interp.out(text.as_bytes())?;
     Ok(status)
 }
+
+/// The options on in a fresh `bash -c` (and here: what they govern is
+/// bash's default behaviour or does not apply).
+const BASH_SHOPT_ON: &[&str] = &[
+    "checkwinsize",
+    "cmdhist",
+    "complete_fullquote",
+    "extquote",
+    "force_fignore",
+    "globasciiranges",
+    "globskipdots",
+    "hostcomplete",
+    "interactive_comments",
+    "patsub_replacement",
+    "progcomp",
+    "promptvars",
+    "sourcepath",
+];
+
+/// The names bash 5.2's `shopt` knows.
+const BASH_SHOPT_NAMES: &[&str] = &[
+    "autocd",
+    "assoc_expand_once",
+    "cdable_vars",
+    "cdspell",
+    "checkhash",
+    "checkjobs",
+    "checkwinsize",
+    "cmdhist",
+    "compat31",
+    "compat32",
+    "compat40",
+    "compat41",
+    "compat42",
+    "compat43",
+    "compat44",
+    "complete_fullquote",
+    "direxpand",
+    "dirspell",
+    "dotglob",
+    "execfail",
+    "expand_aliases",
+    "extdebug",
+    "extglob",
+    "extquote",
+    "failglob",
+    "force_fignore",
+    "globasciiranges",
+    "globskipdots",
+    "globstar",
+    "gnu_errfmt",
+    "histappend",
+    "histreedit",
+    "histverify",
+    "hostcomplete",
+    "huponexit",
+    "inherit_errexit",
+    "interactive_comments",
+    "lastpipe",
+    "lithist",
+    "localvar_inherit",
+    "localvar_unset",
+    "login_shell",
+    "mailwarn",
+    "no_empty_cmd_completion",
+    "nocaseglob",
+    "nocasematch",
+    "noexpand_translation",
+    "nullglob",
+    "patsub_replacement",
+    "progcomp",
+    "progcomp_alias",
+    "promptvars",
+    "restricted_shell",
+    "shift_verbose",
+    "sourcepath",
+    "varredir_close",
+    "xpg_echo",
+];
 
 // ----- getopts -----
 
@@ -2250,12 +2359,12 @@ impl Interp<'_> {
                 match predicate {
                     BinaryPredicate::StringExactlyMatchesPattern | BinaryPredicate::StringExactlyMatchesString => {
                         let pattern = self.expand_pattern(&right.value)?;
-                        super::pattern::Pattern::new(&pattern).matches(&l)
+                        self.pattern_matches(&pattern, &l, true)?
                     }
                     BinaryPredicate::StringDoesNotExactlyMatchPattern
                     | BinaryPredicate::StringDoesNotExactlyMatchString => {
                         let pattern = self.expand_pattern(&right.value)?;
-                        !super::pattern::Pattern::new(&pattern).matches(&l)
+                        !self.pattern_matches(&pattern, &l, true)?
                     }
                     BinaryPredicate::StringMatchesRegex => {
                         let regex = self.expand_regex(&right.value)?;
@@ -2275,17 +2384,22 @@ impl Interp<'_> {
 
     /// `text =~ regex`: sets `BASH_REMATCH`.
     fn regex_match(&mut self, text: &str, regex: &str) -> Result<bool, String> {
-        let compiled = match self.regexes.get(regex) {
+        // `nocasematch` applies to `=~` too; the cache keeps the two apart.
+        let nocase = self.st.options.nocasematch;
+        let key = if nocase { format!("\0i{regex}") } else { regex.to_string() };
+        let compiled = match self.regexes.get(&key) {
             Some(r) => r.clone(),
             None => {
                 // POSIX ERE, as regcomp(3) reads it in the C locale.
                 let Ok(translated) = super::commands::ere_to_regex(regex) else { return Err(String::new()) };
-                let Ok(r) = regex::bytes::RegexBuilder::new(&translated).unicode(false).build() else {
+                let Ok(r) =
+                    regex::bytes::RegexBuilder::new(&translated).unicode(false).case_insensitive(nocase).build()
+                else {
                     return Err(String::new());
                 };
                 let r = std::rc::Rc::new(r);
                 if self.regexes.len() < 256 {
-                    self.regexes.insert(regex.to_string(), r.clone());
+                    self.regexes.insert(key, r.clone());
                 }
                 r
             }

@@ -387,6 +387,7 @@ impl<'r> Interp<'r> {
     /// An interpreter writing to two fresh streams capped at the output limit.
     pub(crate) fn new(rt: &'r Runtime<'r>, st: State) -> Self {
         let cap = rt.limits.max_output_bytes;
+        let popts = super::parse::options_with(st.options.extglob);
         Interp {
             rt,
             st,
@@ -404,7 +405,7 @@ impl<'r> Interp<'r> {
             subshells: 0,
             subst_status: None,
             line: 1,
-            popts: super::parse::options(),
+            popts,
             words: FxHashMap::default(),
             ariths: FxHashMap::default(),
             regexes: FxHashMap::default(),
@@ -536,18 +537,38 @@ impl<'r> Interp<'r> {
         Ok(status)
     }
 
-    /// Parses and runs a string in the current shell (`eval`, traps).
+    /// Parses and runs a string in the current shell (`eval`, traps): as
+    /// bash does, the complete commands before a syntax error run, and a
+    /// `shopt -s extglob` in it changes how its next lines parse.
     pub(crate) fn eval_string(&mut self, script: &str) -> Res {
-        let program = match super::parse::parse_program(script, &self.popts) {
-            Ok(program) => program,
-            Err(message) => {
-                self.err(message.as_bytes())?;
-                self.st.last_status = 2;
-                return Ok(2);
-            }
-        };
         let saved_line = self.line;
-        let result = self.run_program(&program);
+        let mut steps = super::parse::Steps::new(script);
+        let mut status = 0;
+        let result = loop {
+            let used = self.popts.enable_extended_globbing;
+            let message = match steps.next(&self.popts) {
+                None => break Ok(status),
+                Some(super::parse::Step::All(program)) => match self.run_program(&program) {
+                    Ok(code) => break Ok(code),
+                    Err(flow) => break Err(flow),
+                },
+                Some(super::parse::Step::Prefix(program, message)) => {
+                    match self.run_program(&program) {
+                        Ok(code) => status = code,
+                        Err(flow) => break Err(flow),
+                    }
+                    if self.popts.enable_extended_globbing != used {
+                        continue;
+                    }
+                    message
+                }
+                Some(super::parse::Step::Error(message)) => message,
+            };
+            self.line = saved_line;
+            self.err(message.as_bytes())?;
+            self.st.last_status = 2;
+            return Ok(2);
+        };
         self.line = saved_line;
         result
     }
@@ -935,7 +956,7 @@ impl<'r> Interp<'r> {
             if !hit {
                 for pattern in &item.patterns {
                     let pattern = self.expand_pattern(&pattern.value)?;
-                    if super::pattern::Pattern::new(&pattern).matches(&value) {
+                    if self.pattern_matches(&pattern, &value, false)? {
                         hit = true;
                         break;
                     }

@@ -12,7 +12,6 @@ use super::pattern::{self, Pattern};
 use super::state::Value;
 use super::storage_path;
 use super::LimitHit;
-use crate::storage::FileKind;
 
 /// The fake process id `$$` shows.
 pub(crate) const FAKE_PID: u32 = 4242;
@@ -80,7 +79,8 @@ impl Fields {
             pattern::escape(s, &mut self.pat);
         } else {
             for c in s.chars() {
-                if matches!(c, '*' | '?' | '[') {
+                // `(` after `@`, `!` or `+`: an extended group (with extglob).
+                if matches!(c, '*' | '?' | '[') || (c == '(' && self.pat.ends_with(['@', '!', '+'])) {
                     self.has_glob = true;
                 }
                 self.pat.push(c);
@@ -103,7 +103,7 @@ impl Fields {
             }
             PatMode::Glob => {}
         }
-        if matches!(c, '*' | '?' | '[' | ']' | '\\') {
+        if matches!(c, '*' | '?' | '[' | ']' | '\\' | '(' | ')' | '|' | '@' | '!' | '+') {
             self.pat.push('\\');
         }
         self.pat.push(c);
@@ -243,19 +243,9 @@ impl Interp<'_> {
         self.expand_raw(raw, &mut fields, true)?;
         fields.end();
         let noglob = self.st.options.noglob;
-        let nullglob = self.st.options.nullglob;
         for (text, pat) in fields.done {
             match pat {
-                Some(pat) if !noglob => {
-                    let matches = self.glob(&pat);
-                    if matches.is_empty() {
-                        if !nullglob {
-                            out.push(text);
-                        }
-                    } else {
-                        out.extend(matches);
-                    }
-                }
+                Some(pat) if !noglob => self.glob_word(&pat, text, out)?,
                 _ => out.push(text),
             }
         }
@@ -835,8 +825,10 @@ impl Interp<'_> {
                     ParameterExpr::RemoveSmallestPrefixPattern { .. } => (false, false),
                     _ => (false, true),
                 };
-                let compiled = Pattern::new(&pat);
-                let value = map_value(value, |s| remove_affix(&s, &compiled, suffix, longest));
+                let compiled = Pattern::with(&pat, self.pattern_syntax(false));
+                let rt = self.rt;
+                let check = move || rt.check();
+                let value = try_map_value(value, |s| remove_affix(&s, &compiled, suffix, longest, &check))?;
                 self.emit(value, quoted, fields);
             }
             ParameterExpr::Substring { parameter, indirect, offset, length } => {
@@ -903,7 +895,9 @@ impl Interp<'_> {
             | ParameterExpr::LowercasePattern { parameter, indirect, pattern } => {
                 let value = self.checked_value(parameter, *indirect)?;
                 let pat = match pattern {
-                    Some(p) if !p.is_empty() => Some(Pattern::new(&self.expand_pattern(p)?)),
+                    Some(p) if !p.is_empty() => {
+                        Some(Pattern::with(&self.expand_pattern(p)?, self.pattern_syntax(false)))
+                    }
                     _ => None,
                 };
                 let (upper, all) = match expr {
@@ -922,28 +916,18 @@ impl Interp<'_> {
                     Some(r) => self.expand_replacement(r)?,
                     None => String::new(),
                 };
-                let compiled = Pattern::new(&pat);
-                let literal = pattern::literal(&pat);
+                // bash 5.2 lets `nocasematch` apply here (not to `${v#p}`).
+                let syntax = self.pattern_syntax(true);
+                let compiled = Pattern::with(&pat, syntax);
+                let literal = if syntax.nocase { None } else { pattern::literal_with(&pat, syntax.extglob) };
                 let max = self.rt.limits.max_memory_bytes;
                 let rt = self.rt;
                 let check = move || rt.check();
-                let mut stopped = None;
-                let value = map_value(value, |s| {
-                    if stopped.is_some() {
-                        return String::new();
-                    }
-                    replace(&s, &compiled, literal.as_deref(), &replacement, match_kind, max, &check).unwrap_or_else(
-                        |hit| {
-                            stopped = Some(hit);
-                            String::new()
-                        },
-                    )
-                });
                 // `${x//a/$x}` squares the length: refused before it is
                 // built; a long scan ends at the time limit or cancellation.
-                if let Some(hit) = stopped {
-                    return Err(Flow::Limit(hit));
-                }
+                let value = try_map_value(value, |s| {
+                    replace(&s, &compiled, literal.as_deref(), &replacement, match_kind, max, &check)
+                })?;
                 self.emit(value, quoted, fields);
             }
             ParameterExpr::VariableNames { prefix, concatenate } => {
@@ -1034,80 +1018,6 @@ impl Interp<'_> {
             }
         }
     }
-
-    /// Pathname expansion of a pattern over the storage: sorted matches,
-    /// empty when nothing matches.
-    pub(crate) fn glob(&mut self, pattern: &str) -> Vec<String> {
-        let absolute = pattern.starts_with('/');
-        let mut paths: Vec<String> = vec![if absolute { "/".to_string() } else { String::new() }];
-        let components: Vec<&str> = pattern.split('/').filter(|c| !c.is_empty()).collect();
-        let trailing_slash = pattern.ends_with('/') && pattern.len() > 1;
-        let storage = self.rt.storage;
-        let mut literal_tail = false;
-        for (i, component) in components.iter().enumerate() {
-            let last = i + 1 == components.len();
-            let mut next = Vec::new();
-            if pattern::has_glob_chars(component) {
-                literal_tail = false;
-                let compiled = Pattern::new(component);
-                let dot = compiled.starts_with_dot() || self.st.options.dotglob;
-                for base in &paths {
-                    let dir = storage_path(&self.st.cwd, if base.is_empty() { "." } else { base });
-                    let Ok(entries) = storage.list(&dir) else { continue };
-                    for entry in entries {
-                        if entry.name.starts_with('.') && !dot {
-                            continue;
-                        }
-                        if !compiled.matches(&entry.name) {
-                            continue;
-                        }
-                        let path = join_display(base, &entry.name);
-                        if !last || trailing_slash {
-                            let is_dir = entry.kind == FileKind::Directory
-                                || (entry.kind == FileKind::Symlink
-                                    && storage
-                                        .stat(&storage_path(&self.st.cwd, &path))
-                                        .is_ok_and(|m| m.kind == FileKind::Directory));
-                            if !is_dir {
-                                continue;
-                            }
-                        }
-                        next.push(path);
-                    }
-                }
-            } else {
-                literal_tail = true;
-                let name = pattern::literal(component).unwrap_or_else(|| component.to_string());
-                for base in &paths {
-                    next.push(join_display(base, &name));
-                }
-            }
-            paths = next;
-            if paths.is_empty() {
-                return paths;
-            }
-        }
-        if literal_tail {
-            paths.retain(|p| storage.lstat(&storage_path(&self.st.cwd, p)).is_ok());
-        }
-        if trailing_slash {
-            for p in &mut paths {
-                p.push('/');
-            }
-        }
-        paths.sort();
-        paths
-    }
-}
-
-fn join_display(base: &str, name: &str) -> String {
-    if base.is_empty() {
-        name.to_string()
-    } else if base.ends_with('/') {
-        format!("{base}{name}")
-    } else {
-        format!("{base}/{name}")
-    }
 }
 
 fn is_at_expansion(piece: &WordPiece) -> bool {
@@ -1151,6 +1061,18 @@ fn map_value(value: PVal, mut f: impl FnMut(String) -> String) -> PVal {
     }
 }
 
+/// [`map_value`] with a step that may stop at a limit (the first one met
+/// ends the expansion).
+fn try_map_value(value: PVal, mut f: impl FnMut(String) -> Result<String, LimitHit>) -> Result<PVal, Flow> {
+    Ok(match value {
+        PVal::Unset => PVal::Unset,
+        PVal::Str(s) => PVal::Str(f(s).map_err(Flow::Limit)?),
+        PVal::List(items, concat) => {
+            PVal::List(items.into_iter().map(&mut f).collect::<Result<_, _>>().map_err(Flow::Limit)?, concat)
+        }
+    })
+}
+
 /// `${v:offset:length}` bounds over `len` items; `None` when out of range.
 fn slice_range(len: usize, offset: i64, length: Option<i64>) -> Option<(usize, usize)> {
     let len = len as i64;
@@ -1172,28 +1094,37 @@ fn slice_range(len: usize, offset: i64, length: Option<i64>) -> Option<(usize, u
     Some((start as usize, end as usize))
 }
 
-fn remove_affix(s: &str, pattern: &Pattern, suffix: bool, longest: bool) -> String {
+fn remove_affix(
+    s: &str,
+    pattern: &Pattern,
+    suffix: bool,
+    longest: bool,
+    check: &dyn Fn() -> Result<(), LimitHit>,
+) -> Result<String, LimitHit> {
     let chars: Vec<char> = s.chars().collect();
     let n = chars.len();
     if !suffix {
         let mut cut = None;
-        pattern.match_ends(&chars, 0, |end| {
+        pattern.match_ends_checked(&chars, 0, check, |end| {
             cut = Some(end);
             !longest
-        });
-        match cut {
+        })?;
+        Ok(match cut {
             Some(end) => chars[end..].iter().collect(),
             None => s.to_string(),
-        }
+        })
     } else {
         // Shortest suffix: the latest start that matches to the end.
         let starts: Box<dyn Iterator<Item = usize>> = if longest { Box::new(0..=n) } else { Box::new((0..=n).rev()) };
-        for start in starts {
-            if pattern.match_ends(&chars, start, |end| end == n) {
-                return chars[..start].iter().collect();
+        for (scanned, start) in starts.enumerate() {
+            if scanned % 64 == 63 {
+                check()?;
+            }
+            if pattern.match_ends_checked(&chars, start, check, |end| end == n)? {
+                return Ok(chars[..start].iter().collect());
             }
         }
-        s.to_string()
+        Ok(s.to_string())
     }
 }
 
@@ -1243,10 +1174,10 @@ fn replace(
     match kind {
         SubstringMatchKind::Prefix => {
             let mut best = None;
-            pattern.match_ends(&chars, 0, |end| {
+            pattern.match_ends_checked(&chars, 0, check, |end| {
                 best = Some(end);
                 false
-            });
+            })?;
             match best {
                 Some(end) => {
                     let matched: String = chars[..end].iter().collect();
@@ -1260,7 +1191,7 @@ fn replace(
                 if start % 64 == 63 {
                     check()?;
                 }
-                if pattern.match_ends(&chars, start, |end| end == n) {
+                if pattern.match_ends_checked(&chars, start, check, |end| end == n)? {
                     let matched: String = chars[start..].iter().collect();
                     return Ok(format!("{}{}", chars[..start].iter().collect::<String>(), render(&matched)));
                 }
@@ -1282,10 +1213,10 @@ fn replace(
                     check()?;
                 }
                 let mut best = None;
-                pattern.match_ends(&chars, i, |end| {
+                pattern.match_ends_checked(&chars, i, check, |end| {
                     best = Some(end);
                     false
-                });
+                })?;
                 match best {
                     Some(end) if end > i => {
                         let matched: String = chars[i..end].iter().collect();
@@ -1752,10 +1683,11 @@ mod tests {
     #[test]
     fn affixes() {
         let p = Pattern::new("*.");
-        assert_eq!(remove_affix("a.b.c", &Pattern::new("*."), false, false), "b.c");
-        assert_eq!(remove_affix("a.b.c", &p, false, true), "c");
-        assert_eq!(remove_affix("a.b.c", &Pattern::new(".*"), true, false), "a.b");
-        assert_eq!(remove_affix("a.b.c", &Pattern::new(".*"), true, true), "a");
+        let ok = || Ok(());
+        assert_eq!(remove_affix("a.b.c", &Pattern::new("*."), false, false, &ok), Ok("b.c".to_string()));
+        assert_eq!(remove_affix("a.b.c", &p, false, true, &ok), Ok("c".to_string()));
+        assert_eq!(remove_affix("a.b.c", &Pattern::new(".*"), true, false, &ok), Ok("a.b".to_string()));
+        assert_eq!(remove_affix("a.b.c", &Pattern::new(".*"), true, true, &ok), Ok("a".to_string()));
         assert_eq!(
             replace("aXbXc", &Pattern::new("X"), Some("X"), "-", &SubstringMatchKind::Anywhere, 100, &|| Ok(())),
             Ok("a-b-c".to_string())

@@ -11,6 +11,7 @@ pub mod command;
 mod commands;
 mod exec;
 mod expand;
+mod glob;
 mod io;
 mod jobs;
 mod parse;
@@ -219,18 +220,25 @@ impl Shell {
         let mut limit = runtime.check().err();
         let mut exit_code = 0;
         if limit.is_none() {
-            let outcome = match parse::parse_program(script, &interp.popts) {
-                Ok(program) => interp.run_script(&program),
-                // `bash -c` reads and runs one complete command at a time, so
-                // the commands before a syntax error run before it is reported.
-                // A script the parser gave up on runs nothing: its prefixes
-                // could cost as much again.
-                Err(message) if message == parse::TOO_COMPLEX => interp.err(message.as_bytes()).map(|()| 2),
-                Err(message) => match parse::runnable_prefix(script, &interp.popts) {
-                    Some(prefix) => interp.run_script(&prefix),
-                    None => Ok(0),
+            // `bash -c` reads and runs one complete command at a time, so
+            // the commands before a syntax error run before it is reported,
+            // and `shopt -s extglob` changes how the next lines parse.
+            let mut steps = parse::Steps::new(script);
+            let outcome = loop {
+                let used = interp.popts.enable_extended_globbing;
+                match steps.next(&interp.popts) {
+                    None => break Ok(interp.st.last_status),
+                    Some(parse::Step::All(program)) => break interp.run_script(&program),
+                    Some(parse::Step::Error(message)) => break interp.err(message.as_bytes()).map(|()| 2),
+                    Some(parse::Step::Prefix(program, message)) => {
+                        if let Err(flow) = interp.run_script(&program) {
+                            break Err(flow);
+                        }
+                        if interp.popts.enable_extended_globbing == used {
+                            break interp.err(message.as_bytes()).map(|()| 2);
+                        }
+                    }
                 }
-                .and_then(|_| interp.err(message.as_bytes()).map(|()| 2)),
             };
             let outcome = match outcome {
                 Ok(code) | Err(exec::Flow::Exit(code) | exec::Flow::Abort(code)) => Ok(code),

@@ -16,11 +16,18 @@ const MAX_NESTING: usize = 64;
 /// exponential in the nesting of some unfinished constructs).
 pub(crate) const TOO_COMPLEX: &str = "bash: -c: syntax error: the script is too complex to parse\n";
 
-/// The parser options every parse uses: bash mode, extglob off (extended
-/// patterns are not supported), and tilde expansion left to the expander.
+/// The parser options every parse uses: bash mode, extglob off (it is on
+/// after `shopt -s extglob`, see [`options_with`]), and tilde expansion left
+/// to the expander.
+#[cfg(test)]
 pub(crate) fn options() -> ParserOptions {
+    options_with(false)
+}
+
+/// [`options`] with `extglob` as the shell has it.
+pub(crate) fn options_with(extglob: bool) -> ParserOptions {
     ParserOptions {
-        enable_extended_globbing: false,
+        enable_extended_globbing: extglob,
         posix_mode: false,
         sh_mode: false,
         tilde_expansion_at_word_start: false,
@@ -32,28 +39,116 @@ pub(crate) fn options() -> ParserOptions {
 /// Parses a whole script. The error is the message for stderr (with its
 /// newline); the status is 2.
 pub(crate) fn parse_program(script: &str, options: &ParserOptions) -> Result<ast::Program, String> {
+    parse_located(script, options).map_err(|(message, _)| message)
+}
+
+/// [`parse_program`], with the line the error is on (when known).
+fn parse_located(script: &str, options: &ParserOptions) -> Result<ast::Program, (String, Option<usize>)> {
     if let Some(message) = too_deep(script) {
-        return Err(message);
+        return Err((message, None));
     }
     let result = catch_unwind(AssertUnwindSafe(|| Parser::new(script.as_bytes(), options).parse_program()));
     match result {
         Ok(Ok(program)) => Ok(program),
-        Ok(Err(error)) => Err(describe(script, &error)),
-        Err(_) => Err("bash: -c: syntax error\n".to_string()),
+        Ok(Err(error)) => {
+            let line = match &error {
+                ParseError::ParsingNear(position) => Some(position.line),
+                ParseError::Tokenizing { position: Some(position), .. } => Some(position.line),
+                _ => None,
+            };
+            Err((describe(script, &error, options), line))
+        }
+        Err(_) => Err(("bash: -c: syntax error\n".to_string(), None)),
     }
 }
 
 /// The longest run of whole lines at the start of a script that parses
 /// (the script as a whole does not): what `bash -c` would have run before
-/// it met the error. Tries at most 64 cut points, from the end.
-pub(crate) fn runnable_prefix(script: &str, options: &ParserOptions) -> Option<ast::Program> {
+/// it met the error, and where it ends (a newline's index). Tries at most
+/// 64 cut points, from the error's line (when known) or the end.
+fn prefix_before(script: &str, options: &ParserOptions, error_line: Option<usize>) -> Option<(ast::Program, usize)> {
     let cuts = script.match_indices('\n').map(|(at, _)| at).collect::<Vec<_>>();
-    for &cut in cuts.iter().rev().take(64) {
+    // The newline ending line L is cuts[L - 1]; a prefix ends at the
+    // error's line at the latest.
+    let last = match error_line {
+        Some(line) if line >= 1 => line.min(cuts.len()),
+        Some(_) => return None,
+        None => cuts.len(),
+    };
+    for &cut in cuts[..last].iter().rev().take(64) {
         if let Ok(program) = parse_program(&script[..cut], options) {
-            return Some(program);
+            return Some((program, cut));
         }
     }
     None
+}
+
+/// A script parsed as `bash -c` reads it: one complete command at a time,
+/// so a `shopt -s extglob` changes how the lines after it parse. Each
+/// [`Steps::next`] parses what is left with the options the shell has now.
+pub(crate) struct Steps<'s> {
+    script: &'s str,
+    /// Where what is left starts (a newline, or 0).
+    at: usize,
+    done: bool,
+}
+
+/// What to run next.
+pub(crate) enum Step {
+    /// The rest of the script, parsed whole.
+    All(ast::Program),
+    /// The complete commands before a syntax error. Run them; if the
+    /// parser options have changed since, call [`Steps::next`] again, else
+    /// report the message (status 2).
+    Prefix(ast::Program, String),
+    /// A syntax error with nothing runnable before it: report it.
+    Error(String),
+}
+
+impl<'s> Steps<'s> {
+    pub(crate) fn new(script: &'s str) -> Self {
+        Steps { script, at: 0, done: false }
+    }
+
+    /// The next step, parsed with `options`; `None` when the script is done.
+    pub(crate) fn next(&mut self, options: &ParserOptions) -> Option<Step> {
+        if self.done {
+            return None;
+        }
+        // The lines already run become empty lines, so that line numbers
+        // (messages, `$LINENO`) stay the script's.
+        let owned;
+        let text = if self.at == 0 {
+            self.script
+        } else {
+            let lines = self.script[..self.at].matches('\n').count();
+            owned = format!("{}{}", "\n".repeat(lines), &self.script[self.at..]);
+            &owned
+        };
+        let padding = text.len() - (self.script.len() - self.at);
+        match parse_located(text, options) {
+            Ok(program) => {
+                self.done = true;
+                Some(Step::All(program))
+            }
+            // A script the parser gave up on runs nothing: its prefixes
+            // could cost as much again.
+            Err((message, _)) if message == TOO_COMPLEX => {
+                self.done = true;
+                Some(Step::Error(message))
+            }
+            Err((message, line)) => match prefix_before(text, options, line) {
+                Some((program, cut)) if cut > padding => {
+                    self.at += cut - padding;
+                    Some(Step::Prefix(program, message))
+                }
+                _ => {
+                    self.done = true;
+                    Some(Step::Error(message))
+                }
+            },
+        }
+    }
 }
 
 /// A word's pieces; `None` when brush-parser refuses the word (it is then
@@ -84,10 +179,10 @@ pub(crate) fn arith_too_deep(text: &str) -> bool {
     )
 }
 
-fn describe(script: &str, error: &ParseError) -> String {
+fn describe(script: &str, error: &ParseError, options: &ParserOptions) -> String {
     match error {
         ParseError::ParsingNear(position) => {
-            let token = token_at(script, position.index).unwrap_or_default();
+            let token = token_at(script, position.index, options).unwrap_or_default();
             let line = position.line;
             let text = script.lines().nth(line.saturating_sub(1)).unwrap_or("");
             if token.is_empty() {
@@ -124,9 +219,15 @@ fn describe(script: &str, error: &ParseError) -> String {
     }
 }
 
-/// The token that starts at byte `index` of the script.
-fn token_at(script: &str, index: usize) -> Option<String> {
-    let tokens = catch_unwind(|| brush_parser::tokenize_str(script)).ok()?.ok()?;
+/// The token that starts at byte `index` of the script (read with the
+/// parse's `extglob`: with it, `@(a)` is one token; without, `(` is one).
+fn token_at(script: &str, index: usize, options: &ParserOptions) -> Option<String> {
+    let options = brush_parser::TokenizerOptions {
+        enable_extended_globbing: options.enable_extended_globbing,
+        posix_mode: options.posix_mode,
+        sh_mode: options.sh_mode,
+    };
+    let tokens = catch_unwind(|| brush_parser::tokenize_str_with_options(script, &options)).ok()?.ok()?;
     tokens.iter().find_map(|token| {
         let (text, span) = match token {
             Token::Operator(text, span) | Token::Word(text, span) => (text, span),

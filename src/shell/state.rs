@@ -94,6 +94,18 @@ pub(crate) struct Options {
     pub(crate) functrace: bool,
     /// `shopt -s lastpipe`: a pipeline's last stage runs in this shell.
     pub(crate) lastpipe: bool,
+    /// `shopt -s extglob`: extended patterns (`@(a|b)`…), in the parser
+    /// (from the next line on) and in matching.
+    pub(crate) extglob: bool,
+    /// `shopt -s globstar`: `**` matches zero or more directories.
+    pub(crate) globstar: bool,
+    /// `shopt -s failglob`: a glob matching nothing is an error.
+    pub(crate) failglob: bool,
+    /// `shopt -s nocaseglob`: pathname expansion ignores case.
+    pub(crate) nocaseglob: bool,
+    /// `shopt -s nocasematch`: `case`, `[[ == ]]`, `[[ =~ ]]` and
+    /// `${v/p/r}` ignore case.
+    pub(crate) nocasematch: bool,
 }
 
 impl Options {

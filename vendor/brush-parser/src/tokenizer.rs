@@ -228,6 +228,9 @@ struct CrossTokenParseState {
     /// Turns of the tokenizing loops so far (ours): bounded by the input
     /// read, so that no state the loop fails to advance can spin forever.
     turns: usize,
+    /// Inside `[[ … ]]` (ours): bash reads extended patterns there whether
+    /// or not `extglob` is set.
+    in_extended_test: bool,
 }
 
 /// Options controlling how the tokenizer operates.
@@ -549,6 +552,7 @@ impl<'a, R: ?Sized + std::io::BufRead> Tokenizer<'a, R> {
                 queued_tokens: vec![],
                 arithmetic_expansion: false,
                 turns: 0,
+                in_extended_test: false,
             },
         }
     }
@@ -594,7 +598,16 @@ impl<'a, R: ?Sized + std::io::BufRead> Tokenizer<'a, R> {
     }
 
     pub fn next_token(&mut self) -> Result<TokenizeResult, TokenizerError> {
-        self.next_token_until(None, false /* include space? */)
+        let result = self.next_token_until(None, false /* include space? */)?;
+        // Ours: note where `[[ … ]]` starts and ends (extended patterns).
+        if let Some(Token::Word(word, _)) = &result.token {
+            match word.as_str() {
+                "[[" => self.cross_state.in_extended_test = true,
+                "]]" => self.cross_state.in_extended_test = false,
+                _ => {}
+            }
+        }
+        Ok(result)
     }
 
     /// Consumes a nested construct (e.g., `$((...))` or `$[...]`), handling nested delimiters
@@ -1086,7 +1099,7 @@ impl<'a, R: ?Sized + std::io::BufRead> Tokenizer<'a, R> {
             // unquoted start of an extglob pattern, *and* if the current character
             // is an open parenthesis, then this begins an extglob pattern.
             else if c == '('
-                && self.options.enable_extended_globbing
+                && (self.options.enable_extended_globbing || self.cross_state.in_extended_test)
                 && state.unquoted()
                 && !state.in_operator()
                 && state
