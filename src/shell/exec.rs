@@ -1123,12 +1123,12 @@ impl<'r> Interp<'r> {
                 line.push(' ');
                 line.push_str(&assign.name);
                 line.push('=');
-                line.push_str(&builtins::quote_for_trace(v));
+                line.push_str(&super::quote::quote_for_trace(v));
             }
         }
         for arg in argv {
             line.push(' ');
-            line.push_str(&builtins::quote_for_trace(arg));
+            line.push_str(&super::quote::quote_for_trace(arg));
         }
         line.push('\n');
         self.err(line.as_bytes())

@@ -17,6 +17,7 @@ mod parse;
 mod pattern;
 mod pipe;
 mod procsub;
+mod quote;
 mod stack;
 mod state;
 pub mod tool;
