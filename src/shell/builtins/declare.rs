@@ -336,35 +336,9 @@ pub(super) fn declare_line(name: &str, var: &Var, declare: bool) -> String {
 }
 
 pub(super) fn attribute_string(var: &Var) -> String {
-    let mut flags = String::from("-");
-    match var.value {
-        Value::Indexed(_) => flags.push('a'),
-        Value::Assoc(_) => flags.push('A'),
-        Value::Str(_) => {}
-    }
-    if var.integer {
-        flags.push('i');
-    }
-    if var.nameref {
-        flags.push('n');
-    }
-    if var.readonly {
-        flags.push('r');
-    }
-    if var.exported {
-        flags.push('x');
-    }
-    if flags.len() == 1 {
-        flags.push('-');
-    }
-    flags
-}
-
-/// `${v@a}`: the attribute letters.
-pub(crate) fn attribute_flags(state: &State, name: &str) -> String {
-    match state.var(name) {
-        Some(var) => attribute_string(var).trim_start_matches('-').to_string(),
-        None => String::new(),
+    match var.attribute_letters() {
+        letters if letters.is_empty() => "--".to_string(),
+        letters => format!("-{letters}"),
     }
 }
 

@@ -13,7 +13,7 @@ use brush_parser::ast::{BinaryPredicate, ExtendedTestExpr, TestExpr, UnaryPredic
 
 use super::commands;
 use super::exec::{Assign, AssignValue, DeclArg, Flow, Interp, Res};
-use super::state::{State, Value, Var};
+use super::state::{Value, Var};
 use super::storage_path;
 use crate::storage::FileKind;
 
@@ -30,7 +30,7 @@ mod test;
 mod trap;
 mod type_command;
 
-pub(crate) use declare::{attribute_flags, declaration, is_name};
+pub(crate) use declare::{declaration, is_name};
 pub(crate) use scripts::run_script_file;
 use {declare::*, dirs::*, flow::*, getopts::*, read_echo::*, scripts::*, set::*, test::*, trap::*, type_command::*};
 

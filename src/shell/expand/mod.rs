@@ -14,7 +14,7 @@ use brush_parser::word::{
 
 use super::exec::{Assign, AssignValue, Flow, Interp};
 use super::pattern::{self, Pattern};
-use super::state::Value;
+use super::state::{Value, Var};
 use super::storage_path;
 use super::LimitHit;
 use crate::storage::FileKind;

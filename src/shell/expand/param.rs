@@ -371,7 +371,7 @@ impl Interp<'_> {
                     ParameterTransformOp::ExpandEscapeSequences => map_value(value, |s| ansi_c(&s)),
                     ParameterTransformOp::ToAttributeFlags => {
                         let flags = match parameter {
-                            Parameter::Named(name) => crate::shell::builtins::attribute_flags(&self.st, name),
+                            Parameter::Named(name) => self.st.var(name).map(Var::attribute_letters).unwrap_or_default(),
                             _ => String::new(),
                         };
                         PVal::Str(flags)
