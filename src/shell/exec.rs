@@ -104,6 +104,8 @@ pub(crate) struct Shared {
     pub(crate) pids: std::sync::atomic::AtomicU32,
     pub(crate) finished: Mutex<u64>,
     pub(crate) job_done: std::sync::Condvar,
+    /// Jobs left by jobs that have ended, for the run's end to join.
+    pub(crate) orphans: super::jobs::Orphans,
 }
 
 /// One thread's view of a run: the storage, the limits, the shared
@@ -180,6 +182,7 @@ impl<'r> Runtime<'r> {
                 pids: std::sync::atomic::AtomicU32::new(super::jobs::FIRST_PID),
                 finished: Mutex::new(0),
                 job_done: std::sync::Condvar::new(),
+                orphans: super::jobs::Orphans::default(),
             }),
             ticks: Cell::new(0),
             deadline: Cell::new(None),
@@ -379,6 +382,9 @@ pub(crate) struct Interp<'r> {
     pub(crate) proc_fds: Vec<super::procsub::ProcFd>,
     /// Background jobs this shell started and has not waited for.
     pub(crate) jobs: Vec<super::jobs::Job>,
+    /// Jobs of subshells that ended without waiting for them: no shell's
+    /// to wait for, joined when an enclosing substitution (or the run) ends.
+    pub(crate) left_jobs: Vec<super::jobs::Job>,
     /// The statuses of jobs already waited for, by `$!` (`wait PID` again).
     pub(crate) reaped: Vec<(u32, i32)>,
 }
@@ -412,6 +418,7 @@ impl<'r> Interp<'r> {
             stdin_piped: false,
             proc_fds: Vec::new(),
             jobs: Vec::new(),
+            left_jobs: Vec::new(),
             reaped: Vec::new(),
         }
     }
@@ -464,7 +471,21 @@ impl<'r> Interp<'r> {
     /// Runs `f` on a copy of the state (a subshell): its changes to
     /// variables, functions, options and the directory are dropped; `exit`
     /// ends only the subshell. An `EXIT` trap set inside runs when it ends.
+    /// The background jobs it started go on without it, as in bash (the
+    /// run's end stops them).
     pub(crate) fn subshell(&mut self, f: impl FnOnce(&mut Self) -> Res) -> Res {
+        self.subshell_jobs(f, false)
+    }
+
+    /// [`subshell`](Self::subshell) whose output is read to its end (a
+    /// substitution, a pipeline stage, a command run by `xargs`): it waits
+    /// for the jobs started inside, which hold its output as they would
+    /// hold its pipe in bash.
+    pub(crate) fn subshell_waiting(&mut self, f: impl FnOnce(&mut Self) -> Res) -> Res {
+        self.subshell_jobs(f, true)
+    }
+
+    fn subshell_jobs(&mut self, f: impl FnOnce(&mut Self) -> Res, wait: bool) -> Res {
         self.rt.check_stack()?;
         let saved = self.st.clone();
         if !self.st.options.errtrace {
@@ -475,10 +496,9 @@ impl<'r> Interp<'r> {
         let saved_exec = std::mem::take(&mut self.exec_files);
         let saved_scopes = std::mem::replace(&mut self.scopes, 0);
         self.subshells += 1;
-        let jobs = self.jobs.len();
+        let (jobs, left) = (self.jobs.len(), self.left_jobs.len());
         let result = f(self);
-        // The jobs it started end with it (as a substitution waits for them).
-        let result = self.join_jobs(jobs, result);
+        let result = if wait { self.join_jobs(jobs, left, result) } else { self.leave_jobs(jobs, result) };
         self.subshells -= 1;
         let result = self.end_subshell_streams(result, saved_fd, saved_outs, saved_ins);
         self.exec_files = saved_exec;
@@ -686,6 +706,7 @@ impl<'r> Interp<'r> {
                     cond: self.cond,
                     jobs: self.jobs.iter().map(super::jobs::Job::inherit).collect(),
                     proc_fds: self.proc_fds(),
+                    fds: self.thread_fds(),
                     first: index == 0,
                 };
                 let seed = rt.seed();
@@ -740,6 +761,7 @@ impl<'r> Interp<'r> {
             }
         });
         self.outs[saved.err].unshare(stderr);
+        self.unshare_fds(saved);
         outcome
     }
 
@@ -1539,6 +1561,8 @@ struct StageStart {
     jobs: Vec<super::jobs::Job>,
     /// The process substitutions open where the pipeline runs.
     proc_fds: Vec<super::procsub::ProcFd>,
+    /// Descriptors 3 to 9.
+    fds: super::io::ThreadFds,
     /// Whether this is the first stage (its stdin is the shell's).
     first: bool,
 }
@@ -1595,8 +1619,9 @@ fn run_stage(seed: Seed<'_, '_>, start: StageStart, command: &ast::Command) -> (
     interp.cond = start.cond;
     interp.jobs = start.jobs;
     interp.proc_fds = start.proc_fds;
+    interp.adopt_fds(start.fds);
     interp.stdin_piped = !start.first;
-    let status = match interp.subshell(|s| s.run_command(command)) {
+    let status = match interp.subshell_waiting(|s| s.run_command(command)) {
         Ok(status) => Ok(status),
         Err(Flow::Limit(LimitHit::BrokenPipe)) => Ok(LimitHit::BrokenPipe.exit_code()),
         Err(Flow::Limit(hit)) => Err(hit),
@@ -1719,7 +1744,7 @@ impl Interp<'_> {
         self.fd = Fds::new(base_ins, base_outs, base_outs + 1);
         // Like a process xargs would start: the shell's state is a copy.
         self.scopes += 1;
-        let result = self.subshell(|s| {
+        let result = self.subshell_waiting(|s| {
             if let Some(env) = env {
                 let vars = s.st.vars_mut();
                 vars.retain(|_, var| var.exported && !env.clear);

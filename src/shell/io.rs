@@ -5,17 +5,22 @@
 //! the table writes its stderr after its stdout in that case (bash would
 //! interleave them). `/dev/null`, `/dev/stdin`, `/dev/stdout` and
 //! `/dev/stderr` are understood; descriptors 3 to 9 are slots of [`Fds`]
-//! that a redirection points at a stream (`exec 3>file`, `3>&1`, `3<file`),
-//! closed in a pipeline stage other than the last and in a background job.
+//! that a redirection points at a stream (`exec 3>file`, `3>&1`, `3<file`);
+//! a pipeline stage and a background job get them too ([`ThreadFds`]):
+//! an output as a view of the same stream, an input as a copy of the rest.
+//! `< file` reads the file [`FILE_PIECE`] bytes at a time, as commands do
+//! through `Context`, so a large file is never held whole.
+
+use std::sync::{Arc, Mutex};
 
 use brush_parser::ast;
 
-use super::command::{directories_before_slashes, error_reason, has_trailing_slash, Output};
+use super::command::{directories_before_slashes, error_reason, has_trailing_slash, Output, FILE_PIECE};
 use super::exec::{Flow, Interp, Res};
 use super::pipe::PipeReader;
 use super::storage_path;
 use super::LimitHit;
-use crate::storage::FileKind;
+use crate::storage::{FileKind, Storage};
 
 /// Which streams fds 0, 1 and 2 are (indices into the interpreter's lists),
 /// and fds 3 to 9 when a redirection opened them (`exec 3>file`, `3>&1`).
@@ -57,43 +62,84 @@ impl Fds {
 }
 
 /// An input stream: the bytes at hand and how far they are consumed, and
-/// for a pipe, the pipe the rest comes from.
+/// for a pipe, the pipe the rest comes from; for a large file, where the
+/// rest of it is.
 #[derive(Debug, Default)]
 pub(crate) struct Input {
     pub(crate) data: Vec<u8>,
     pub(crate) pos: usize,
     /// The pipe the rest comes from, until its end.
     pipe: Option<PipeReader>,
+    /// The file the rest comes from, one piece at a time, until its end.
+    file: Option<FileRest>,
     /// Whether the bytes came from a pipe (read ahead is lost with the reader).
     piped: bool,
+}
+
+/// The part of a file an [`Input`] has not read yet.
+#[derive(Clone)]
+struct FileRest {
+    storage: Arc<dyn Storage>,
+    path: String,
+    offset: u64,
+}
+
+impl std::fmt::Debug for FileRest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FileRest").field("path", &self.path).field("offset", &self.offset).finish()
+    }
 }
 
 impl Input {
     /// An input of known bytes (a file, a here-document).
     pub(crate) fn buffer(data: Vec<u8>) -> Self {
-        Input { data, pos: 0, pipe: None, piped: false }
+        Input { data, pos: 0, pipe: None, file: None, piped: false }
     }
 
-    /// What a background job started with this stdin reads: the rest of a
-    /// pipe (the job takes it over: this one is at its end afterwards), or a
-    /// copy of the rest of a file or here-document.
+    /// A file of `storage` read from its start, [`FILE_PIECE`] bytes at a
+    /// time: the first piece now (so that a missing file fails here), the
+    /// rest as it is read.
+    pub(crate) fn file(storage: Arc<dyn Storage>, path: String) -> Result<Self, crate::storage::StorageError> {
+        let first = storage.read_range(&path, 0, FILE_PIECE)?;
+        let offset = first.len() as u64;
+        // A file shorter than a piece is all there.
+        let file = (first.len() >= FILE_PIECE).then_some(FileRest { storage, path, offset });
+        Ok(Input { data: first, pos: 0, pipe: None, file, piped: false })
+    }
+
+    /// What a background job or a pipeline stage started with this input
+    /// reads: the rest of a pipe (the job takes it over: this one is at its
+    /// end afterwards), or a copy of the rest of a file or here-document.
     pub(crate) fn for_job(&mut self) -> Input {
         if self.pipe.is_some() {
             std::mem::take(self)
         } else {
-            Input::buffer(self.rest().to_vec())
+            Input { data: self.rest().to_vec(), pos: 0, pipe: None, file: self.file.clone(), piped: false }
         }
     }
 
     /// The read end of a pipe.
     pub(crate) fn pipe(reader: PipeReader) -> Self {
-        Input { data: Vec::new(), pos: 0, pipe: Some(reader), piped: true }
+        Input { data: Vec::new(), pos: 0, pipe: Some(reader), file: None, piped: true }
     }
 
-    /// Makes sure unread bytes are at hand, waiting for the pipe's writer;
-    /// `false` at the end.
+    /// Makes sure unread bytes are at hand, waiting for the pipe's writer
+    /// or reading the file's next piece; `false` at the end.
     pub(crate) fn fill(&mut self) -> Result<bool, LimitHit> {
         while self.pos >= self.data.len() {
+            if let Some(file) = &mut self.file {
+                self.pos = 0;
+                // A file that cannot be read further ends there.
+                let piece = file.storage.read_range(&file.path, file.offset, FILE_PIECE).unwrap_or_default();
+                if piece.is_empty() {
+                    self.file = None;
+                    self.data = Vec::new();
+                    return Ok(false);
+                }
+                file.offset += piece.len() as u64;
+                self.data = piece;
+                continue;
+            }
             let Some(pipe) = &self.pipe else { return Ok(false) };
             let used = std::mem::take(&mut self.data);
             self.pos = 0;
@@ -129,7 +175,7 @@ impl Input {
         };
         self.pos = 0;
         if !self.piped {
-            // A file's bytes are all there: nothing more comes.
+            // The next piece of a file is a buffer of its own.
             self.data = Vec::new();
         }
         data
@@ -158,6 +204,65 @@ impl Input {
     pub(crate) fn drop_read_ahead(&mut self) {
         if self.piped {
             self.pos = self.data.len();
+        }
+    }
+}
+
+/// Descriptors 3 to 9 as a shell on another thread gets them (a pipeline
+/// stage, a background job): an open output as a view of the same stream
+/// (writes keep their order), an open input as a copy of what is unread
+/// (bash's processes would share the offset).
+#[derive(Default)]
+pub(crate) struct ThreadFds(Vec<(i32, ThreadSlot)>);
+
+enum ThreadSlot {
+    Out(Arc<Mutex<Output>>),
+    In(Input),
+}
+
+impl Interp<'_> {
+    /// Descriptors 3 to 9 for a stage or a job starting now.
+    pub(crate) fn thread_fds(&mut self) -> ThreadFds {
+        let mut slots = Vec::new();
+        for fd in 3..=9 {
+            match self.fd.slot(fd) {
+                Some(Slot::Out(index)) => slots.push((fd, ThreadSlot::Out(self.outs[index].share()))),
+                Some(Slot::In(index)) => slots.push((fd, ThreadSlot::In(self.ins[index].for_job()))),
+                _ => {}
+            }
+        }
+        ThreadFds(slots)
+    }
+
+    /// Opens descriptors 3 to 9 as [`thread_fds`](Self::thread_fds) gave
+    /// them, in a stage's or a job's fresh interpreter.
+    pub(crate) fn adopt_fds(&mut self, fds: ThreadFds) {
+        for (fd, slot) in fds.0 {
+            let slot = match slot {
+                ThreadSlot::Out(stream) => {
+                    self.outs.push(Output::view_of(&stream));
+                    Slot::Out(self.outs.len() - 1)
+                }
+                ThreadSlot::In(input) => {
+                    self.ins.push(input);
+                    Slot::In(self.ins.len() - 1)
+                }
+            };
+            self.fd.set(fd, slot);
+        }
+    }
+
+    /// After the stages that shared descriptors 3 to 9 of `fds` have
+    /// ended: their outputs are this shell's own again (those a job still
+    /// writes to stay shared).
+    pub(crate) fn unshare_fds(&mut self, fds: Fds) {
+        for slot in fds.more {
+            if let Slot::Out(index) = slot {
+                if let Some(output) = self.outs.get_mut(index) {
+                    let stream = output.share();
+                    output.unshare(stream);
+                }
+            }
         }
     }
 }
@@ -349,7 +454,11 @@ impl Interp<'_> {
     }
 
     fn set_input(&mut self, fd: i32, data: Vec<u8>) {
-        self.ins.push(Input::buffer(data));
+        self.push_input(fd, Input::buffer(data));
+    }
+
+    fn push_input(&mut self, fd: i32, input: Input) {
+        self.ins.push(input);
         if fd == 0 {
             self.fd.input = self.ins.len() - 1;
         } else {
@@ -371,11 +480,15 @@ impl Interp<'_> {
             self.set_input(fd, data);
             return Ok(true);
         }
-        let read =
-            directories_before_slashes(self.rt.storage, &self.st.cwd, name).and_then(|()| self.rt.storage.read(&path));
+        let storage = self.rt.jobs_env.as_ref().map(|env| env.storage.clone());
+        let read = directories_before_slashes(self.rt.storage, &self.st.cwd, name).and_then(|()| match storage {
+            Some(storage) => Input::file(storage, path),
+            // A runtime without a shared storage (no jobs either) reads whole.
+            None => self.rt.storage.read(&path).map(Input::buffer),
+        });
         match read {
-            Ok(data) => {
-                self.set_input(fd, data);
+            Ok(input) => {
+                self.push_input(fd, input);
                 Ok(true)
             }
             Err(error) => {

@@ -17,9 +17,13 @@
 //!   thread behind. In bash they would go on after the script; a script
 //!   that wants a job's output `wait`s for it, as it must in bash to be
 //!   sure of it.
-//! - A subshell, a command substitution or a pipeline stage waits for the
-//!   jobs it started before it ends (bash's subshell would leave them
-//!   running; a substitution waits for them too, as they hold its pipe).
+//! - A subshell (and a child `bash`, and a job's own body) leaves the jobs
+//!   it started running, as bash does; they are no shell's to `wait` for.
+//!   A command substitution, a process substitution, a pipeline stage
+//!   other than the last and a command run by `xargs` or `find -exec` wait
+//!   for the jobs started inside before they end (in bash a job holding
+//!   the pipe keeps the reader waiting too; one that redirected its output
+//!   elsewhere would not).
 //! - `jobs` lists the jobs still running; bash without job control lists a
 //!   finished job only in rare cases. `$!` counts up from 4243.
 //! - A job started where stdin is a pipe takes the rest of that pipe over
@@ -104,9 +108,28 @@ struct JobStart {
     input: Option<Input>,
     stdout: Arc<Mutex<Output>>,
     stderr: Arc<Mutex<Output>>,
+    /// Descriptors 3 to 9.
+    fds: super::io::ThreadFds,
     position: Position,
     /// `timeout`'s nearer end, when a job starts inside it.
     deadline: Option<Instant>,
+}
+
+/// Jobs whose shell has ended (a job's subshells left them): the run's end
+/// stops and joins them.
+#[derive(Default)]
+pub(crate) struct Orphans(Mutex<Vec<Job>>);
+
+impl std::fmt::Debug for Orphans {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Orphans({})", lock(&self.0).len())
+    }
+}
+
+impl Orphans {
+    fn take(&self) -> Vec<Job> {
+        std::mem::take(&mut *lock(&self.0))
+    }
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -131,8 +154,12 @@ fn run_job(
             interp.ins = vec![input];
             interp.stdin_piped = true;
         }
+        interp.adopt_fds(start.fds);
         interp.resume(start.position);
-        interp.subshell(|s| s.run_and_or(&command))
+        let status = interp.subshell(|s| s.run_and_or(&command));
+        // The jobs it left go on after it, until the run's end.
+        lock(&shared.orphans.0).append(&mut interp.left_jobs);
+        status
     }));
     let status = match outcome {
         Ok(Ok(status) | Err(Flow::Exit(status) | Flow::Abort(status) | Flow::Return(status))) => status,
@@ -189,6 +216,7 @@ impl Interp<'_> {
             input,
             stdout,
             stderr,
+            fds: self.thread_fds(),
             position: self.position(),
             deadline: self.rt.deadline(),
         };
@@ -219,10 +247,11 @@ impl Interp<'_> {
         }
     }
 
-    /// Waits for the jobs started since `base` (a subshell's end), then
-    /// gives `result` back. A limit stops them first.
-    pub(crate) fn join_jobs(&mut self, base: usize, result: Res) -> Res {
-        if self.jobs.len() <= base {
+    /// Waits for the jobs started since `base` and those left by subshells
+    /// since `left` (a waiting subshell's end), then gives `result` back.
+    /// A limit stops them first.
+    pub(crate) fn join_jobs(&mut self, base: usize, left: usize, result: Res) -> Res {
+        if self.jobs.len() <= base && self.left_jobs.len() <= left {
             return result;
         }
         if let Err(Flow::Limit(hit)) = result {
@@ -230,20 +259,40 @@ impl Interp<'_> {
                 self.rt.clock.halt(hit);
             }
         }
-        for mut job in self.jobs.drain(base..) {
+        let mut ended: Vec<Job> = self.jobs.drain(base..).collect();
+        ended.extend(self.left_jobs.drain(left..));
+        for mut job in ended {
             job.join();
         }
         result
     }
 
-    /// The run's end: stops the jobs still running and joins them. Returns
-    /// the limit a job stopped the run with, if one did.
+    /// A subshell's end that does not wait: the jobs it started since
+    /// `base` go on, no longer its.
+    pub(crate) fn leave_jobs(&mut self, base: usize, result: Res) -> Res {
+        if self.jobs.len() > base {
+            let left: Vec<Job> = self.jobs.drain(base..).collect();
+            self.left_jobs.extend(left);
+        }
+        result
+    }
+
+    /// The run's end: stops the jobs still running (the shell's, those its
+    /// subshells left, and theirs) and joins them. Returns the limit a job
+    /// stopped the run with, if one did.
     pub(crate) fn end_jobs(&mut self) -> Option<LimitHit> {
         let halted = self.rt.clock.halted();
-        if !self.jobs.is_empty() {
+        let mut running: Vec<Job> = std::mem::take(&mut self.jobs);
+        running.append(&mut self.left_jobs);
+        running.append(&mut self.rt.shared.orphans.take());
+        if !running.is_empty() {
             self.rt.clock.stop_jobs();
-            for mut job in std::mem::take(&mut self.jobs) {
-                job.join();
+            // A job stopping may leave jobs of its own: join until none is left.
+            while !running.is_empty() {
+                for mut job in running {
+                    job.join();
+                }
+                running = self.rt.shared.orphans.take();
             }
             self.rt.clock.jobs_stopped();
         }

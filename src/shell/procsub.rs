@@ -64,7 +64,7 @@ impl Interp<'_> {
             self.ins.push(Input::buffer(data));
             self.fd.input = self.ins.len() - 1;
             self.scopes += 1;
-            let result = self.subshell(|s| s.run_list(&list));
+            let result = self.subshell_waiting(|s| s.run_list(&list));
             self.scopes -= 1;
             self.ins.truncate(base_ins);
             self.fd = saved;

@@ -54,7 +54,7 @@ impl Interp<'_> {
         // holding the substitution, as in bash for a one-line `$(…)`.
         let saved_line = self.st.trap_line;
         self.st.trap_line = Some(saved_line.unwrap_or(line));
-        let result = self.subshell(f);
+        let result = self.subshell_waiting(f);
         self.st.trap_line = saved_line;
         self.line = line;
         self.scopes -= 1;
