@@ -32,6 +32,39 @@ pub(crate) struct Fds {
     pub(crate) more: [Slot; 7],
 }
 
+/// An interpreter's streams and descriptors: the output and input streams
+/// (indexed by [`Fds`]), which stream each descriptor is, the files of
+/// `exec >file`, the process substitutions of the commands running.
+pub(crate) struct Streams {
+    /// Output streams; `fd.out`/`fd.err` index into it.
+    pub(crate) outs: Vec<Output>,
+    /// Input streams; `fd.input` indexes into it.
+    pub(crate) ins: Vec<Input>,
+    pub(crate) fd: Fds,
+    /// Files `exec >file` opened, written when the (sub)shell ends.
+    pub(crate) exec_files: Vec<Pending>,
+    /// The process substitutions (`<(…)`, `>(…)`) of the commands running.
+    pub(crate) proc_fds: Vec<super::procsub::ProcFd>,
+    /// Whether stdin is a pipe or a redirection even at `ins[0]` (a pipeline
+    /// stage's, a job's that inherited one): a job started here reads it,
+    /// where a job of the script's own stdin reads `/dev/null`.
+    pub(crate) stdin_piped: bool,
+}
+
+impl Streams {
+    /// Two fresh output streams capped at `cap`, an empty stdin.
+    pub(crate) fn new(cap: usize) -> Self {
+        Streams {
+            outs: vec![Output::new(cap), Output::new(cap)],
+            ins: vec![Input::default()],
+            fd: Fds::new(0, 0, 1),
+            exec_files: Vec::new(),
+            proc_fds: Vec::new(),
+            stdin_piped: false,
+        }
+    }
+}
+
 /// What one of fds 3 to 9 is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) enum Slot {
@@ -225,9 +258,9 @@ impl Interp<'_> {
     pub(crate) fn thread_fds(&mut self) -> ThreadFds {
         let mut slots = Vec::new();
         for fd in 3..=9 {
-            match self.fd.slot(fd) {
-                Some(Slot::Out(index)) => slots.push((fd, ThreadSlot::Out(self.outs[index].share()))),
-                Some(Slot::In(index)) => slots.push((fd, ThreadSlot::In(self.ins[index].for_job()))),
+            match self.io.fd.slot(fd) {
+                Some(Slot::Out(index)) => slots.push((fd, ThreadSlot::Out(self.io.outs[index].share()))),
+                Some(Slot::In(index)) => slots.push((fd, ThreadSlot::In(self.io.ins[index].for_job()))),
                 _ => {}
             }
         }
@@ -240,15 +273,15 @@ impl Interp<'_> {
         for (fd, slot) in fds.0 {
             let slot = match slot {
                 ThreadSlot::Out(stream) => {
-                    self.outs.push(Output::view_of(&stream));
-                    Slot::Out(self.outs.len() - 1)
+                    self.io.outs.push(Output::view_of(&stream));
+                    Slot::Out(self.io.outs.len() - 1)
                 }
                 ThreadSlot::In(input) => {
-                    self.ins.push(input);
-                    Slot::In(self.ins.len() - 1)
+                    self.io.ins.push(input);
+                    Slot::In(self.io.ins.len() - 1)
                 }
             };
-            self.fd.set(fd, slot);
+            self.io.fd.set(fd, slot);
         }
     }
 
@@ -258,7 +291,7 @@ impl Interp<'_> {
     pub(crate) fn unshare_fds(&mut self, fds: Fds) {
         for slot in fds.more {
             if let Slot::Out(index) = slot {
-                if let Some(output) = self.outs.get_mut(index) {
+                if let Some(output) = self.io.outs.get_mut(index) {
                     let stream = output.share();
                     output.unshare(stream);
                 }
@@ -283,9 +316,9 @@ impl Interp<'_> {
         redirects: impl IntoIterator<Item = &'a ast::IoRedirect>,
         f: impl FnOnce(&mut Self) -> Res,
     ) -> Res {
-        let saved = self.fd;
-        let base_outs = self.outs.len();
-        let base_ins = self.ins.len();
+        let saved = self.io.fd;
+        let base_outs = self.io.outs.len();
+        let base_ins = self.io.ins.len();
         let mut files: Vec<Pending> = Vec::new();
         let mut result = None;
         for redirect in redirects {
@@ -304,16 +337,16 @@ impl Interp<'_> {
         let result = match result {
             Some(r) => r,
             None => {
-                self.scopes += 1;
+                self.at.scopes += 1;
                 let r = f(self);
-                self.scopes -= 1;
+                self.at.scopes -= 1;
                 r
             }
         };
-        self.fd = saved;
+        self.io.fd = saved;
         let flush_status = self.flush_files(files)?;
-        self.outs.truncate(base_outs);
-        self.ins.truncate(base_ins);
+        self.io.outs.truncate(base_outs);
+        self.io.ins.truncate(base_ins);
         match result {
             Ok(status) => Ok(flush_status.unwrap_or(status)),
             other => other,
@@ -324,7 +357,7 @@ impl Interp<'_> {
     pub(crate) fn flush_files(&mut self, files: Vec<Pending>) -> Result<Option<i32>, Flow> {
         let mut status = None;
         for pending in files {
-            let Some(buffer) = self.outs.get_mut(pending.buffer) else { continue };
+            let Some(buffer) = self.io.outs.get_mut(pending.buffer) else { continue };
             let data = buffer.take();
             if data.is_empty() {
                 continue;
@@ -341,16 +374,16 @@ impl Interp<'_> {
     /// Appends what went to the files of `exec >file` so far (after each
     /// simple command, so the script can read them back).
     pub(crate) fn flush_exec_files(&mut self) -> Result<(), Flow> {
-        for i in 0..self.exec_files.len() {
-            let pending = &self.exec_files[i];
-            let Some(buffer) = self.outs.get_mut(pending.buffer) else { continue };
+        for i in 0..self.io.exec_files.len() {
+            let pending = &self.io.exec_files[i];
+            let Some(buffer) = self.io.outs.get_mut(pending.buffer) else { continue };
             if buffer.is_empty() {
                 continue;
             }
             let data = buffer.take();
             let path = pending.path.clone();
             if let Err(error) = self.rt.storage.append(&path, &data) {
-                let message = format!("{}: {}", self.exec_files[i].name, error_reason(&error));
+                let message = format!("{}: {}", self.io.exec_files[i].name, error_reason(&error));
                 self.error(message)?;
             }
         }
@@ -361,11 +394,11 @@ impl Interp<'_> {
     /// shell (or subshell). Inside a redirected or piped command they are
     /// refused (bash would apply them to that command's streams).
     pub(crate) fn exec_redirects<'a>(&mut self, redirects: impl IntoIterator<Item = &'a ast::IoRedirect>) -> Res {
-        if self.scopes > 0 {
+        if self.at.scopes > 0 {
             self.error("exec: redirections inside a redirected or piped command are not supported")?;
             return Ok(1);
         }
-        let mut files = std::mem::take(&mut self.exec_files);
+        let mut files = std::mem::take(&mut self.io.exec_files);
         let mut status = Ok(0);
         for redirect in redirects {
             match self.apply_redirect(redirect, &mut files) {
@@ -380,7 +413,7 @@ impl Interp<'_> {
                 }
             }
         }
-        self.exec_files = files;
+        self.io.exec_files = files;
         status
     }
 
@@ -447,7 +480,7 @@ impl Interp<'_> {
                 if !self.open_output(1, &name, *append, false, files)? {
                     return Ok(false);
                 }
-                self.fd.err = self.fd.out;
+                self.io.fd.err = self.io.fd.out;
                 Ok(true)
             }
         }
@@ -458,11 +491,11 @@ impl Interp<'_> {
     }
 
     fn push_input(&mut self, fd: i32, input: Input) {
-        self.ins.push(input);
+        self.io.ins.push(input);
         if fd == 0 {
-            self.fd.input = self.ins.len() - 1;
+            self.io.fd.input = self.io.ins.len() - 1;
         } else {
-            self.fd.set(fd, Slot::In(self.ins.len() - 1));
+            self.io.fd.set(fd, Slot::In(self.io.ins.len() - 1));
         }
     }
 
@@ -509,11 +542,11 @@ impl Interp<'_> {
         files: &mut Vec<Pending>,
     ) -> Result<bool, Flow> {
         let target = match name {
-            "/dev/stdout" => Some(self.fd.out),
-            "/dev/stderr" => Some(self.fd.err),
+            "/dev/stdout" => Some(self.io.fd.out),
+            "/dev/stderr" => Some(self.io.fd.err),
             "/dev/null" => {
-                self.outs.push(Output::null());
-                Some(self.outs.len() - 1)
+                self.io.outs.push(Output::null());
+                Some(self.io.outs.len() - 1)
             }
             _ => None,
         };
@@ -551,16 +584,16 @@ impl Interp<'_> {
                     self.error(format_args!("{name}: {}", error_reason(&error)))?;
                     return Ok(false);
                 }
-                self.outs.push(Output::new(self.rt.limits.max_output_bytes));
-                let buffer = self.outs.len() - 1;
+                self.io.outs.push(Output::new(self.rt.limits.max_output_bytes));
+                let buffer = self.io.outs.len() - 1;
                 files.push(Pending { buffer, path, name: name.to_string() });
                 buffer
             }
         };
         match fd {
-            1 => self.fd.out = target,
-            2 => self.fd.err = target,
-            _ => self.fd.set(fd, Slot::Out(target)),
+            1 => self.io.fd.out = target,
+            2 => self.io.fd.err = target,
+            _ => self.io.fd.set(fd, Slot::Out(target)),
         }
         Ok(true)
     }
@@ -568,15 +601,15 @@ impl Interp<'_> {
     /// `>&2`, `2>&1`, `<&0`, `>&-`, and `>&file` (same as `&>file`).
     fn duplicate(&mut self, fd: i32, source: &str, input: bool, files: &mut Vec<Pending>) -> Result<bool, Flow> {
         let numbered = source.len() == 1 && source.as_bytes()[0].is_ascii_digit();
-        let source_slot = if numbered { self.fd.slot(i32::from(source.as_bytes()[0] - b'0')) } else { None };
+        let source_slot = if numbered { self.io.fd.slot(i32::from(source.as_bytes()[0] - b'0')) } else { None };
         if source == "-" && fd != 0 && fd != 1 && fd != 2 {
             // `3>&-`, `3<&-`: closes fd 3.
-            self.fd.set(fd, Slot::Closed);
+            self.io.fd.set(fd, Slot::Closed);
             return Ok(true);
         }
         if input {
             let index = match (source, source_slot) {
-                ("0", _) => self.fd.input,
+                ("0", _) => self.io.fd.input,
                 ("-", _) => return Ok(true),
                 (_, Some(Slot::In(index))) => index,
                 _ => {
@@ -585,25 +618,25 @@ impl Interp<'_> {
                 }
             };
             match fd {
-                0 => self.fd.input = index,
-                _ => self.fd.set(fd, Slot::In(index)),
+                0 => self.io.fd.input = index,
+                _ => self.io.fd.set(fd, Slot::In(index)),
             }
             return Ok(true);
         }
         if let Some(Slot::Out(index)) = source_slot {
             match fd {
-                1 => self.fd.out = index,
-                2 => self.fd.err = index,
-                _ => self.fd.set(fd, Slot::Out(index)),
+                1 => self.io.fd.out = index,
+                2 => self.io.fd.err = index,
+                _ => self.io.fd.set(fd, Slot::Out(index)),
             }
             return Ok(true);
         }
         let target = match source {
-            "1" => self.fd.out,
-            "2" => self.fd.err,
+            "1" => self.io.fd.out,
+            "2" => self.io.fd.err,
             "-" => {
-                self.outs.push(Output::new(self.rt.limits.max_output_bytes));
-                self.outs.len() - 1
+                self.io.outs.push(Output::new(self.rt.limits.max_output_bytes));
+                self.io.outs.len() - 1
             }
             _ if source.bytes().all(|b| b.is_ascii_digit()) => {
                 self.error(format_args!("{source}: Bad file descriptor"))?;
@@ -617,14 +650,14 @@ impl Interp<'_> {
                 if !self.open_output(1, source, false, false, files)? {
                     return Ok(false);
                 }
-                self.fd.err = self.fd.out;
+                self.io.fd.err = self.io.fd.out;
                 return Ok(true);
             }
         };
         match fd {
-            1 => self.fd.out = target,
-            2 => self.fd.err = target,
-            _ => self.fd.set(fd, Slot::Out(target)),
+            1 => self.io.fd.out = target,
+            2 => self.io.fd.err = target,
+            _ => self.io.fd.set(fd, Slot::Out(target)),
         }
         Ok(true)
     }
@@ -632,8 +665,8 @@ impl Interp<'_> {
     /// The input stream fd `n` reads (`read -u n`), if it is open for reading.
     pub(crate) fn input_fd(&self, n: i32) -> Option<usize> {
         match n {
-            0 => Some(self.fd.input),
-            _ => match self.fd.slot(n) {
+            0 => Some(self.io.fd.input),
+            _ => match self.io.fd.slot(n) {
                 Some(Slot::In(index)) => Some(index),
                 _ => None,
             },

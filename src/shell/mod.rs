@@ -220,14 +220,14 @@ impl Shell {
         let mut limit = runtime.check().err();
         let mut exit_code = 0;
         if limit.is_none() {
-            let outcome = match parse::parse_program(script, &interp.popts) {
+            let outcome = match parse::parse_program(script, &interp.cache.popts) {
                 Ok(program) => interp.run_script(&program),
                 // `bash -c` reads and runs one complete command at a time, so
                 // the commands before a syntax error run before it is reported.
                 // A script the parser gave up on runs nothing: its prefixes
                 // could cost as much again.
                 Err(message) if message == parse::TOO_COMPLEX => interp.err(message.as_bytes()).map(|()| 2),
-                Err(message) => match parse::runnable_prefix(script, &interp.popts) {
+                Err(message) => match parse::runnable_prefix(script, &interp.cache.popts) {
                     Some(prefix) => interp.run_script(&prefix),
                     None => Ok(0),
                 }
@@ -261,13 +261,13 @@ impl Shell {
             limit = limit.or(Some(hit));
         }
         // Files `exec >file` opened are written now.
-        let files = std::mem::take(&mut interp.exec_files);
-        interp.fd = io::Fds::new(0, 0, 1);
+        let files = std::mem::take(&mut interp.io.exec_files);
+        interp.io.fd = io::Fds::new(0, 0, 1);
         if let Err(exec::Flow::Limit(hit)) = interp.flush_files(files) {
             limit = limit.or(Some(hit));
         }
-        let mut stdout = std::mem::replace(&mut interp.outs[0], command::Output::new(0));
-        let mut stderr = std::mem::replace(&mut interp.outs[1], command::Output::new(0));
+        let mut stdout = std::mem::replace(&mut interp.io.outs[0], command::Output::new(0));
+        let mut stderr = std::mem::replace(&mut interp.io.outs[1], command::Output::new(0));
         let truncated = stdout.truncated() || stderr.truncated() || limit == Some(LimitHit::Output);
         let mut state = interp.st;
         state.locals.clear();

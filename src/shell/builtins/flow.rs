@@ -24,7 +24,7 @@ pub(super) fn exit(interp: &mut Interp<'_>, argv: &[String]) -> Res {
 }
 
 pub(super) fn return_(interp: &mut Interp<'_>, argv: &[String]) -> Res {
-    if interp.depth == 0 && interp.sourcing == 0 {
+    if interp.at.depth == 0 && interp.at.sourcing == 0 {
         interp.error("return: can only `return' from a function or sourced script")?;
         return Ok(2);
     }
@@ -50,11 +50,11 @@ pub(super) fn break_continue(interp: &mut Interp<'_>, argv: &[String], is_break:
             }
         },
     };
-    if interp.loops == 0 {
+    if interp.at.loops == 0 {
         interp.error(format_args!("{name}: only meaningful in a `for', `while', or `until' loop"))?;
         return Ok(0);
     }
-    let n = n.min(interp.loops);
+    let n = n.min(interp.at.loops);
     Err(if is_break { Flow::Break(n) } else { Flow::Continue(n) })
 }
 
@@ -68,13 +68,13 @@ pub(super) fn eval(interp: &mut Interp<'_>, argv: &[String]) -> Res {
 
 /// Runs `f` one level deeper (function depth also bounds `eval` and `source`).
 pub(super) fn nested(interp: &mut Interp<'_>, f: impl FnOnce(&mut Interp<'_>) -> Res) -> Res {
-    if interp.depth >= interp.rt.limits.max_function_depth {
+    if interp.at.depth >= interp.rt.limits.max_function_depth {
         return Err(Flow::Limit(crate::shell::LimitHit::FunctionDepth));
     }
     interp.rt.check_stack()?;
-    interp.depth += 1;
+    interp.at.depth += 1;
     let result = f(interp);
-    interp.depth -= 1;
+    interp.at.depth -= 1;
     result
 }
 
@@ -98,9 +98,9 @@ pub(super) fn source(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     } else {
         None
     };
-    interp.sourcing += 1;
+    interp.at.sourcing += 1;
     let result = nested(interp, |i| i.eval_string(&script));
-    interp.sourcing -= 1;
+    interp.at.sourcing -= 1;
     if let Some(saved) = saved_positional {
         interp.st.positional = saved;
     }

@@ -156,7 +156,7 @@ pub(super) fn read(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     // Byte by byte from a pipe, as bash reads one: the rest stays for the
     // next reader. `read -u N`: fd N (0, or 3 to 9 opened for reading).
     let input_index = match unit {
-        None => interp.fd.input,
+        None => interp.io.fd.input,
         Some(unit) => match unit.parse::<i32>().ok().and_then(|n| interp.input_fd(n)) {
             Some(index) => index,
             None => {
@@ -165,7 +165,7 @@ pub(super) fn read(interp: &mut Interp<'_>, argv: &[String]) -> Res {
             }
         },
     };
-    let input = &mut interp.ins[input_index];
+    let input = &mut interp.io.ins[input_index];
     let mut line: Vec<u8> = Vec::new();
     let mut escaped: Vec<bool> = Vec::new();
     let mut found_delim = false;
@@ -303,7 +303,7 @@ pub(super) fn mapfile(interp: &mut Interp<'_>, argv: &[String]) -> Res {
         }
         i += 1;
     }
-    let input = &mut interp.ins[interp.fd.input];
+    let input = &mut interp.io.ins[interp.io.fd.input];
     let mut items = std::collections::BTreeMap::new();
     let mut index = 0i64;
     let mut seen = 0usize;

@@ -70,7 +70,7 @@ pub(super) fn bash(interp: &mut Interp<'_>, argv: &[String]) -> Res {
                 }
             }
             None => {
-                let input = &mut interp.ins[interp.fd.input];
+                let input = &mut interp.io.ins[interp.io.fd.input];
                 let mut data = Vec::new();
                 while input.fill()? {
                     data.extend_from_slice(&input.take_rest());
@@ -92,7 +92,7 @@ pub(super) fn bash(interp: &mut Interp<'_>, argv: &[String]) -> Res {
 /// `bash -n`: parses the script and runs nothing; a syntax error is
 /// reported as bash does (`FILE: line N: …` for a file) with status 2.
 pub(super) fn syntax_check(interp: &mut Interp<'_>, script: &str, file: Option<&str>) -> Res {
-    match crate::shell::parse::parse_program(script, &interp.popts) {
+    match crate::shell::parse::parse_program(script, &interp.cache.popts) {
         Ok(_) => Ok(0),
         Err(message) => {
             let message = match file {
@@ -122,11 +122,11 @@ pub(super) fn run_in_subshell(
             for (name, on) in options {
                 set_option(s, name, *on);
             }
-            let saved_cond = std::mem::replace(&mut s.cond, 0);
-            let saved_loops = std::mem::replace(&mut s.loops, 0);
+            let saved_cond = std::mem::replace(&mut s.at.cond, 0);
+            let saved_loops = std::mem::replace(&mut s.at.loops, 0);
             let result = s.eval_string(script);
-            s.cond = saved_cond;
-            s.loops = saved_loops;
+            s.at.cond = saved_cond;
+            s.at.loops = saved_loops;
             result
         })
     })

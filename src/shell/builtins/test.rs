@@ -263,7 +263,7 @@ impl Interp<'_> {
 
     /// `text =~ regex`: sets `BASH_REMATCH`.
     pub(super) fn regex_match(&mut self, text: &str, regex: &str) -> Result<bool, String> {
-        let compiled = match self.regexes.get(regex) {
+        let compiled = match self.cache.regexes.get(regex) {
             Some(r) => r.clone(),
             None => {
                 // POSIX ERE, as regcomp(3) reads it in the C locale.
@@ -272,8 +272,8 @@ impl Interp<'_> {
                     return Err(String::new());
                 };
                 let r = std::rc::Rc::new(r);
-                if self.regexes.len() < 256 {
-                    self.regexes.insert(regex.to_string(), r.clone());
+                if self.cache.regexes.len() < 256 {
+                    self.cache.regexes.insert(regex.to_string(), r.clone());
                 }
                 r
             }

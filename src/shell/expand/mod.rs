@@ -220,7 +220,7 @@ impl Interp<'_> {
     /// The status an unset-variable error exits with: 127 for the shell, 1
     /// for a subshell (as bash does).
     fn unset_status(&self) -> i32 {
-        if self.subshells > 0 {
+        if self.at.subshells > 0 {
             1
         } else {
             127

@@ -27,7 +27,7 @@ impl Interp<'_> {
             PVal::List(items, _) => items.join(" "),
             PVal::Unset => return Ok(PVal::Unset),
         };
-        match crate::shell::parse::parse_word(&format!("${{{name}}}"), &self.popts).as_deref() {
+        match crate::shell::parse::parse_word(&format!("${{{name}}}"), &self.cache.popts).as_deref() {
             Some(
                 [WordPieceWithSource {
                     piece: WordPiece::ParameterExpansion(ParameterExpr::Parameter { parameter, .. }),
@@ -80,7 +80,7 @@ impl Interp<'_> {
             Parameter::NamedWithIndex { name, index } => {
                 if name == "FUNCNAME" {
                     let i = self.arith_index(index)?;
-                    let names = &self.function_names;
+                    let names = &self.at.function_names;
                     return Ok(match usize::try_from(i).ok().and_then(|i| names.iter().rev().nth(i)) {
                         Some(s) => PVal::Str(s.clone()),
                         None => PVal::Unset,
@@ -118,7 +118,7 @@ impl Interp<'_> {
                     return Ok(PVal::List(self.st.pipestatus.iter().map(i32::to_string).collect(), *concatenate));
                 }
                 if name == "FUNCNAME" {
-                    return Ok(PVal::List(self.function_names.iter().rev().cloned().collect(), *concatenate));
+                    return Ok(PVal::List(self.at.function_names.iter().rev().cloned().collect(), *concatenate));
                 }
                 match self.st.vars.get(name.as_str()) {
                     Some(var) => PVal::List(var.value.elements(), *concatenate),
@@ -172,14 +172,14 @@ impl Interp<'_> {
         Some(match name {
             "RANDOM" => {
                 // A fixed-seed linear congruential generator: runs are reproducible.
-                self.random = self.random.wrapping_mul(1_103_515_245).wrapping_add(12345);
-                PVal::Str(((self.random >> 16) & 0x7fff).to_string())
+                self.at.random = self.at.random.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                PVal::Str(((self.at.random >> 16) & 0x7fff).to_string())
             }
-            "LINENO" => PVal::Str(self.st.trap_line.unwrap_or(self.line).to_string()),
+            "LINENO" => PVal::Str(self.st.trap_line.unwrap_or(self.at.line).to_string()),
             "SECONDS" => PVal::Str(self.rt.elapsed_secs().to_string()),
             "BASHPID" => PVal::Str(FAKE_PID.to_string()),
             "PIPESTATUS" => PVal::Str(self.st.pipestatus.first().copied().unwrap_or(0).to_string()),
-            "FUNCNAME" => match self.function_names.last() {
+            "FUNCNAME" => match self.at.function_names.last() {
                 Some(name) => PVal::Str(name.clone()),
                 None => PVal::Unset,
             },
@@ -487,7 +487,7 @@ impl Interp<'_> {
     /// parameter expansion (`${a.b}`), bash reports `bad substitution` and
     /// abandons the current line (status 1); other such words stay literal.
     pub(super) fn check_bad_substitution(&mut self, word: &str) -> Result<(), Flow> {
-        let Some(bad) = bad_substitution(word, &self.popts) else { return Ok(()) };
+        let Some(bad) = bad_substitution(word, &self.cache.popts) else { return Ok(()) };
         self.err(format!("bash: {bad}: bad substitution\n").as_bytes())?;
         Err(Flow::Abort(1))
     }

@@ -7,7 +7,7 @@ impl Interp<'_> {
     /// Runs `$(…)` in a subshell and returns its output without the
     /// trailing newlines. `set -e` is off inside, as in bash.
     pub(crate) fn command_substitution(&mut self, command: &str) -> Result<String, Flow> {
-        let program = match crate::shell::parse::parse_program(command, &self.popts) {
+        let program = match crate::shell::parse::parse_program(command, &self.cache.popts) {
             Ok(program) => program,
             Err(message) => {
                 self.err(message.as_bytes())?;
@@ -45,21 +45,21 @@ impl Interp<'_> {
         &mut self,
         f: impl FnOnce(&mut Self) -> crate::shell::exec::Res,
     ) -> Result<(Vec<u8>, i32), Flow> {
-        let saved = self.fd;
-        self.outs.push(crate::shell::command::Output::new(self.rt.limits.max_output_bytes));
-        self.fd.out = self.outs.len() - 1;
-        self.scopes += 1;
-        let line = self.line;
+        let saved = self.io.fd;
+        self.io.outs.push(crate::shell::command::Output::new(self.rt.limits.max_output_bytes));
+        self.io.fd.out = self.io.outs.len() - 1;
+        self.at.scopes += 1;
+        let line = self.at.line;
         // Inside, `$LINENO` (and an `ERR` trap's) is the line of the command
         // holding the substitution, as in bash for a one-line `$(…)`.
         let saved_line = self.st.trap_line;
         self.st.trap_line = Some(saved_line.unwrap_or(line));
         let result = self.subshell_waiting(f);
         self.st.trap_line = saved_line;
-        self.line = line;
-        self.scopes -= 1;
-        let data = self.outs.pop().map(|mut o| o.take()).unwrap_or_default();
-        self.fd = saved;
+        self.at.line = line;
+        self.at.scopes -= 1;
+        let data = self.io.outs.pop().map(|mut o| o.take()).unwrap_or_default();
+        self.io.fd = saved;
         Ok((data, result?))
     }
 }

@@ -157,7 +157,7 @@ impl Interp<'_> {
             }
         }
         let body = joined.as_str();
-        let Some(pieces) = crate::shell::parse::parse_heredoc(body, &self.popts) else {
+        let Some(pieces) = crate::shell::parse::parse_heredoc(body, &self.cache.popts) else {
             return Ok(body.to_string());
         };
         let mut fields = Fields::new(false, String::new());
