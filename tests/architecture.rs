@@ -206,3 +206,117 @@ fn the_checker_sees_what_it_must() {
     assert!(rule_for(Path::new("ffi/storage.rs")).is_none());
     assert!(C_TOKENS.iter().chain(HOST_TOKENS).all(|token| CORE_RULE.tokens.iter().any(|group| group.contains(token))));
 }
+
+/// The parts of the interpreter (`src/shell/<part>`), which the command
+/// table must not name: commands see only their `Context`. (awk has an
+/// `Interp` of its own: names are checked as paths, not as words.)
+const INTERPRETER: &[&str] = &["exec", "builtins", "expand", "io", "jobs", "procsub", "state", "parse", "arith"];
+
+/// What a file of the shell may not name, by its place (docs/ARCHITECTURE.md,
+/// "The shell's parts"): the shell modules it must not reach.
+fn shell_rule(parts: &[&str]) -> Option<&'static [&'static str]> {
+    match parts {
+        ["commands", ..] => Some(INTERPRETER),
+        ["expand", ..] | ["arith.rs"] => Some(&["builtins"]),
+        ["state.rs" | "pattern.rs" | "pipe.rs" | "stack.rs" | "quote.rs" | "parse.rs"] => {
+            Some(&["exec", "builtins", "expand", "io", "jobs", "procsub", "commands"])
+        }
+        _ => None,
+    }
+}
+
+/// The modules of `src/shell` a line of the file at `module` (its path
+/// below `shell`, `mod.rs` folded into its folder) names: `crate::shell::X`,
+/// and `super::…::X` where the supers climb to `shell`.
+fn shell_modules(module: &[&str], line: &str) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    let word = |rest: &str| -> String { rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect() };
+    let mut rest = line;
+    while let Some(at) = rest.find("crate::shell::") {
+        rest = &rest[at + "crate::shell::".len()..];
+        found.insert(word(rest));
+    }
+    let mut rest = line;
+    while let Some(at) = rest.find("super::") {
+        let before = rest[..at].chars().last();
+        let mut tail = &rest[at..];
+        let mut climbs = 0;
+        while let Some(next) = tail.strip_prefix("super::") {
+            climbs += 1;
+            tail = next;
+        }
+        rest = tail;
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+            continue;
+        }
+        // `module` without its own name is the folder it sits in: one climb
+        // from `shell/x.rs` (module ["x"]) reaches `shell`.
+        if climbs == module.len() {
+            match tail.strip_prefix('{') {
+                // `super::{a, b::c}`: the first name of each item.
+                Some(group) => {
+                    let group = group.split('}').next().unwrap_or("");
+                    found.extend(group.split(',').map(|item| word(item.trim())));
+                }
+                None => {
+                    found.insert(word(tail));
+                }
+            }
+        }
+    }
+    found.retain(|name| !name.is_empty());
+    found
+}
+
+#[test]
+fn the_shell_parts_use_only_what_they_may() {
+    let root = src().join("shell");
+    let mut files = Vec::new();
+    rust_files(&root, &mut files);
+    files.sort();
+    let mut checked = 0;
+    let mut violations = Vec::new();
+    for path in &files {
+        let relative = path.strip_prefix(&root).unwrap();
+        let parts: Vec<&str> = relative.iter().map(|part| part.to_str().unwrap()).collect();
+        let Some(modules) = shell_rule(&parts) else { continue };
+        checked += 1;
+        let mut module: Vec<&str> = parts.iter().map(|part| part.trim_end_matches(".rs")).collect();
+        if module.last() == Some(&"mod") {
+            module.pop();
+        }
+        let text = std::fs::read_to_string(path).unwrap();
+        for (number, line) in code_lines(&text) {
+            for name in shell_modules(&module, &line) {
+                if modules.contains(&name.as_str()) {
+                    violations.push(format!(
+                        "src/shell/{}:{number}: uses shell::{name}: {}",
+                        relative.display(),
+                        line.trim()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(checked > 30, "checked only {checked} files of src/shell");
+    assert!(
+        violations.is_empty(),
+        "a part of the shell uses what docs/ARCHITECTURE.md forbids it:\n{}",
+        violations.join("\n")
+    );
+}
+
+#[test]
+fn the_shell_checker_sees_what_it_must() {
+    let names = |module: &[&str], line: &str| shell_modules(module, line).into_iter().collect::<Vec<_>>();
+    assert_eq!(names(&["commands", "grep"], "use crate::shell::exec::Interp;"), ["exec"]);
+    assert_eq!(names(&["commands"], "use super::io::Input;"), ["io"]);
+    assert_eq!(names(&["commands", "files", "ls"], "use super::super::super::jobs;"), ["jobs"]);
+    // `super::` that stays below `shell` names a sibling, not a shell part.
+    assert!(names(&["commands", "files", "ls"], "use super::super::calendar::civil;").is_empty());
+    assert!(names(&["expand", "param"], "use super::*;").is_empty());
+    assert_eq!(names(&["commands"], "use super::{exec::Flow, state};"), ["exec", "state"]);
+    assert_eq!(names(&["expand", "param"], "super::super::builtins::attribute_flags(x)"), ["builtins"]);
+    assert!(shell_rule(&["commands", "jq", "mod.rs"]).is_some_and(|modules| modules.contains(&"exec")));
+    assert!(shell_rule(&["exec.rs"]).is_none());
+}

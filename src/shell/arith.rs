@@ -115,7 +115,7 @@ impl Interp<'_> {
         if let Some(v) = parse_plain_number(trimmed) {
             return Ok(v);
         }
-        let expr = match self.ariths.get(trimmed) {
+        let expr = match self.cache.ariths.get(trimmed) {
             Some(expr) => expr.clone(),
             None => {
                 let expr = super::parse::parse_arith(trimmed).ok_or_else(|| {
@@ -127,8 +127,8 @@ impl Interp<'_> {
                     }
                 })?;
                 let expr = Rc::new(expr);
-                if self.ariths.len() < 4096 {
-                    self.ariths.insert(trimmed.to_string(), expr.clone());
+                if self.cache.ariths.len() < 4096 {
+                    self.cache.ariths.insert(trimmed.to_string(), expr.clone());
                 }
                 expr
             }

@@ -104,6 +104,8 @@ pub(crate) struct Shared {
     pub(crate) pids: std::sync::atomic::AtomicU32,
     pub(crate) finished: Mutex<u64>,
     pub(crate) job_done: std::sync::Condvar,
+    /// Jobs left by jobs that have ended, for the run's end to join.
+    pub(crate) orphans: super::jobs::Orphans,
 }
 
 /// One thread's view of a run: the storage, the limits, the shared
@@ -180,6 +182,7 @@ impl<'r> Runtime<'r> {
                 pids: std::sync::atomic::AtomicU32::new(super::jobs::FIRST_PID),
                 finished: Mutex::new(0),
                 job_done: std::sync::Condvar::new(),
+                orphans: super::jobs::Orphans::default(),
             }),
             ticks: Cell::new(0),
             deadline: Cell::new(None),
@@ -333,54 +336,27 @@ pub(crate) enum AssignValue {
     Array(Vec<(Option<String>, String)>),
 }
 
-/// One run's interpreter over a session's state.
+/// One run's interpreter over a session's state, in parts: what the run
+/// shares (`rt`), the session's state (`st`), the streams and descriptors
+/// (`io`), where the interpreter stands (`at`), the parse caches
+/// (`cache`) and the background jobs (`jobs`).
 pub(crate) struct Interp<'r> {
     pub(crate) rt: &'r Runtime<'r>,
     pub(crate) st: State,
-    /// Output streams; `fd.out`/`fd.err` index into it.
-    pub(crate) outs: Vec<Output>,
-    /// Input streams; `fd.input` indexes into it.
-    pub(crate) ins: Vec<Input>,
-    pub(crate) fd: Fds,
-    /// Function calls (and `source`/`eval` levels) in progress.
-    pub(crate) depth: u32,
-    /// Loops the current function body is inside (for `break`/`continue`).
-    pub(crate) loops: u32,
-    /// Inside a condition (`if`, `while`, `&&`, `!`…): `set -e` is off.
-    pub(crate) cond: u32,
-    /// Whether a `source`d file is running (`return` is allowed).
-    pub(crate) sourcing: u32,
-    /// Function calls in progress (bash names them `environment` in messages).
-    pub(crate) functions_running: u32,
-    /// Redirected or piped commands running: `exec` redirections are
-    /// refused inside them.
-    pub(crate) scopes: u32,
-    /// Files `exec >file` opened, written when the (sub)shell ends.
-    pub(crate) exec_files: Vec<super::io::Pending>,
-    /// `FUNCNAME`: the running functions, innermost last.
-    pub(crate) function_names: Vec<String>,
-    /// Subshells in progress (a fatal error exits them with 1, not 127).
-    pub(crate) subshells: u32,
+    pub(crate) io: super::io::Streams,
+    pub(crate) at: Position,
+    pub(crate) cache: Caches,
+    pub(crate) jobs: super::jobs::JobTable,
     /// The status of the last command substitution of the current command.
     pub(crate) subst_status: Option<i32>,
-    /// The line of the command being run (for messages and `LINENO`).
-    pub(crate) line: usize,
+}
+
+/// Parsed words, arithmetic and regexes, each parsed once per run.
+pub(crate) struct Caches {
     pub(crate) popts: ParserOptions,
     words: FxHashMap<String, Rc<Vec<WordPieceWithSource>>>,
     pub(crate) ariths: FxHashMap<String, Rc<ast::ArithmeticExpr>>,
     pub(crate) regexes: FxHashMap<String, Rc<regex::bytes::Regex>>,
-    /// `$RANDOM`'s generator state.
-    pub(crate) random: u32,
-    /// Whether stdin is a pipe or a redirection even at `ins[0]` (a pipeline
-    /// stage's, a job's that inherited one): a job started here reads it,
-    /// where a job of the script's own stdin reads `/dev/null`.
-    pub(crate) stdin_piped: bool,
-    /// The process substitutions (`<(…)`, `>(…)`) of the commands running.
-    pub(crate) proc_fds: Vec<super::procsub::ProcFd>,
-    /// Background jobs this shell started and has not waited for.
-    pub(crate) jobs: Vec<super::jobs::Job>,
-    /// The statuses of jobs already waited for, by `$!` (`wait PID` again).
-    pub(crate) reaped: Vec<(u32, i32)>,
 }
 
 impl<'r> Interp<'r> {
@@ -391,29 +367,16 @@ impl<'r> Interp<'r> {
         Interp {
             rt,
             st,
-            outs: vec![Output::new(cap), Output::new(cap)],
-            ins: vec![Input::default()],
-            fd: Fds::new(0, 0, 1),
-            depth: 0,
-            loops: 0,
-            cond: 0,
-            sourcing: 0,
-            functions_running: 0,
-            function_names: Vec::new(),
-            scopes: 0,
-            exec_files: Vec::new(),
-            subshells: 0,
+            io: super::io::Streams::new(cap),
+            at: Position::default(),
+            cache: Caches {
+                popts,
+                words: FxHashMap::default(),
+                ariths: FxHashMap::default(),
+                regexes: FxHashMap::default(),
+            },
+            jobs: super::jobs::JobTable::default(),
             subst_status: None,
-            line: 1,
-            popts,
-            words: FxHashMap::default(),
-            ariths: FxHashMap::default(),
-            regexes: FxHashMap::default(),
-            random: 0x2545_f491,
-            stdin_piped: false,
-            proc_fds: Vec::new(),
-            jobs: Vec::new(),
-            reaped: Vec::new(),
         }
     }
 
@@ -421,69 +384,82 @@ impl<'r> Interp<'r> {
 
     /// Writes to the current stdout.
     pub(crate) fn out(&mut self, bytes: &[u8]) -> Result<(), Flow> {
-        self.outs[self.fd.out].write(bytes).map_err(Flow::Limit)
+        self.io.outs[self.io.fd.out].write(bytes).map_err(Flow::Limit)
     }
 
     /// Writes to the current stderr.
     pub(crate) fn err(&mut self, bytes: &[u8]) -> Result<(), Flow> {
-        self.outs[self.fd.err].write(bytes).map_err(Flow::Limit)
+        self.io.outs[self.io.fd.err].write(bytes).map_err(Flow::Limit)
     }
 
     /// Writes `bash: line N: message` to stderr.
     pub(crate) fn error(&mut self, message: impl std::fmt::Display) -> Result<(), Flow> {
         // bash -c names the source of a function's commands `environment`.
-        let source = if self.functions_running > 0 { "environment" } else { "bash" };
-        let text = format!("{source}: line {}: {}\n", self.line, message);
+        let source = if self.at.functions_running > 0 { "environment" } else { "bash" };
+        let text = format!("{source}: line {}: {}\n", self.at.line, message);
         self.err(text.as_bytes())
     }
 
     /// The pieces of a word, parsed once per run.
     pub(crate) fn word_pieces(&mut self, word: &str) -> Option<Rc<Vec<WordPieceWithSource>>> {
-        if let Some(pieces) = self.words.get(word) {
+        if let Some(pieces) = self.cache.words.get(word) {
             return Some(pieces.clone());
         }
-        let pieces = Rc::new(super::parse::parse_word(word, &self.popts)?);
-        if self.words.len() < 4096 {
-            self.words.insert(word.to_string(), pieces.clone());
+        let pieces = Rc::new(super::parse::parse_word(word, &self.cache.popts)?);
+        if self.cache.words.len() < 4096 {
+            self.cache.words.insert(word.to_string(), pieces.clone());
         }
         Some(pieces)
     }
 
     /// Whether `set -e` applies here.
     fn errexit_active(&self) -> bool {
-        self.st.options.errexit && self.cond == 0
+        self.st.options.errexit && self.at.cond == 0
     }
 
     /// Runs `f` as a condition: `set -e` does not fire inside.
     pub(crate) fn in_cond<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T, Flow>) -> Result<T, Flow> {
-        self.cond += 1;
+        self.at.cond += 1;
         let result = f(self);
-        self.cond -= 1;
+        self.at.cond -= 1;
         result
     }
 
     /// Runs `f` on a copy of the state (a subshell): its changes to
     /// variables, functions, options and the directory are dropped; `exit`
     /// ends only the subshell. An `EXIT` trap set inside runs when it ends.
+    /// The background jobs it started go on without it, as in bash (the
+    /// run's end stops them).
     pub(crate) fn subshell(&mut self, f: impl FnOnce(&mut Self) -> Res) -> Res {
+        self.subshell_jobs(f, false)
+    }
+
+    /// [`subshell`](Self::subshell) whose output is read to its end (a
+    /// substitution, a pipeline stage, a command run by `xargs`): it waits
+    /// for the jobs started inside, which hold its output as they would
+    /// hold its pipe in bash.
+    pub(crate) fn subshell_waiting(&mut self, f: impl FnOnce(&mut Self) -> Res) -> Res {
+        self.subshell_jobs(f, true)
+    }
+
+    fn subshell_jobs(&mut self, f: impl FnOnce(&mut Self) -> Res, wait: bool) -> Res {
         self.rt.check_stack()?;
         let saved = self.st.clone();
         if !self.st.options.errtrace {
             self.st.traps.remove(&super::state::ERR_TRAP);
         }
         let saved_trap = saved.exit_trap.clone();
-        let (saved_fd, saved_outs, saved_ins) = (self.fd, self.outs.len(), self.ins.len());
-        let saved_exec = std::mem::take(&mut self.exec_files);
-        let saved_scopes = std::mem::replace(&mut self.scopes, 0);
-        self.subshells += 1;
-        let jobs = self.jobs.len();
+        let (saved_fd, saved_outs, saved_ins) = (self.io.fd, self.io.outs.len(), self.io.ins.len());
+        let saved_exec = std::mem::take(&mut self.io.exec_files);
+        let saved_scopes = std::mem::replace(&mut self.at.scopes, 0);
+        self.at.subshells += 1;
+        let (jobs, left) = (self.jobs.running.len(), self.jobs.left.len());
         let result = f(self);
-        // The jobs it started end with it (as a substitution waits for them).
-        let result = self.join_jobs(jobs, result);
-        self.subshells -= 1;
+        let result = if wait { self.join_jobs(jobs, left, result) } else { self.leave_jobs(jobs, result) };
+        self.at.subshells -= 1;
         let result = self.end_subshell_streams(result, saved_fd, saved_outs, saved_ins);
-        self.exec_files = saved_exec;
-        self.scopes = saved_scopes;
+        self.io.exec_files = saved_exec;
+        self.at.scopes = saved_scopes;
         let mut status = match result {
             Ok(status) | Err(Flow::Exit(status) | Flow::Abort(status) | Flow::Return(status)) => status,
             Err(Flow::Break(_)) | Err(Flow::Continue(_)) => 0,
@@ -541,12 +517,12 @@ impl<'r> Interp<'r> {
     /// bash does, the complete commands before a syntax error run, and a
     /// `shopt -s extglob` in it changes how its next lines parse.
     pub(crate) fn eval_string(&mut self, script: &str) -> Res {
-        let saved_line = self.line;
+        let saved_line = self.at.line;
         let mut steps = super::parse::Steps::new(script);
         let mut status = 0;
         let result = loop {
-            let used = self.popts.enable_extended_globbing;
-            let message = match steps.next(&self.popts) {
+            let used = self.cache.popts.enable_extended_globbing;
+            let message = match steps.next(&self.cache.popts) {
                 None => break Ok(status),
                 Some(super::parse::Step::All(program)) => match self.run_program(&program) {
                     Ok(code) => break Ok(code),
@@ -557,19 +533,19 @@ impl<'r> Interp<'r> {
                         Ok(code) => status = code,
                         Err(flow) => break Err(flow),
                     }
-                    if self.popts.enable_extended_globbing != used {
+                    if self.cache.popts.enable_extended_globbing != used {
                         continue;
                     }
                     message
                 }
                 Some(super::parse::Step::Error(message)) => message,
             };
-            self.line = saved_line;
+            self.at.line = saved_line;
             self.err(message.as_bytes())?;
             self.st.last_status = 2;
             return Ok(2);
         };
-        self.line = saved_line;
+        self.at.line = saved_line;
         result
     }
 
@@ -613,7 +589,7 @@ impl<'r> Interp<'r> {
             self.run_stages(&pipeline.seq)?
         };
         self.st.last_status = status;
-        if !pipeline.bang && status != 0 && self.cond == 0 && err_trap_fires(pipeline) {
+        if !pipeline.bang && status != 0 && self.at.cond == 0 && err_trap_fires(pipeline) {
             self.run_err_trap(status)?;
         }
         if !pipeline.bang && status != 0 && self.errexit_active() {
@@ -636,8 +612,8 @@ impl<'r> Interp<'r> {
     /// Runs a trap's action as bash does: `$?` and `$LINENO` as at the
     /// command that set it off, and `$?` restored after.
     pub(crate) fn run_trap_action(&mut self, action: &str, status: i32) -> Result<(), Flow> {
-        let own_line = self.line;
-        let line = self.st.trap_line.unwrap_or(self.line);
+        let own_line = self.at.line;
+        let line = self.st.trap_line.unwrap_or(self.at.line);
         let saved = (self.st.in_trap, self.st.trap_line);
         self.st.in_trap = true;
         self.st.trap_line = Some(line);
@@ -645,16 +621,16 @@ impl<'r> Interp<'r> {
         let result = self.in_cond_free(|s| s.eval_string(action));
         self.st.in_trap = saved.0;
         self.st.trap_line = saved.1;
-        self.line = own_line;
+        self.at.line = own_line;
         self.st.last_status = status;
         result.map(|_| ())
     }
 
     /// Runs `f` outside any condition (a trap's action is checked by `set -e`).
     fn in_cond_free<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T, Flow>) -> Result<T, Flow> {
-        let saved = std::mem::replace(&mut self.cond, 0);
+        let saved = std::mem::replace(&mut self.at.cond, 0);
         let result = f(self);
-        self.cond = saved;
+        self.at.cond = saved;
         result
     }
 
@@ -685,10 +661,10 @@ impl<'r> Interp<'r> {
     /// this thread. The stages share this shell's stderr. Returns every
     /// stage's status, in order (141 for a stage a closed pipe stopped).
     fn run_streaming(&mut self, seq: &[ast::Command]) -> Result<Vec<i32>, Flow> {
-        let saved = self.fd;
-        let base_ins = self.ins.len();
-        let stderr = self.outs[saved.err].share();
-        let mut next_input = std::mem::take(&mut self.ins[saved.input]);
+        let saved = self.io.fd;
+        let base_ins = self.io.ins.len();
+        let stderr = self.io.outs[saved.err].share();
+        let mut next_input = std::mem::take(&mut self.io.ins[saved.input]);
         let rt = self.rt;
         let clock = rt.clock.clone();
         let (last, stages) = seq.split_last().unwrap_or((&seq[0], &[]));
@@ -702,11 +678,11 @@ impl<'r> Interp<'r> {
                     input: std::mem::replace(&mut next_input, Input::pipe(reader)),
                     stdout: writer,
                     stderr: stderr.clone(),
-                    position: self.position(),
-                    loops: self.loops,
-                    cond: self.cond,
-                    jobs: self.jobs.iter().map(super::jobs::Job::inherit).collect(),
+                    // A stage is inside the loops and conditions around it.
+                    position: Position { scopes: 0, ..self.at.clone() },
+                    jobs: self.jobs.running.iter().map(super::jobs::Job::inherit).collect(),
                     proc_fds: self.proc_fds(),
+                    fds: self.thread_fds(),
                     first: index == 0,
                 };
                 let seed = rt.seed();
@@ -721,9 +697,9 @@ impl<'r> Interp<'r> {
             let last_status = match refused {
                 Some(hit) => Err(Flow::Limit(hit)),
                 None => {
-                    self.ins.push(std::mem::take(&mut next_input));
-                    self.fd.input = self.ins.len() - 1;
-                    self.scopes += 1;
+                    self.io.ins.push(std::mem::take(&mut next_input));
+                    self.io.fd.input = self.io.ins.len() - 1;
+                    self.at.scopes += 1;
                     // `shopt -s lastpipe` (job control is always off here):
                     // the last stage runs in this shell, so `read v` sets v.
                     let status = if self.st.options.lastpipe {
@@ -731,20 +707,20 @@ impl<'r> Interp<'r> {
                     } else {
                         self.subshell(|s| s.run_command(last))
                     };
-                    self.scopes -= 1;
+                    self.at.scopes -= 1;
                     status
                 }
             };
             // The last stage's end closes the pipe: writers still going stop.
-            self.ins.truncate(base_ins);
+            self.io.ins.truncate(base_ins);
             drop(next_input);
-            self.fd = saved;
+            self.io.fd = saved;
             let mut statuses = Vec::with_capacity(seq.len());
             let mut limit = None;
             for (i, handle) in handles.into_iter().enumerate() {
                 let (status, input) = handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
                 if i == 0 {
-                    self.ins[saved.input] = input;
+                    self.io.ins[saved.input] = input;
                 }
                 match status {
                     Ok(status) => statuses.push(status),
@@ -760,7 +736,8 @@ impl<'r> Interp<'r> {
                 }
             }
         });
-        self.outs[saved.err].unshare(stderr);
+        self.io.outs[saved.err].unshare(stderr);
+        self.unshare_fds(saved);
         outcome
     }
 
@@ -784,7 +761,7 @@ impl<'r> Interp<'r> {
             }
             ast::Command::ExtendedTest(test, redirects) => {
                 self.rt.count_command()?;
-                self.line = test.loc.start.line;
+                self.at.line = test.loc.start.line;
                 let redirects = redirects.as_ref().map_or(&[][..], |r| &r.0[..]);
                 self.with_redirects(redirects.iter(), |s| s.run_extended_test(&test.expr))
             }
@@ -797,7 +774,7 @@ impl<'r> Interp<'r> {
             ast::CompoundCommand::Subshell(sub) => self.subshell(|s| s.run_list(&sub.list)),
             ast::CompoundCommand::Arithmetic(arith) => {
                 self.rt.count_command()?;
-                self.line = arith.loc.start.line;
+                self.at.line = arith.loc.start.line;
                 match self.arith_command(&arith.expr.value)? {
                     Some(value) => Ok(i32::from(value == 0)),
                     None => Ok(1),
@@ -818,9 +795,9 @@ impl<'r> Interp<'r> {
 
     /// Runs a loop body once; `Ok(None)` means the loop must stop (`break`).
     fn loop_body(&mut self, body: &ast::CompoundList) -> Result<Option<i32>, Flow> {
-        self.loops += 1;
+        self.at.loops += 1;
         let result = self.run_list(body);
-        self.loops -= 1;
+        self.at.loops -= 1;
         match result {
             Ok(status) => Ok(Some(status)),
             Err(Flow::Break(n)) if n > 1 => Err(Flow::Break(n - 1)),
@@ -832,7 +809,7 @@ impl<'r> Interp<'r> {
     }
 
     fn run_for(&mut self, clause: &ast::ForClauseCommand) -> Res {
-        self.line = clause.loc.start.line;
+        self.at.line = clause.loc.start.line;
         let values = match &clause.values {
             Some(words) => {
                 let mut values = Vec::new();
@@ -867,7 +844,7 @@ impl<'r> Interp<'r> {
     }
 
     fn run_arith_for(&mut self, clause: &ast::ArithmeticForClauseCommand) -> Res {
-        self.line = clause.loc.start.line;
+        self.at.line = clause.loc.start.line;
         if let Some(init) = &clause.initializer {
             if self.arith_command(&init.value)?.is_none() {
                 return Ok(1);
@@ -904,9 +881,9 @@ impl<'r> Interp<'r> {
         loop {
             self.rt.count_iteration()?;
             let cond = self.in_cond(|s| {
-                s.loops += 1;
+                s.at.loops += 1;
                 let r = s.run_list(&clause.0);
-                s.loops -= 1;
+                s.at.loops -= 1;
                 r
             });
             let cond = match cond {
@@ -947,7 +924,7 @@ impl<'r> Interp<'r> {
     }
 
     fn run_case(&mut self, clause: &ast::CaseClauseCommand) -> Res {
-        self.line = clause.loc.start.line;
+        self.at.line = clause.loc.start.line;
         let value = self.expand_string(&clause.value.value)?;
         let mut status = 0;
         let mut fall_through = false;
@@ -982,16 +959,16 @@ impl<'r> Interp<'r> {
 
     fn run_simple(&mut self, simple: &ast::SimpleCommand) -> Res {
         let status = self.run_simple_inner(simple)?;
-        if !self.exec_files.is_empty() {
+        if !self.io.exec_files.is_empty() {
             self.flush_exec_files()?;
         }
         Ok(status)
     }
 
     fn run_simple_inner(&mut self, simple: &ast::SimpleCommand) -> Res {
-        let base = self.proc_fds.len();
+        let base = self.io.proc_fds.len();
         let result = self.run_simple_body(simple);
-        if self.proc_fds.len() > base {
+        if self.io.proc_fds.len() > base {
             let finished = self.finish_process_substitutions(base);
             return result.and_then(|status| finished.map(|()| status));
         }
@@ -1001,7 +978,7 @@ impl<'r> Interp<'r> {
     fn run_simple_body(&mut self, simple: &ast::SimpleCommand) -> Res {
         self.rt.count_command()?;
         if let Some(line) = simple_line(simple) {
-            self.line = line;
+            self.at.line = line;
         }
         self.subst_status = None;
         let mut argv: Vec<String> = Vec::new();
@@ -1144,12 +1121,12 @@ impl<'r> Interp<'r> {
                 line.push(' ');
                 line.push_str(&assign.name);
                 line.push('=');
-                line.push_str(&builtins::quote_for_trace(v));
+                line.push_str(&super::quote::quote_for_trace(v));
             }
         }
         for arg in argv {
             line.push(' ');
-            line.push_str(&builtins::quote_for_trace(arg));
+            line.push_str(&super::quote::quote_for_trace(arg));
         }
         line.push('\n');
         self.err(line.as_bytes())
@@ -1179,16 +1156,16 @@ impl<'r> Interp<'r> {
     }
 
     pub(crate) fn call_function(&mut self, function: &super::state::Function, argv: &[String]) -> Res {
-        if self.depth >= self.rt.limits.max_function_depth {
+        if self.at.depth >= self.rt.limits.max_function_depth {
             return Err(Flow::Limit(LimitHit::FunctionDepth));
         }
         self.rt.check_stack()?;
-        self.depth += 1;
+        self.at.depth += 1;
         let saved_positional = std::mem::replace(&mut self.st.positional, Arc::new(argv[1..].to_vec()));
-        let saved_loops = std::mem::replace(&mut self.loops, 0);
+        let saved_loops = std::mem::replace(&mut self.at.loops, 0);
         self.st.locals.push(Vec::new());
-        self.functions_running += 1;
-        self.function_names.push(argv[0].clone());
+        self.at.functions_running += 1;
+        self.at.function_names.push(argv[0].clone());
         let saved_traps = self.function_traps_enter();
         let redirects = function.1.as_ref().map_or(&[][..], |r| &r.0[..]);
         let result = if redirects.is_empty() {
@@ -1197,12 +1174,12 @@ impl<'r> Interp<'r> {
             self.with_redirects(redirects.iter(), |s| s.run_compound(&function.0))
         };
         let result = self.function_traps_leave(saved_traps, result);
-        self.functions_running -= 1;
-        self.function_names.pop();
+        self.at.functions_running -= 1;
+        self.at.function_names.pop();
         self.st.pop_locals();
         self.st.positional = saved_positional;
-        self.loops = saved_loops;
-        self.depth -= 1;
+        self.at.loops = saved_loops;
+        self.at.depth -= 1;
         match result {
             Err(Flow::Return(status)) => Ok(status),
             other => other,
@@ -1220,7 +1197,7 @@ impl<'r> Interp<'r> {
         if !self.st.options.functrace {
             saved[1] = self.st.traps.remove(&super::state::RETURN_TRAP);
         }
-        (saved, self.line)
+        (saved, self.at.line)
     }
 
     /// Runs the `RETURN` trap the function sees as it returns, then puts
@@ -1228,7 +1205,7 @@ impl<'r> Interp<'r> {
     fn function_traps_leave(&mut self, (saved, line): SavedTraps, result: Res) -> Res {
         let mut result = result;
         // After the call, messages and `$LINENO` are the caller's line again.
-        self.line = line;
+        self.at.line = line;
         if let Some((_, action)) = self.st.traps.get(&super::state::RETURN_TRAP).cloned() {
             if !self.st.in_trap && !matches!(result, Err(Flow::Limit(_) | Flow::Exit(_))) {
                 // `$?` in the trap is the last command's (0 after `return 4`, as bash).
@@ -1250,17 +1227,17 @@ impl<'r> Interp<'r> {
 
     /// Runs a command of the table with the current streams.
     pub(crate) fn run_table(&mut self, command: CommandFn, argv: &[String]) -> Res {
-        let fd = self.fd;
-        let stdin = Stdin::new(std::mem::take(&mut self.ins[fd.input]), self.rt.limits.max_memory_bytes);
+        let fd = self.io.fd;
+        let stdin = Stdin::new(std::mem::take(&mut self.io.ins[fd.input]), self.rt.limits.max_memory_bytes);
         let shared = fd.out == fd.err;
-        let taken = std::mem::replace(&mut self.outs[fd.out], Output::new(0));
+        let taken = std::mem::replace(&mut self.io.outs[fd.out], Output::new(0));
         // `2>&1`: both views write into the one stream, in the order written.
         let (merged, mut stdout, mut stderr) = if shared {
             let stream = Arc::new(Mutex::new(taken));
             let (stdout, stderr) = (Output::view_of(&stream), Output::view_of(&stream));
             (Some(stream), stdout, stderr)
         } else {
-            (None, taken, std::mem::replace(&mut self.outs[fd.err], Output::new(0)))
+            (None, taken, std::mem::replace(&mut self.io.outs[fd.err], Output::new(0)))
         };
         let vars = self.st.vars.clone();
         let var = move |name: &str| vars.get(name).and_then(|v| v.value.scalar()).map(str::to_string);
@@ -1269,7 +1246,7 @@ impl<'r> Interp<'r> {
         let cwd = self.st.cwd.clone();
         // Process substitutions' paths, in front of the run's storage.
         let with_fds;
-        let storage: &dyn Storage = if self.proc_fds.is_empty() {
+        let storage: &dyn Storage = if self.io.proc_fds.is_empty() {
             rt.storage
         } else {
             with_fds = super::procsub::FdStorage { inner: rt.storage, fds: self.proc_fds() };
@@ -1291,15 +1268,15 @@ impl<'r> Interp<'r> {
             command(&mut ctx, &argv[1..])
         };
         let (input, stdin_hit) = stdin.into_input();
-        self.ins[fd.input] = input;
+        self.io.ins[fd.input] = input;
         if let Some(stream) = merged {
             drop((stdout, stderr));
-            self.outs[fd.out] = Arc::try_unwrap(stream)
+            self.io.outs[fd.out] = Arc::try_unwrap(stream)
                 .map(|m| m.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner))
                 .unwrap_or_else(|_| Output::new(0));
         } else {
-            self.outs[fd.out] = stdout;
-            self.outs[fd.err] = stderr;
+            self.io.outs[fd.out] = stdout;
+            self.io.outs[fd.err] = stderr;
         }
         let status = result?;
         match stdin_hit {
@@ -1533,11 +1510,11 @@ fn err_trap_fires(pipeline: &ast::Pipeline) -> bool {
 impl Interp<'_> {
     /// Writes the files a subshell's `exec` opened and restores its streams.
     fn end_subshell_streams(&mut self, result: Res, fd: Fds, outs: usize, ins: usize) -> Res {
-        let files = std::mem::take(&mut self.exec_files);
-        self.fd = fd;
+        let files = std::mem::take(&mut self.io.exec_files);
+        self.io.fd = fd;
         let flushed = self.flush_files(files);
-        self.outs.truncate(outs);
-        self.ins.truncate(ins);
+        self.io.outs.truncate(outs);
+        self.io.ins.truncate(ins);
         match (result, flushed) {
             (Err(Flow::Limit(hit)), _) | (_, Err(Flow::Limit(hit))) => Err(Flow::Limit(hit)),
             (result, _) => result,
@@ -1554,52 +1531,71 @@ struct StageStart {
     stdout: super::pipe::PipeWriter,
     stderr: Arc<Mutex<Output>>,
     position: Position,
-    loops: u32,
-    cond: u32,
     /// The shell's jobs, for `jobs` (not waited for).
     jobs: Vec<super::jobs::Job>,
     /// The process substitutions open where the pipeline runs.
     proc_fds: Vec<super::procsub::ProcFd>,
+    /// Descriptors 3 to 9.
+    fds: super::io::ThreadFds,
     /// Whether this is the first stage (its stdin is the shell's).
     first: bool,
 }
 
-/// Where the interpreter stands, for a subshell that starts on another
-/// thread (a pipeline stage, a background job): its nesting, the names of
-/// the functions running, the line and the `$RANDOM` state.
+/// Where the interpreter stands: its nesting, the names of the functions
+/// running, the line and the `$RANDOM` state. A subshell that starts on
+/// another thread (a pipeline stage, a background job) starts from a copy.
+#[derive(Clone)]
 pub(crate) struct Position {
-    depth: u32,
-    sourcing: u32,
-    functions_running: u32,
-    function_names: Vec<String>,
-    subshells: u32,
-    line: usize,
-    random: u32,
+    /// Function calls (and `source`/`eval` levels) in progress.
+    pub(crate) depth: u32,
+    /// Loops the current function body is inside (for `break`/`continue`).
+    pub(crate) loops: u32,
+    /// Inside a condition (`if`, `while`, `&&`, `!`…): `set -e` is off.
+    pub(crate) cond: u32,
+    /// Whether a `source`d file is running (`return` is allowed).
+    pub(crate) sourcing: u32,
+    /// Function calls in progress (bash names them `environment` in messages).
+    pub(crate) functions_running: u32,
+    /// Redirected or piped commands running: `exec` redirections are
+    /// refused inside them.
+    pub(crate) scopes: u32,
+    /// `FUNCNAME`: the running functions, innermost last.
+    pub(crate) function_names: Vec<String>,
+    /// Subshells in progress (a fatal error exits them with 1, not 127).
+    pub(crate) subshells: u32,
+    /// The line of the command being run (for messages and `LINENO`).
+    pub(crate) line: usize,
+    /// `$RANDOM`'s generator state.
+    pub(crate) random: u32,
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position {
+            depth: 0,
+            loops: 0,
+            cond: 0,
+            sourcing: 0,
+            functions_running: 0,
+            scopes: 0,
+            function_names: Vec::new(),
+            subshells: 0,
+            line: 1,
+            random: 0x2545_f491,
+        }
+    }
 }
 
 impl Interp<'_> {
-    /// Where this interpreter stands, to start another from.
+    /// Where this interpreter stands, for a background job to start from
+    /// (outside any loop, condition or redirected command).
     pub(crate) fn position(&self) -> Position {
-        Position {
-            depth: self.depth,
-            sourcing: self.sourcing,
-            functions_running: self.functions_running,
-            function_names: self.function_names.clone(),
-            subshells: self.subshells,
-            line: self.line,
-            random: self.random,
-        }
+        Position { loops: 0, cond: 0, scopes: 0, ..self.at.clone() }
     }
 
     /// Puts a fresh interpreter where another stood.
     pub(crate) fn resume(&mut self, position: Position) {
-        self.depth = position.depth;
-        self.sourcing = position.sourcing;
-        self.functions_running = position.functions_running;
-        self.function_names = position.function_names;
-        self.subshells = position.subshells;
-        self.line = position.line;
-        self.random = position.random;
+        self.at = position;
     }
 }
 
@@ -1609,15 +1605,14 @@ impl Interp<'_> {
 fn run_stage(seed: Seed<'_, '_>, start: StageStart, command: &ast::Command) -> (Result<i32, LimitHit>, Input) {
     let rt = seed.runtime();
     let mut interp = Interp::new(&rt, start.state);
-    interp.outs = vec![Output::pipe(start.stdout), Output::view_of(&start.stderr)];
-    interp.ins = vec![start.input];
+    interp.io.outs = vec![Output::pipe(start.stdout), Output::view_of(&start.stderr)];
+    interp.io.ins = vec![start.input];
     interp.resume(start.position);
-    interp.loops = start.loops;
-    interp.cond = start.cond;
-    interp.jobs = start.jobs;
-    interp.proc_fds = start.proc_fds;
-    interp.stdin_piped = !start.first;
-    let status = match interp.subshell(|s| s.run_command(command)) {
+    interp.jobs.running = start.jobs;
+    interp.io.proc_fds = start.proc_fds;
+    interp.adopt_fds(start.fds);
+    interp.io.stdin_piped = !start.first;
+    let status = match interp.subshell_waiting(|s| s.run_command(command)) {
         Ok(status) => Ok(status),
         Err(Flow::Limit(LimitHit::BrokenPipe)) => Ok(LimitHit::BrokenPipe.exit_code()),
         Err(Flow::Limit(hit)) => Err(hit),
@@ -1626,7 +1621,7 @@ fn run_stage(seed: Seed<'_, '_>, start: StageStart, command: &ast::Command) -> (
     };
     // The first stage gives the shell's stdin back; a later one's is the
     // previous pipe, closed now so that its writer stops.
-    let input = if start.first { std::mem::take(&mut interp.ins[0]) } else { Input::default() };
+    let input = if start.first { std::mem::take(&mut interp.io.ins[0]) } else { Input::default() };
     drop(interp);
     (status, input)
 }
@@ -1731,16 +1726,16 @@ impl Interp<'_> {
             return Ok(0);
         }
         self.rt.count_command()?;
-        let saved = self.fd;
-        let base_outs = self.outs.len();
-        let base_ins = self.ins.len();
-        self.outs.push(std::mem::replace(stdout, Output::new(0)));
-        self.outs.push(std::mem::replace(stderr, Output::new(0)));
-        self.ins.push(Input::buffer(stdin.to_vec()));
-        self.fd = Fds::new(base_ins, base_outs, base_outs + 1);
+        let saved = self.io.fd;
+        let base_outs = self.io.outs.len();
+        let base_ins = self.io.ins.len();
+        self.io.outs.push(std::mem::replace(stdout, Output::new(0)));
+        self.io.outs.push(std::mem::replace(stderr, Output::new(0)));
+        self.io.ins.push(Input::buffer(stdin.to_vec()));
+        self.io.fd = Fds::new(base_ins, base_outs, base_outs + 1);
         // Like a process xargs would start: the shell's state is a copy.
-        self.scopes += 1;
-        let result = self.subshell(|s| {
+        self.at.scopes += 1;
+        let result = self.subshell_waiting(|s| {
             if let Some(env) = env {
                 let vars = s.st.vars_mut();
                 vars.retain(|_, var| var.exported && !env.clear);
@@ -1753,12 +1748,12 @@ impl Interp<'_> {
             }
             s.dispatch(argv, None)
         });
-        self.scopes -= 1;
-        self.fd = saved;
-        *stderr = self.outs.pop().unwrap_or_else(|| Output::new(0));
-        *stdout = self.outs.pop().unwrap_or_else(|| Output::new(0));
-        self.outs.truncate(base_outs);
-        self.ins.truncate(base_ins);
+        self.at.scopes -= 1;
+        self.io.fd = saved;
+        *stderr = self.io.outs.pop().unwrap_or_else(|| Output::new(0));
+        *stdout = self.io.outs.pop().unwrap_or_else(|| Output::new(0));
+        self.io.outs.truncate(base_outs);
+        self.io.ins.truncate(base_ins);
         match result {
             Ok(status) | Err(Flow::Exit(status) | Flow::Abort(status) | Flow::Return(status)) => Ok(status),
             Err(Flow::Break(_)) | Err(Flow::Continue(_)) => Ok(0),

@@ -5,17 +5,22 @@
 //! the table writes its stderr after its stdout in that case (bash would
 //! interleave them). `/dev/null`, `/dev/stdin`, `/dev/stdout` and
 //! `/dev/stderr` are understood; descriptors 3 to 9 are slots of [`Fds`]
-//! that a redirection points at a stream (`exec 3>file`, `3>&1`, `3<file`),
-//! closed in a pipeline stage other than the last and in a background job.
+//! that a redirection points at a stream (`exec 3>file`, `3>&1`, `3<file`);
+//! a pipeline stage and a background job get them too ([`ThreadFds`]):
+//! an output as a view of the same stream, an input as a copy of the rest.
+//! `< file` reads the file [`FILE_PIECE`] bytes at a time, as commands do
+//! through `Context`, so a large file is never held whole.
+
+use std::sync::{Arc, Mutex};
 
 use brush_parser::ast;
 
-use super::command::{directories_before_slashes, error_reason, has_trailing_slash, Output};
+use super::command::{directories_before_slashes, error_reason, has_trailing_slash, Output, FILE_PIECE};
 use super::exec::{Flow, Interp, Res};
 use super::pipe::PipeReader;
 use super::storage_path;
 use super::LimitHit;
-use crate::storage::FileKind;
+use crate::storage::{FileKind, Storage};
 
 /// Which streams fds 0, 1 and 2 are (indices into the interpreter's lists),
 /// and fds 3 to 9 when a redirection opened them (`exec 3>file`, `3>&1`).
@@ -25,6 +30,39 @@ pub(crate) struct Fds {
     pub(crate) out: usize,
     pub(crate) err: usize,
     pub(crate) more: [Slot; 7],
+}
+
+/// An interpreter's streams and descriptors: the output and input streams
+/// (indexed by [`Fds`]), which stream each descriptor is, the files of
+/// `exec >file`, the process substitutions of the commands running.
+pub(crate) struct Streams {
+    /// Output streams; `fd.out`/`fd.err` index into it.
+    pub(crate) outs: Vec<Output>,
+    /// Input streams; `fd.input` indexes into it.
+    pub(crate) ins: Vec<Input>,
+    pub(crate) fd: Fds,
+    /// Files `exec >file` opened, written when the (sub)shell ends.
+    pub(crate) exec_files: Vec<Pending>,
+    /// The process substitutions (`<(…)`, `>(…)`) of the commands running.
+    pub(crate) proc_fds: Vec<super::procsub::ProcFd>,
+    /// Whether stdin is a pipe or a redirection even at `ins[0]` (a pipeline
+    /// stage's, a job's that inherited one): a job started here reads it,
+    /// where a job of the script's own stdin reads `/dev/null`.
+    pub(crate) stdin_piped: bool,
+}
+
+impl Streams {
+    /// Two fresh output streams capped at `cap`, an empty stdin.
+    pub(crate) fn new(cap: usize) -> Self {
+        Streams {
+            outs: vec![Output::new(cap), Output::new(cap)],
+            ins: vec![Input::default()],
+            fd: Fds::new(0, 0, 1),
+            exec_files: Vec::new(),
+            proc_fds: Vec::new(),
+            stdin_piped: false,
+        }
+    }
 }
 
 /// What one of fds 3 to 9 is.
@@ -57,43 +95,84 @@ impl Fds {
 }
 
 /// An input stream: the bytes at hand and how far they are consumed, and
-/// for a pipe, the pipe the rest comes from.
+/// for a pipe, the pipe the rest comes from; for a large file, where the
+/// rest of it is.
 #[derive(Debug, Default)]
 pub(crate) struct Input {
     pub(crate) data: Vec<u8>,
     pub(crate) pos: usize,
     /// The pipe the rest comes from, until its end.
     pipe: Option<PipeReader>,
+    /// The file the rest comes from, one piece at a time, until its end.
+    file: Option<FileRest>,
     /// Whether the bytes came from a pipe (read ahead is lost with the reader).
     piped: bool,
+}
+
+/// The part of a file an [`Input`] has not read yet.
+#[derive(Clone)]
+struct FileRest {
+    storage: Arc<dyn Storage>,
+    path: String,
+    offset: u64,
+}
+
+impl std::fmt::Debug for FileRest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FileRest").field("path", &self.path).field("offset", &self.offset).finish()
+    }
 }
 
 impl Input {
     /// An input of known bytes (a file, a here-document).
     pub(crate) fn buffer(data: Vec<u8>) -> Self {
-        Input { data, pos: 0, pipe: None, piped: false }
+        Input { data, pos: 0, pipe: None, file: None, piped: false }
     }
 
-    /// What a background job started with this stdin reads: the rest of a
-    /// pipe (the job takes it over: this one is at its end afterwards), or a
-    /// copy of the rest of a file or here-document.
+    /// A file of `storage` read from its start, [`FILE_PIECE`] bytes at a
+    /// time: the first piece now (so that a missing file fails here), the
+    /// rest as it is read.
+    pub(crate) fn file(storage: Arc<dyn Storage>, path: String) -> Result<Self, crate::storage::StorageError> {
+        let first = storage.read_range(&path, 0, FILE_PIECE)?;
+        let offset = first.len() as u64;
+        // A file shorter than a piece is all there.
+        let file = (first.len() >= FILE_PIECE).then_some(FileRest { storage, path, offset });
+        Ok(Input { data: first, pos: 0, pipe: None, file, piped: false })
+    }
+
+    /// What a background job or a pipeline stage started with this input
+    /// reads: the rest of a pipe (the job takes it over: this one is at its
+    /// end afterwards), or a copy of the rest of a file or here-document.
     pub(crate) fn for_job(&mut self) -> Input {
         if self.pipe.is_some() {
             std::mem::take(self)
         } else {
-            Input::buffer(self.rest().to_vec())
+            Input { data: self.rest().to_vec(), pos: 0, pipe: None, file: self.file.clone(), piped: false }
         }
     }
 
     /// The read end of a pipe.
     pub(crate) fn pipe(reader: PipeReader) -> Self {
-        Input { data: Vec::new(), pos: 0, pipe: Some(reader), piped: true }
+        Input { data: Vec::new(), pos: 0, pipe: Some(reader), file: None, piped: true }
     }
 
-    /// Makes sure unread bytes are at hand, waiting for the pipe's writer;
-    /// `false` at the end.
+    /// Makes sure unread bytes are at hand, waiting for the pipe's writer
+    /// or reading the file's next piece; `false` at the end.
     pub(crate) fn fill(&mut self) -> Result<bool, LimitHit> {
         while self.pos >= self.data.len() {
+            if let Some(file) = &mut self.file {
+                self.pos = 0;
+                // A file that cannot be read further ends there.
+                let piece = file.storage.read_range(&file.path, file.offset, FILE_PIECE).unwrap_or_default();
+                if piece.is_empty() {
+                    self.file = None;
+                    self.data = Vec::new();
+                    return Ok(false);
+                }
+                file.offset += piece.len() as u64;
+                self.data = piece;
+                continue;
+            }
             let Some(pipe) = &self.pipe else { return Ok(false) };
             let used = std::mem::take(&mut self.data);
             self.pos = 0;
@@ -129,7 +208,7 @@ impl Input {
         };
         self.pos = 0;
         if !self.piped {
-            // A file's bytes are all there: nothing more comes.
+            // The next piece of a file is a buffer of its own.
             self.data = Vec::new();
         }
         data
@@ -162,6 +241,65 @@ impl Input {
     }
 }
 
+/// Descriptors 3 to 9 as a shell on another thread gets them (a pipeline
+/// stage, a background job): an open output as a view of the same stream
+/// (writes keep their order), an open input as a copy of what is unread
+/// (bash's processes would share the offset).
+#[derive(Default)]
+pub(crate) struct ThreadFds(Vec<(i32, ThreadSlot)>);
+
+enum ThreadSlot {
+    Out(Arc<Mutex<Output>>),
+    In(Input),
+}
+
+impl Interp<'_> {
+    /// Descriptors 3 to 9 for a stage or a job starting now.
+    pub(crate) fn thread_fds(&mut self) -> ThreadFds {
+        let mut slots = Vec::new();
+        for fd in 3..=9 {
+            match self.io.fd.slot(fd) {
+                Some(Slot::Out(index)) => slots.push((fd, ThreadSlot::Out(self.io.outs[index].share()))),
+                Some(Slot::In(index)) => slots.push((fd, ThreadSlot::In(self.io.ins[index].for_job()))),
+                _ => {}
+            }
+        }
+        ThreadFds(slots)
+    }
+
+    /// Opens descriptors 3 to 9 as [`thread_fds`](Self::thread_fds) gave
+    /// them, in a stage's or a job's fresh interpreter.
+    pub(crate) fn adopt_fds(&mut self, fds: ThreadFds) {
+        for (fd, slot) in fds.0 {
+            let slot = match slot {
+                ThreadSlot::Out(stream) => {
+                    self.io.outs.push(Output::view_of(&stream));
+                    Slot::Out(self.io.outs.len() - 1)
+                }
+                ThreadSlot::In(input) => {
+                    self.io.ins.push(input);
+                    Slot::In(self.io.ins.len() - 1)
+                }
+            };
+            self.io.fd.set(fd, slot);
+        }
+    }
+
+    /// After the stages that shared descriptors 3 to 9 of `fds` have
+    /// ended: their outputs are this shell's own again (those a job still
+    /// writes to stay shared).
+    pub(crate) fn unshare_fds(&mut self, fds: Fds) {
+        for slot in fds.more {
+            if let Slot::Out(index) = slot {
+                if let Some(output) = self.io.outs.get_mut(index) {
+                    let stream = output.share();
+                    output.unshare(stream);
+                }
+            }
+        }
+    }
+}
+
 /// A file an output buffer goes to when the command ends.
 #[derive(Debug)]
 pub(crate) struct Pending {
@@ -178,9 +316,9 @@ impl Interp<'_> {
         redirects: impl IntoIterator<Item = &'a ast::IoRedirect>,
         f: impl FnOnce(&mut Self) -> Res,
     ) -> Res {
-        let saved = self.fd;
-        let base_outs = self.outs.len();
-        let base_ins = self.ins.len();
+        let saved = self.io.fd;
+        let base_outs = self.io.outs.len();
+        let base_ins = self.io.ins.len();
         let mut files: Vec<Pending> = Vec::new();
         let mut result = None;
         for redirect in redirects {
@@ -199,16 +337,16 @@ impl Interp<'_> {
         let result = match result {
             Some(r) => r,
             None => {
-                self.scopes += 1;
+                self.at.scopes += 1;
                 let r = f(self);
-                self.scopes -= 1;
+                self.at.scopes -= 1;
                 r
             }
         };
-        self.fd = saved;
+        self.io.fd = saved;
         let flush_status = self.flush_files(files)?;
-        self.outs.truncate(base_outs);
-        self.ins.truncate(base_ins);
+        self.io.outs.truncate(base_outs);
+        self.io.ins.truncate(base_ins);
         match result {
             Ok(status) => Ok(flush_status.unwrap_or(status)),
             other => other,
@@ -219,7 +357,7 @@ impl Interp<'_> {
     pub(crate) fn flush_files(&mut self, files: Vec<Pending>) -> Result<Option<i32>, Flow> {
         let mut status = None;
         for pending in files {
-            let Some(buffer) = self.outs.get_mut(pending.buffer) else { continue };
+            let Some(buffer) = self.io.outs.get_mut(pending.buffer) else { continue };
             let data = buffer.take();
             if data.is_empty() {
                 continue;
@@ -236,16 +374,16 @@ impl Interp<'_> {
     /// Appends what went to the files of `exec >file` so far (after each
     /// simple command, so the script can read them back).
     pub(crate) fn flush_exec_files(&mut self) -> Result<(), Flow> {
-        for i in 0..self.exec_files.len() {
-            let pending = &self.exec_files[i];
-            let Some(buffer) = self.outs.get_mut(pending.buffer) else { continue };
+        for i in 0..self.io.exec_files.len() {
+            let pending = &self.io.exec_files[i];
+            let Some(buffer) = self.io.outs.get_mut(pending.buffer) else { continue };
             if buffer.is_empty() {
                 continue;
             }
             let data = buffer.take();
             let path = pending.path.clone();
             if let Err(error) = self.rt.storage.append(&path, &data) {
-                let message = format!("{}: {}", self.exec_files[i].name, error_reason(&error));
+                let message = format!("{}: {}", self.io.exec_files[i].name, error_reason(&error));
                 self.error(message)?;
             }
         }
@@ -256,11 +394,11 @@ impl Interp<'_> {
     /// shell (or subshell). Inside a redirected or piped command they are
     /// refused (bash would apply them to that command's streams).
     pub(crate) fn exec_redirects<'a>(&mut self, redirects: impl IntoIterator<Item = &'a ast::IoRedirect>) -> Res {
-        if self.scopes > 0 {
+        if self.at.scopes > 0 {
             self.error("exec: redirections inside a redirected or piped command are not supported")?;
             return Ok(1);
         }
-        let mut files = std::mem::take(&mut self.exec_files);
+        let mut files = std::mem::take(&mut self.io.exec_files);
         let mut status = Ok(0);
         for redirect in redirects {
             match self.apply_redirect(redirect, &mut files) {
@@ -275,7 +413,7 @@ impl Interp<'_> {
                 }
             }
         }
-        self.exec_files = files;
+        self.io.exec_files = files;
         status
     }
 
@@ -342,18 +480,22 @@ impl Interp<'_> {
                 if !self.open_output(1, &name, *append, false, files)? {
                     return Ok(false);
                 }
-                self.fd.err = self.fd.out;
+                self.io.fd.err = self.io.fd.out;
                 Ok(true)
             }
         }
     }
 
     fn set_input(&mut self, fd: i32, data: Vec<u8>) {
-        self.ins.push(Input::buffer(data));
+        self.push_input(fd, Input::buffer(data));
+    }
+
+    fn push_input(&mut self, fd: i32, input: Input) {
+        self.io.ins.push(input);
         if fd == 0 {
-            self.fd.input = self.ins.len() - 1;
+            self.io.fd.input = self.io.ins.len() - 1;
         } else {
-            self.fd.set(fd, Slot::In(self.ins.len() - 1));
+            self.io.fd.set(fd, Slot::In(self.io.ins.len() - 1));
         }
     }
 
@@ -371,11 +513,15 @@ impl Interp<'_> {
             self.set_input(fd, data);
             return Ok(true);
         }
-        let read =
-            directories_before_slashes(self.rt.storage, &self.st.cwd, name).and_then(|()| self.rt.storage.read(&path));
+        let storage = self.rt.jobs_env.as_ref().map(|env| env.storage.clone());
+        let read = directories_before_slashes(self.rt.storage, &self.st.cwd, name).and_then(|()| match storage {
+            Some(storage) => Input::file(storage, path),
+            // A runtime without a shared storage (no jobs either) reads whole.
+            None => self.rt.storage.read(&path).map(Input::buffer),
+        });
         match read {
-            Ok(data) => {
-                self.set_input(fd, data);
+            Ok(input) => {
+                self.push_input(fd, input);
                 Ok(true)
             }
             Err(error) => {
@@ -396,11 +542,11 @@ impl Interp<'_> {
         files: &mut Vec<Pending>,
     ) -> Result<bool, Flow> {
         let target = match name {
-            "/dev/stdout" => Some(self.fd.out),
-            "/dev/stderr" => Some(self.fd.err),
+            "/dev/stdout" => Some(self.io.fd.out),
+            "/dev/stderr" => Some(self.io.fd.err),
             "/dev/null" => {
-                self.outs.push(Output::null());
-                Some(self.outs.len() - 1)
+                self.io.outs.push(Output::null());
+                Some(self.io.outs.len() - 1)
             }
             _ => None,
         };
@@ -438,16 +584,16 @@ impl Interp<'_> {
                     self.error(format_args!("{name}: {}", error_reason(&error)))?;
                     return Ok(false);
                 }
-                self.outs.push(Output::new(self.rt.limits.max_output_bytes));
-                let buffer = self.outs.len() - 1;
+                self.io.outs.push(Output::new(self.rt.limits.max_output_bytes));
+                let buffer = self.io.outs.len() - 1;
                 files.push(Pending { buffer, path, name: name.to_string() });
                 buffer
             }
         };
         match fd {
-            1 => self.fd.out = target,
-            2 => self.fd.err = target,
-            _ => self.fd.set(fd, Slot::Out(target)),
+            1 => self.io.fd.out = target,
+            2 => self.io.fd.err = target,
+            _ => self.io.fd.set(fd, Slot::Out(target)),
         }
         Ok(true)
     }
@@ -455,15 +601,15 @@ impl Interp<'_> {
     /// `>&2`, `2>&1`, `<&0`, `>&-`, and `>&file` (same as `&>file`).
     fn duplicate(&mut self, fd: i32, source: &str, input: bool, files: &mut Vec<Pending>) -> Result<bool, Flow> {
         let numbered = source.len() == 1 && source.as_bytes()[0].is_ascii_digit();
-        let source_slot = if numbered { self.fd.slot(i32::from(source.as_bytes()[0] - b'0')) } else { None };
+        let source_slot = if numbered { self.io.fd.slot(i32::from(source.as_bytes()[0] - b'0')) } else { None };
         if source == "-" && fd != 0 && fd != 1 && fd != 2 {
             // `3>&-`, `3<&-`: closes fd 3.
-            self.fd.set(fd, Slot::Closed);
+            self.io.fd.set(fd, Slot::Closed);
             return Ok(true);
         }
         if input {
             let index = match (source, source_slot) {
-                ("0", _) => self.fd.input,
+                ("0", _) => self.io.fd.input,
                 ("-", _) => return Ok(true),
                 (_, Some(Slot::In(index))) => index,
                 _ => {
@@ -472,25 +618,25 @@ impl Interp<'_> {
                 }
             };
             match fd {
-                0 => self.fd.input = index,
-                _ => self.fd.set(fd, Slot::In(index)),
+                0 => self.io.fd.input = index,
+                _ => self.io.fd.set(fd, Slot::In(index)),
             }
             return Ok(true);
         }
         if let Some(Slot::Out(index)) = source_slot {
             match fd {
-                1 => self.fd.out = index,
-                2 => self.fd.err = index,
-                _ => self.fd.set(fd, Slot::Out(index)),
+                1 => self.io.fd.out = index,
+                2 => self.io.fd.err = index,
+                _ => self.io.fd.set(fd, Slot::Out(index)),
             }
             return Ok(true);
         }
         let target = match source {
-            "1" => self.fd.out,
-            "2" => self.fd.err,
+            "1" => self.io.fd.out,
+            "2" => self.io.fd.err,
             "-" => {
-                self.outs.push(Output::new(self.rt.limits.max_output_bytes));
-                self.outs.len() - 1
+                self.io.outs.push(Output::new(self.rt.limits.max_output_bytes));
+                self.io.outs.len() - 1
             }
             _ if source.bytes().all(|b| b.is_ascii_digit()) => {
                 self.error(format_args!("{source}: Bad file descriptor"))?;
@@ -504,14 +650,14 @@ impl Interp<'_> {
                 if !self.open_output(1, source, false, false, files)? {
                     return Ok(false);
                 }
-                self.fd.err = self.fd.out;
+                self.io.fd.err = self.io.fd.out;
                 return Ok(true);
             }
         };
         match fd {
-            1 => self.fd.out = target,
-            2 => self.fd.err = target,
-            _ => self.fd.set(fd, Slot::Out(target)),
+            1 => self.io.fd.out = target,
+            2 => self.io.fd.err = target,
+            _ => self.io.fd.set(fd, Slot::Out(target)),
         }
         Ok(true)
     }
@@ -519,8 +665,8 @@ impl Interp<'_> {
     /// The input stream fd `n` reads (`read -u n`), if it is open for reading.
     pub(crate) fn input_fd(&self, n: i32) -> Option<usize> {
         match n {
-            0 => Some(self.fd.input),
-            _ => match self.fd.slot(n) {
+            0 => Some(self.io.fd.input),
+            _ => match self.io.fd.slot(n) {
                 Some(Slot::In(index)) => Some(index),
                 _ => None,
             },

@@ -17,9 +17,13 @@
 //!   thread behind. In bash they would go on after the script; a script
 //!   that wants a job's output `wait`s for it, as it must in bash to be
 //!   sure of it.
-//! - A subshell, a command substitution or a pipeline stage waits for the
-//!   jobs it started before it ends (bash's subshell would leave them
-//!   running; a substitution waits for them too, as they hold its pipe).
+//! - A subshell (and a child `bash`, and a job's own body) leaves the jobs
+//!   it started running, as bash does; they are no shell's to `wait` for.
+//!   A command substitution, a process substitution, a pipeline stage
+//!   other than the last and a command run by `xargs` or `find -exec` wait
+//!   for the jobs started inside before they end (in bash a job holding
+//!   the pipe keeps the reader waiting too; one that redirected its output
+//!   elsewhere would not).
 //! - `jobs` lists the jobs still running; bash without job control lists a
 //!   finished job only in rare cases. `$!` counts up from 4243.
 //! - A job started where stdin is a pipe takes the rest of that pipe over
@@ -51,6 +55,18 @@ pub(crate) struct JobEnv {
 
 /// A job's status once it ended, and its place in the order jobs ended.
 type Done = Arc<Mutex<Option<(i32, u64)>>>;
+
+/// An interpreter's background jobs.
+#[derive(Default)]
+pub(crate) struct JobTable {
+    /// The jobs this shell started and has not waited for.
+    pub(crate) running: Vec<Job>,
+    /// Jobs of subshells that ended without waiting for them: no shell's
+    /// to wait for, joined when an enclosing substitution (or the run) ends.
+    pub(crate) left: Vec<Job>,
+    /// The statuses of jobs already waited for, by `$!` (`wait PID` again).
+    pub(crate) reaped: Vec<(u32, i32)>,
+}
 
 /// A background job this shell started.
 pub(crate) struct Job {
@@ -104,9 +120,28 @@ struct JobStart {
     input: Option<Input>,
     stdout: Arc<Mutex<Output>>,
     stderr: Arc<Mutex<Output>>,
+    /// Descriptors 3 to 9.
+    fds: super::io::ThreadFds,
     position: Position,
     /// `timeout`'s nearer end, when a job starts inside it.
     deadline: Option<Instant>,
+}
+
+/// Jobs whose shell has ended (a job's subshells left them): the run's end
+/// stops and joins them.
+#[derive(Default)]
+pub(crate) struct Orphans(Mutex<Vec<Job>>);
+
+impl std::fmt::Debug for Orphans {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Orphans({})", lock(&self.0).len())
+    }
+}
+
+impl Orphans {
+    fn take(&self) -> Vec<Job> {
+        std::mem::take(&mut *lock(&self.0))
+    }
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -126,13 +161,17 @@ fn run_job(
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let rt = Runtime::for_job(&env, shared.clone(), clock.clone(), start.deadline);
         let mut interp = Interp::new(&rt, start.state);
-        interp.outs = vec![Output::view_of(&start.stdout), Output::view_of(&start.stderr)];
+        interp.io.outs = vec![Output::view_of(&start.stdout), Output::view_of(&start.stderr)];
         if let Some(input) = start.input {
-            interp.ins = vec![input];
-            interp.stdin_piped = true;
+            interp.io.ins = vec![input];
+            interp.io.stdin_piped = true;
         }
+        interp.adopt_fds(start.fds);
         interp.resume(start.position);
-        interp.subshell(|s| s.run_and_or(&command))
+        let status = interp.subshell(|s| s.run_and_or(&command));
+        // The jobs it left go on after it, until the run's end.
+        lock(&shared.orphans.0).append(&mut interp.jobs.left);
+        status
     }));
     let status = match outcome {
         Ok(Ok(status) | Err(Flow::Exit(status) | Flow::Abort(status) | Flow::Return(status))) => status,
@@ -178,17 +217,18 @@ impl Interp<'_> {
         let shared = self.rt.shared.clone();
         let pid = shared.pids.fetch_add(1, std::sync::atomic::Ordering::AcqRel) + 1;
         let clock = Arc::new(Clock::child(&self.rt.clock));
-        let stdout = self.outs[self.fd.out].share();
-        let stderr = self.outs[self.fd.err].share();
+        let stdout = self.io.outs[self.io.fd.out].share();
+        let stderr = self.io.outs[self.io.fd.err].share();
         // Without job control bash gives a job `/dev/null` as its stdin,
         // unless the shell's stdin was piped or redirected.
-        let piped = self.fd.input != 0 || self.stdin_piped;
-        let input = piped.then(|| self.ins[self.fd.input].for_job());
+        let piped = self.io.fd.input != 0 || self.io.stdin_piped;
+        let input = piped.then(|| self.io.ins[self.io.fd.input].for_job());
         let start = JobStart {
             state: self.st.clone(),
             input,
             stdout,
             stderr,
+            fds: self.thread_fds(),
             position: self.position(),
             deadline: self.rt.deadline(),
         };
@@ -201,9 +241,9 @@ impl Interp<'_> {
                 return Err(Flow::Limit(LimitHit::Threads));
             }
         };
-        let number = self.jobs.iter().map(|job| job.number).max().unwrap_or(0) + 1;
+        let number = self.jobs.running.iter().map(|job| job.number).max().unwrap_or(0) + 1;
         let text = job_text(&list.to_string());
-        self.jobs.push(Job { number, pid, text, clock, done, handle: Some(handle), inherited: false });
+        self.jobs.running.push(Job { number, pid, text, clock, done, handle: Some(handle), inherited: false });
         self.st.last_bg = Some(pid);
         self.st.last_status = 0;
         Ok(0)
@@ -212,17 +252,18 @@ impl Interp<'_> {
     /// Joins the threads of jobs that have ended (their statuses stay in
     /// the table for `wait`), so that ended threads do not pile up.
     fn reap_ended(&mut self) {
-        for job in &mut self.jobs {
+        for job in &mut self.jobs.running {
             if job.handle.as_ref().is_some_and(JoinHandle::is_finished) {
                 job.join();
             }
         }
     }
 
-    /// Waits for the jobs started since `base` (a subshell's end), then
-    /// gives `result` back. A limit stops them first.
-    pub(crate) fn join_jobs(&mut self, base: usize, result: Res) -> Res {
-        if self.jobs.len() <= base {
+    /// Waits for the jobs started since `base` and those left by subshells
+    /// since `left` (a waiting subshell's end), then gives `result` back.
+    /// A limit stops them first.
+    pub(crate) fn join_jobs(&mut self, base: usize, left: usize, result: Res) -> Res {
+        if self.jobs.running.len() <= base && self.jobs.left.len() <= left {
             return result;
         }
         if let Err(Flow::Limit(hit)) = result {
@@ -230,20 +271,40 @@ impl Interp<'_> {
                 self.rt.clock.halt(hit);
             }
         }
-        for mut job in self.jobs.drain(base..) {
+        let mut ended: Vec<Job> = self.jobs.running.drain(base..).collect();
+        ended.extend(self.jobs.left.drain(left..));
+        for mut job in ended {
             job.join();
         }
         result
     }
 
-    /// The run's end: stops the jobs still running and joins them. Returns
-    /// the limit a job stopped the run with, if one did.
+    /// A subshell's end that does not wait: the jobs it started since
+    /// `base` go on, no longer its.
+    pub(crate) fn leave_jobs(&mut self, base: usize, result: Res) -> Res {
+        if self.jobs.running.len() > base {
+            let left: Vec<Job> = self.jobs.running.drain(base..).collect();
+            self.jobs.left.extend(left);
+        }
+        result
+    }
+
+    /// The run's end: stops the jobs still running (the shell's, those its
+    /// subshells left, and theirs) and joins them. Returns the limit a job
+    /// stopped the run with, if one did.
     pub(crate) fn end_jobs(&mut self) -> Option<LimitHit> {
         let halted = self.rt.clock.halted();
-        if !self.jobs.is_empty() {
+        let mut running: Vec<Job> = std::mem::take(&mut self.jobs.running);
+        running.append(&mut self.jobs.left);
+        running.append(&mut self.rt.shared.orphans.take());
+        if !running.is_empty() {
             self.rt.clock.stop_jobs();
-            for mut job in std::mem::take(&mut self.jobs) {
-                job.join();
+            // A job stopping may leave jobs of its own: join until none is left.
+            while !running.is_empty() {
+                for mut job in running {
+                    job.join();
+                }
+                running = self.rt.shared.orphans.take();
             }
             self.rt.clock.jobs_stopped();
         }
@@ -256,7 +317,7 @@ impl Interp<'_> {
         let shared = self.rt.shared.clone();
         loop {
             let order = lock(&shared.finished);
-            if let Some(index) = pick(&self.jobs) {
+            if let Some(index) = pick(&self.jobs.running) {
                 return Ok(index);
             }
             let _ = shared.job_done.wait_timeout(order, TICK).unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -267,10 +328,10 @@ impl Interp<'_> {
     /// Takes job `index` out of the table once it has ended: its status
     /// (bash's message for a job a signal other than TERM killed).
     fn reap(&mut self, index: usize) -> Result<i32, Flow> {
-        let mut job = self.jobs.remove(index);
+        let mut job = self.jobs.running.remove(index);
         job.join();
         let status = job.status().map_or(0, |(status, _)| status);
-        self.reaped.push((job.pid, status));
+        self.jobs.reaped.push((job.pid, status));
         if let Some(name) = job.clock.killed().and_then(signal_report) {
             let text = format!("{} {:<24}{}", job.pid, name, job.text);
             self.error(text)?;
@@ -282,23 +343,23 @@ impl Interp<'_> {
     /// or a pid), if it names one.
     fn find_job(&self, spec: &str) -> Option<usize> {
         if let Some(rest) = spec.strip_prefix('%') {
-            let last = self.jobs.len().checked_sub(1);
+            let last = self.jobs.running.len().checked_sub(1);
             return match rest {
                 "" | "%" | "+" => last,
                 "-" => last.and_then(|i| i.checked_sub(1)).or(last),
                 _ => match rest.parse::<usize>() {
-                    Ok(n) => self.jobs.iter().position(|job| job.number == n),
-                    Err(_) => self.jobs.iter().rposition(|job| job.text.starts_with(rest)),
+                    Ok(n) => self.jobs.running.iter().position(|job| job.number == n),
+                    Err(_) => self.jobs.running.iter().rposition(|job| job.text.starts_with(rest)),
                 },
             };
         }
         let pid: u32 = spec.parse().ok()?;
-        self.jobs.iter().position(|job| job.pid == pid)
+        self.jobs.running.iter().position(|job| job.pid == pid)
     }
 
     /// [`find_job`](Self::find_job), among the jobs this shell may wait for.
     fn find_child(&self, spec: &str) -> Option<usize> {
-        self.find_job(spec).filter(|&index| !self.jobs[index].inherited)
+        self.find_job(spec).filter(|&index| !self.jobs.running[index].inherited)
     }
 }
 
@@ -382,10 +443,10 @@ pub(crate) fn wait(interp: &mut Interp<'_>, argv: &[String]) -> Res {
         let mut wanted = Vec::new();
         for id in ids {
             if let Some(index) = interp.find_child(id) {
-                wanted.push(interp.jobs[index].pid);
+                wanted.push(interp.jobs.running[index].pid);
             }
         }
-        let children = interp.jobs.iter().filter(|job| !job.inherited).count();
+        let children = interp.jobs.running.iter().filter(|job| !job.inherited).count();
         if children == 0 || (!ids.is_empty() && wanted.is_empty()) {
             return Ok(127);
         }
@@ -397,7 +458,7 @@ pub(crate) fn wait(interp: &mut Interp<'_>, argv: &[String]) -> Res {
                 .min()
                 .map(|(_, index)| index)
         })?;
-        let pid = interp.jobs[index].pid;
+        let pid = interp.jobs.running[index].pid;
         let status = interp.reap(index)?;
         if let Some(var) = var {
             interp.set_var(&var, pid.to_string()).ok();
@@ -405,7 +466,7 @@ pub(crate) fn wait(interp: &mut Interp<'_>, argv: &[String]) -> Res {
         return Ok(status);
     }
     if ids.is_empty() {
-        while interp.jobs.iter().any(|job| !job.inherited) {
+        while interp.jobs.running.iter().any(|job| !job.inherited) {
             let index =
                 interp.wait_until(|jobs| jobs.iter().position(|job| !job.inherited && job.status().is_some()))?;
             interp.reap(index)?;
@@ -416,7 +477,7 @@ pub(crate) fn wait(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     for id in ids {
         status = match interp.find_child(id) {
             Some(index) => {
-                let pid = interp.jobs[index].pid;
+                let pid = interp.jobs.running[index].pid;
                 let index = interp.wait_until(|jobs| {
                     jobs.iter().position(|job| job.pid == pid).filter(|&i| jobs[i].status().is_some())
                 })?;
@@ -427,7 +488,7 @@ pub(crate) fn wait(interp: &mut Interp<'_>, argv: &[String]) -> Res {
                 127
             }
             None => match id.parse::<u32>() {
-                Ok(pid) => match interp.reaped.iter().rev().find(|(p, _)| *p == pid) {
+                Ok(pid) => match interp.jobs.reaped.iter().rev().find(|(p, _)| *p == pid) {
                     Some(&(_, status)) => status,
                     None => {
                         interp.error(format!("wait: pid {pid} is not a child of this shell"))?;
@@ -460,7 +521,7 @@ pub(crate) fn jobs(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     let mut chosen = Vec::new();
     let mut status = 0;
     if specs.is_empty() {
-        chosen.extend((0..interp.jobs.len()).filter(|&i| interp.jobs[i].status().is_none()));
+        chosen.extend((0..interp.jobs.running.len()).filter(|&i| interp.jobs.running[i].status().is_none()));
     } else {
         for spec in &specs {
             match interp.find_job(spec) {
@@ -472,10 +533,10 @@ pub(crate) fn jobs(interp: &mut Interp<'_>, argv: &[String]) -> Res {
             }
         }
     }
-    let count = interp.jobs.len();
+    let count = interp.jobs.running.len();
     let mut text = String::new();
     for index in chosen {
-        let job = &interp.jobs[index];
+        let job = &interp.jobs.running[index];
         if pids {
             text.push_str(&format!("{}\n", job.pid));
             continue;
@@ -560,7 +621,7 @@ pub(crate) fn kill(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     for target in targets {
         match interp.find_job(target) {
             Some(index) => {
-                let job = &interp.jobs[index];
+                let job = &interp.jobs.running[index];
                 if signal != 0 && job.status().is_none() {
                     job.clock.kill(signal);
                 }

@@ -11,13 +11,13 @@ pub mod command;
 mod commands;
 mod exec;
 mod expand;
-mod glob;
 mod io;
 mod jobs;
 mod parse;
 mod pattern;
 mod pipe;
 mod procsub;
+mod quote;
 mod stack;
 mod state;
 pub mod tool;
@@ -225,8 +225,8 @@ impl Shell {
             // and `shopt -s extglob` changes how the next lines parse.
             let mut steps = parse::Steps::new(script);
             let outcome = loop {
-                let used = interp.popts.enable_extended_globbing;
-                match steps.next(&interp.popts) {
+                let used = interp.cache.popts.enable_extended_globbing;
+                match steps.next(&interp.cache.popts) {
                     None => break Ok(interp.st.last_status),
                     Some(parse::Step::All(program)) => break interp.run_script(&program),
                     Some(parse::Step::Error(message)) => break interp.err(message.as_bytes()).map(|()| 2),
@@ -234,7 +234,7 @@ impl Shell {
                         if let Err(flow) = interp.run_script(&program) {
                             break Err(flow);
                         }
-                        if interp.popts.enable_extended_globbing == used {
+                        if interp.cache.popts.enable_extended_globbing == used {
                             break interp.err(message.as_bytes()).map(|()| 2);
                         }
                     }
@@ -268,13 +268,13 @@ impl Shell {
             limit = limit.or(Some(hit));
         }
         // Files `exec >file` opened are written now.
-        let files = std::mem::take(&mut interp.exec_files);
-        interp.fd = io::Fds::new(0, 0, 1);
+        let files = std::mem::take(&mut interp.io.exec_files);
+        interp.io.fd = io::Fds::new(0, 0, 1);
         if let Err(exec::Flow::Limit(hit)) = interp.flush_files(files) {
             limit = limit.or(Some(hit));
         }
-        let mut stdout = std::mem::replace(&mut interp.outs[0], command::Output::new(0));
-        let mut stderr = std::mem::replace(&mut interp.outs[1], command::Output::new(0));
+        let mut stdout = std::mem::replace(&mut interp.io.outs[0], command::Output::new(0));
+        let mut stderr = std::mem::replace(&mut interp.io.outs[1], command::Output::new(0));
         let truncated = stdout.truncated() || stderr.truncated() || limit == Some(LimitHit::Output);
         let mut state = interp.st;
         state.locals.clear();

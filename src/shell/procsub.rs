@@ -39,7 +39,7 @@ impl Interp<'_> {
         kind: &ast::ProcessSubstitutionKind,
         sub: &ast::SubshellCommand,
     ) -> Result<String, Flow> {
-        let number = 63usize.saturating_sub(self.proc_fds.len()).max(10);
+        let number = 63usize.saturating_sub(self.io.proc_fds.len()).max(10);
         let path = format!("/dev/fd/{number}");
         let (read, list) = match kind {
             ast::ProcessSubstitutionKind::Read => {
@@ -48,26 +48,26 @@ impl Interp<'_> {
             }
             ast::ProcessSubstitutionKind::Write => (None, Some(Arc::new(sub.list.clone()))),
         };
-        self.proc_fds.push(ProcFd { path: path.clone(), read, written: Arc::default(), list });
+        self.io.proc_fds.push(ProcFd { path: path.clone(), read, written: Arc::default(), list });
         Ok(path)
     }
 
     /// The command has ended: each `>(cmd)` since `base` runs now, with
     /// what was written to its path as stdin.
     pub(crate) fn finish_process_substitutions(&mut self, base: usize) -> Result<(), Flow> {
-        let fds = self.proc_fds.split_off(base.min(self.proc_fds.len()));
+        let fds = self.io.proc_fds.split_off(base.min(self.io.proc_fds.len()));
         for fd in fds {
             let Some(list) = fd.list else { continue };
             let data = std::mem::take(&mut *fd.written.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
-            let saved = self.fd;
-            let base_ins = self.ins.len();
-            self.ins.push(Input::buffer(data));
-            self.fd.input = self.ins.len() - 1;
-            self.scopes += 1;
-            let result = self.subshell(|s| s.run_list(&list));
-            self.scopes -= 1;
-            self.ins.truncate(base_ins);
-            self.fd = saved;
+            let saved = self.io.fd;
+            let base_ins = self.io.ins.len();
+            self.io.ins.push(Input::buffer(data));
+            self.io.fd.input = self.io.ins.len() - 1;
+            self.at.scopes += 1;
+            let result = self.subshell_waiting(|s| s.run_list(&list));
+            self.at.scopes -= 1;
+            self.io.ins.truncate(base_ins);
+            self.io.fd = saved;
             result?;
         }
         Ok(())
@@ -76,12 +76,12 @@ impl Interp<'_> {
     /// What a command's storage is while substitutions are open: their
     /// paths, then the run's storage.
     pub(crate) fn proc_fds(&self) -> Vec<ProcFd> {
-        self.proc_fds.clone()
+        self.io.proc_fds.clone()
     }
 
     /// The bytes of substitution `path` for a redirection (`< "$1"`), if it is one.
     pub(crate) fn proc_fd_input(&self, path: &str) -> Option<Vec<u8>> {
-        let fd = self.proc_fds.iter().find(|fd| fd.path == path)?;
+        let fd = self.io.proc_fds.iter().find(|fd| fd.path == path)?;
         Some(fd.read.as_deref().map(<[u8]>::to_vec).unwrap_or_default())
     }
 }

@@ -72,6 +72,23 @@ impl Var {
     pub(crate) fn string(value: String) -> Self {
         Var { value: Value::Str(value), exported: false, readonly: false, integer: false, case: 0, nameref: false }
     }
+
+    /// The attribute letters `${v@a}` shows and `declare -p` writes after
+    /// a `-`: `a` or `A`, then `i`, `n`, `r`, `x` as they apply.
+    pub(crate) fn attribute_letters(&self) -> String {
+        let mut letters = String::new();
+        match self.value {
+            Value::Indexed(_) => letters.push('a'),
+            Value::Assoc(_) => letters.push('A'),
+            Value::Str(_) => {}
+        }
+        for (on, letter) in [(self.integer, 'i'), (self.nameref, 'n'), (self.readonly, 'r'), (self.exported, 'x')] {
+            if on {
+                letters.push(letter);
+            }
+        }
+        letters
+    }
 }
 
 /// `set` options.

@@ -16,7 +16,7 @@ use crate::shell::command::{error_reason, CommandFn, Context};
 use crate::shell::LimitHit;
 use crate::storage::{join, FileKind, StorageError};
 
-use super::files::{civil, epoch_seconds};
+use super::calendar::{civil, epoch_seconds};
 use super::text::common::{parse, quote, Arg, HasArg, Spec};
 use crate::shell::pattern::Pattern;
 

@@ -10,7 +10,8 @@ use crate::shell::command::{error_reason, CommandFn, Context};
 use crate::shell::LimitHit;
 use crate::storage::{FileKind, StorageError};
 
-use super::files::{base_name, child, civil, epoch_seconds, DAY_NAMES, MONTH_NAMES};
+use super::calendar::{civil, epoch_seconds, DAY_NAMES, MONTH_NAMES};
+use super::files::{base_name, child};
 use super::text::common::{parse, tick, usage, Arg, HasArg, Spec};
 
 pub(super) const COMMANDS: &[(&str, CommandFn)] = &[("diff", diff), ("cmp", cmp), ("comm", comm)];

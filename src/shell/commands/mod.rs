@@ -7,6 +7,7 @@ use super::command::CommandFn;
 
 mod archive;
 mod awk;
+mod calendar;
 mod diff;
 mod dump;
 mod files;

@@ -1,7 +1,7 @@
 //! jq's dates, in UTC: `gmtime`, `mktime`, `strftime` and `strptime`, over
 //! the proleptic Gregorian calendar's day numbers.
 
-use super::super::files::{DAY_NAMES as DAYS, MONTH_NAMES as MONTHS};
+use super::super::calendar::{DAY_NAMES as DAYS, MONTH_NAMES as MONTHS};
 use super::{Rc, Val};
 use jaq_std::ValT as _;
 

@@ -7,7 +7,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use crate::shell::command::Context;
 use crate::shell::LimitHit;
 
-use super::super::files::{civil, DAY_NAMES as DAYS, MONTH_NAMES as MONTHS};
+use super::super::calendar::{civil, DAY_NAMES as DAYS, MONTH_NAMES as MONTHS};
 use super::{options, quote, usage, Arg, HasArg, Spec};
 
 const SPEC: Spec = Spec {

@@ -21,9 +21,9 @@
 //! here a non-empty `GLOBIGNORE` implies `dotglob` while it is set, and the
 //! `dotglob` option itself is left as `shopt` set it.
 
-use super::exec::{Flow, Interp};
-use super::pattern::{self, Pattern, Syntax};
-use super::storage_path;
+use crate::shell::exec::{Flow, Interp};
+use crate::shell::pattern::{self, Pattern, Syntax};
+use crate::shell::storage_path;
 use crate::storage::FileKind;
 
 /// Deepest directory `**` descends into (far beyond a real tree; a bound

@@ -1,0 +1,138 @@
+//! Leaving and running code: `exit`, `return`, `break`, `continue`,
+//! `eval`, `source` and `let`.
+
+use super::*;
+
+pub(super) fn status_arg(interp: &mut Interp<'_>, name: &str, arg: Option<&String>) -> Result<Option<i32>, Flow> {
+    match arg {
+        None => Ok(Some(interp.st.last_status)),
+        Some(text) => match text.trim().parse::<i64>() {
+            Ok(n) => Ok(Some((n & 0xff) as i32)),
+            Err(_) => {
+                interp.error(format_args!("{name}: {text}: numeric argument required"))?;
+                Ok(None)
+            }
+        },
+    }
+}
+
+pub(super) fn exit(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    match status_arg(interp, "exit", argv.get(1))? {
+        Some(status) => Err(Flow::Exit(status)),
+        None => Err(Flow::Exit(2)),
+    }
+}
+
+pub(super) fn return_(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    if interp.at.depth == 0 && interp.at.sourcing == 0 {
+        interp.error("return: can only `return' from a function or sourced script")?;
+        return Ok(2);
+    }
+    match status_arg(interp, "return", argv.get(1))? {
+        Some(status) => Err(Flow::Return(status)),
+        None => Err(Flow::Return(2)),
+    }
+}
+
+pub(super) fn break_continue(interp: &mut Interp<'_>, argv: &[String], is_break: bool) -> Res {
+    let name = if is_break { "break" } else { "continue" };
+    let n = match argv.get(1) {
+        None => 1,
+        Some(text) => match text.parse::<i64>() {
+            Ok(n) if n >= 1 => n.min(i64::from(u32::MAX)) as u32,
+            Ok(_) => {
+                interp.error(format_args!("{name}: {text}: loop count out of range"))?;
+                return Ok(1);
+            }
+            Err(_) => {
+                interp.error(format_args!("{name}: {text}: numeric argument required"))?;
+                return Ok(1);
+            }
+        },
+    };
+    if interp.at.loops == 0 {
+        interp.error(format_args!("{name}: only meaningful in a `for', `while', or `until' loop"))?;
+        return Ok(0);
+    }
+    let n = n.min(interp.at.loops);
+    Err(if is_break { Flow::Break(n) } else { Flow::Continue(n) })
+}
+
+pub(super) fn eval(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    let script = argv[1..].join(" ");
+    if script.trim().is_empty() {
+        return Ok(0);
+    }
+    nested(interp, |i| i.eval_string(&script))
+}
+
+/// Runs `f` one level deeper (function depth also bounds `eval` and `source`).
+pub(super) fn nested(interp: &mut Interp<'_>, f: impl FnOnce(&mut Interp<'_>) -> Res) -> Res {
+    if interp.at.depth >= interp.rt.limits.max_function_depth {
+        return Err(Flow::Limit(crate::shell::LimitHit::FunctionDepth));
+    }
+    interp.rt.check_stack()?;
+    interp.at.depth += 1;
+    let result = f(interp);
+    interp.at.depth -= 1;
+    result
+}
+
+pub(super) fn source(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    let Some(file) = argv.get(1) else {
+        interp.error(format_args!("{}: filename argument required", argv[0]))?;
+        return Ok(2);
+    };
+    let path = storage_path(&interp.st.cwd, file);
+    // `source <(cmd)`: a process substitution's path.
+    let data = match interp.proc_fd_input(&path).map_or_else(|| interp.rt.storage.read(&path), Ok) {
+        Ok(data) => data,
+        Err(error) => {
+            interp.error(format_args!("{file}: {}", crate::shell::command::error_reason(&error)))?;
+            return Ok(1);
+        }
+    };
+    let script = String::from_utf8_lossy(&data).into_owned();
+    let saved_positional = if argv.len() > 2 {
+        Some(std::mem::replace(&mut interp.st.positional, Arc::new(argv[2..].to_vec())))
+    } else {
+        None
+    };
+    interp.at.sourcing += 1;
+    let result = nested(interp, |i| i.eval_string(&script));
+    interp.at.sourcing -= 1;
+    if let Some(saved) = saved_positional {
+        interp.st.positional = saved;
+    }
+    let result = match result {
+        Err(Flow::Return(status)) => Ok(status),
+        other => other,
+    };
+    // `trap … RETURN` runs when a sourced file finishes, as after a function.
+    if let (Ok(status), Some((_, action))) = (&result, interp.st.traps.get(&crate::shell::state::RETURN_TRAP).cloned())
+    {
+        if !interp.st.in_trap {
+            interp.run_trap_action(&action, *status)?;
+        }
+    }
+    result
+}
+
+pub(super) fn let_(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    if argv.len() < 2 {
+        interp.error("let: expression expected")?;
+        return Ok(1);
+    }
+    let mut last = 0;
+    for expr in &argv[1..] {
+        match interp.arith_value(expr) {
+            Ok(v) => last = v,
+            Err(error) => {
+                let message = Interp::arith_message(expr, &error);
+                interp.error(format_args!("let: {message}"))?;
+                return Ok(1);
+            }
+        }
+    }
+    Ok(i32::from(last == 0))
+}

@@ -1,0 +1,99 @@
+//! `getopts`.
+
+use super::*;
+
+pub(super) fn getopts(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    if argv.len() < 3 {
+        interp.error("getopts: usage: getopts optstring name [arg ...]")?;
+        return Ok(2);
+    }
+    let spec = argv[1].as_str();
+    let name = argv[2].clone();
+    let args: Vec<String> = if argv.len() > 3 { argv[3..].to_vec() } else { interp.st.positional.to_vec() };
+    let silent = spec.starts_with(':');
+    let spec = spec.trim_start_matches(':');
+    let optind: usize = interp.st.get("OPTIND").and_then(|v| v.parse().ok()).filter(|&v| v >= 1).unwrap_or(1);
+    let mut sub: usize = interp.st.get("_AIKIDO_OPTPOS").and_then(|v| v.parse().ok()).unwrap_or(0);
+    let set = |interp: &mut Interp<'_>, n: &str, v: String| interp.set_var(n, v).map_err(|_| ());
+    let Some(arg) = args.get(optind - 1) else {
+        let _ = set(interp, &name, "?".to_string());
+        return Ok(1);
+    };
+    if sub == 0 {
+        if arg == "--" {
+            let _ = set(interp, "OPTIND", (optind + 1).to_string());
+            let _ = set(interp, &name, "?".to_string());
+            return Ok(1);
+        }
+        if !arg.starts_with('-') || arg.len() < 2 {
+            let _ = set(interp, &name, "?".to_string());
+            return Ok(1);
+        }
+        sub = 1;
+    }
+    let chars: Vec<char> = arg.chars().collect();
+    let opt = chars.get(sub).copied().unwrap_or('?');
+    let mut next_optind = optind;
+    let mut next_sub = sub + 1;
+    if next_sub >= chars.len() {
+        next_optind += 1;
+        next_sub = 0;
+    }
+    let position = spec.find(opt).filter(|_| opt != ':');
+    let status = match position {
+        None => {
+            if silent {
+                let _ = set(interp, "OPTARG", opt.to_string());
+            } else {
+                interp.unset_quiet("OPTARG");
+                interp.error(format_args!("illegal option -- {opt}"))?;
+            }
+            let _ = set(interp, &name, "?".to_string());
+            0
+        }
+        Some(p) => {
+            let takes = spec[p + opt.len_utf8()..].starts_with(':');
+            if takes {
+                let value = if next_sub != 0 {
+                    let v: String = chars[next_sub..].iter().collect();
+                    next_optind += 1;
+                    next_sub = 0;
+                    Some(v)
+                } else {
+                    let v = args.get(next_optind - 1).cloned();
+                    if v.is_some() {
+                        next_optind += 1;
+                    }
+                    v
+                };
+                match value {
+                    Some(v) => {
+                        let _ = set(interp, "OPTARG", v);
+                        let _ = set(interp, &name, opt.to_string());
+                    }
+                    None => {
+                        if silent {
+                            let _ = set(interp, "OPTARG", opt.to_string());
+                            let _ = set(interp, &name, ":".to_string());
+                        } else {
+                            interp.error(format_args!("option requires an argument -- {opt}"))?;
+                            let _ = set(interp, &name, "?".to_string());
+                        }
+                    }
+                }
+            } else {
+                let _ = set(interp, &name, opt.to_string());
+            }
+            0
+        }
+    };
+    let _ = set(interp, "OPTIND", next_optind.to_string());
+    let _ = set(interp, "_AIKIDO_OPTPOS", next_sub.to_string());
+    Ok(status)
+}
+
+impl Interp<'_> {
+    pub(super) fn unset_quiet(&mut self, name: &str) {
+        self.st.unset(name);
+    }
+}

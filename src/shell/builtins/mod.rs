@@ -1,0 +1,181 @@
+//! The builtins: the commands that read or change the shell's own state
+//! (`cd`, `read`, `export`, `set`…), plus `echo`, `test`/`[` and `[[ ]]`.
+//!
+//! Differences from bash, on purpose or for now: `trap` runs `EXIT`, `ERR`
+//! and `RETURN`; signal and `DEBUG` traps are only kept for `trap -p` (no
+//! signal reaches the shell); `type`/`command -v` report the
+//! commands of the table as `/usr/bin/NAME`; a script run by path
+//! (`./x.sh`) needs no execute bit, as the storage has no `chmod`.
+
+use std::sync::Arc;
+
+use brush_parser::ast::{BinaryPredicate, ExtendedTestExpr, TestExpr, UnaryPredicate};
+
+use super::commands;
+use super::exec::{Assign, AssignValue, DeclArg, Flow, Interp, Res};
+use super::state::{Value, Var};
+use super::storage_path;
+use crate::storage::FileKind;
+
+use super::quote::{double_quote, single_quote, single_quote_if_needed};
+
+mod declare;
+mod dirs;
+mod flow;
+mod getopts;
+mod read_echo;
+mod scripts;
+mod set;
+mod test;
+mod trap;
+mod type_command;
+
+pub(crate) use declare::{declaration, is_name};
+pub(crate) use scripts::run_script_file;
+use {declare::*, dirs::*, flow::*, getopts::*, read_echo::*, scripts::*, set::*, test::*, trap::*, type_command::*};
+
+/// A builtin's entry point: the interpreter and argv (`argv[0]` is the name).
+pub(crate) type BuiltinFn = fn(&mut Interp<'_>, &[String]) -> Res;
+
+/// The builtin called `name`, if there is one.
+pub(crate) fn lookup(name: &str) -> Option<BuiltinFn> {
+    Some(match name {
+        "echo" => echo,
+        "printf" => printf,
+        ":" | "true" => |_, _| Ok(0),
+        "false" => |_, _| Ok(1),
+        "cd" => cd,
+        "pwd" => pwd,
+        "test" | "[" => test,
+        "exit" => exit,
+        "return" => return_,
+        "break" => |i, a| break_continue(i, a, true),
+        "continue" => |i, a| break_continue(i, a, false),
+        "set" => set,
+        "shift" => shift,
+        "unset" => unset,
+        "export" | "local" | "declare" | "typeset" | "readonly" => declaration_words,
+        "read" => read,
+        "mapfile" | "readarray" => mapfile,
+        "eval" => eval,
+        "source" | "." => source,
+        "trap" => trap,
+        "let" => let_,
+        "type" => type_,
+        "command" => command,
+        "getopts" => getopts,
+        "compgen" => compgen,
+        "bash" | "sh" => bash,
+        "builtin" => builtin,
+        "pushd" => pushd,
+        "popd" => popd,
+        "dirs" => dirs,
+        "exec" => exec,
+        "shopt" => shopt,
+        "wait" => super::jobs::wait,
+        "jobs" => super::jobs::jobs,
+        "kill" => super::jobs::kill,
+        "hash" | "alias" | "unalias" | "ulimit" | "disown" => |_, _| Ok(0),
+        "umask" => |i, a| {
+            if a.len() == 1 {
+                i.out(b"0022\n")?;
+            }
+            Ok(0)
+        },
+        _ => return None,
+    })
+}
+
+/// Every builtin's name (for `compgen -c`).
+const BUILTINS: &[&str] = &[
+    ".",
+    ":",
+    "[",
+    "alias",
+    "bash",
+    "break",
+    "builtin",
+    "cd",
+    "command",
+    "compgen",
+    "continue",
+    "declare",
+    "dirs",
+    "disown",
+    "echo",
+    "eval",
+    "exec",
+    "exit",
+    "export",
+    "false",
+    "getopts",
+    "hash",
+    "jobs",
+    "kill",
+    "let",
+    "local",
+    "mapfile",
+    "popd",
+    "printf",
+    "pushd",
+    "pwd",
+    "read",
+    "readarray",
+    "readonly",
+    "return",
+    "set",
+    "sh",
+    "shift",
+    "shopt",
+    "source",
+    "test",
+    "trap",
+    "true",
+    "type",
+    "typeset",
+    "ulimit",
+    "umask",
+    "unalias",
+    "unset",
+    "wait",
+];
+
+/// The reserved words (for `type` and `compgen -c`).
+const KEYWORDS: &[&str] = &[
+    "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do", "done", "in",
+    "function", "time", "{", "}", "!", "[[", "]]", "coproc",
+];
+
+/// Whether `name` takes assignments as arguments (`declare x=1`).
+pub(crate) fn is_declaration(name: &str) -> bool {
+    matches!(name, "export" | "local" | "declare" | "typeset" | "readonly")
+}
+
+fn usage(interp: &mut Interp<'_>, name: &str, message: impl std::fmt::Display) -> Res {
+    interp.error(format_args!("{name}: {message}"))?;
+    Ok(2)
+}
+
+/// `builtin NAME [ARG]...`: runs the builtin NAME, skipping functions.
+fn builtin(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    let Some(name) = argv.get(1) else { return Ok(0) };
+    match lookup(name).filter(|_| BUILTINS.contains(&name.as_str()) && !matches!(name.as_str(), "bash" | "sh")) {
+        Some(function) => function(interp, &argv[1..]),
+        None => {
+            interp.error(format_args!("builtin: {name}: not a shell builtin"))?;
+            Ok(1)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_list_is_complete() {
+        for name in BUILTINS {
+            assert!(lookup(name).is_some(), "{name}");
+        }
+    }
+}
