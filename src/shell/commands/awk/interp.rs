@@ -13,7 +13,7 @@ use super::ere;
 use super::lexer::Builtin;
 use super::parser::*;
 use super::value::{self, is_blank, num_to_str, sprintf, Value, MAX_STRING};
-use crate::shell::command::{error_reason, Context, ReadFailed, Reader};
+use crate::shell::command::{error_reason, Context, EnvChange, Output, ReadFailed, Reader};
 use crate::shell::LimitHit;
 
 /// Deepest user-function recursion; past it the program stops with an error.
@@ -36,6 +36,11 @@ const FLUSH_ALL_AT: usize = 1 << 20;
 /// Most output files open at once (`close` frees one), as real awks have a
 /// limit (mawk and BWK awk: the process's open files).
 const MAX_OPEN_OUTPUTS: usize = 4096;
+/// awk's own stdout is buffered as a process's is (mawk's order: what a
+/// command started by awk prints comes before what awk printed since the
+/// last flush); it is written out at this size, before a command runs,
+/// on `fflush()` and at the end.
+const STDOUT_BUF: usize = 8 << 10;
 
 /// Why a program stopped early.
 #[derive(Debug)]
@@ -398,7 +403,25 @@ impl<'a> Source<'a> {
 enum OutTarget {
     Stdout,
     Stderr,
-    File { path: String, buf: Vec<u8> },
+    File {
+        path: String,
+        buf: Vec<u8>,
+    },
+    /// `print | "cmd"`: what is printed waits here; the command runs in the
+    /// shell with it as stdin when closed (`close()` or the end).
+    Command {
+        buf: Vec<u8>,
+    },
+}
+
+/// `"cmd" | getline`: the command's output (it ran to the end when first
+/// read), and its status for `close()`.
+struct Piped<'a> {
+    source: Source<'a>,
+    status: i32,
+    /// The output passed what awk holds of it (a quarter of the memory
+    /// budget): the command was stopped there, as by a closed pipe.
+    truncated: bool,
 }
 
 /// The interpreter state for one run.
@@ -417,7 +440,10 @@ pub struct Interp<'p, 'c, 'a> {
     used_file: bool,
     main: Option<Source<'a>>,
     inputs: HashMap<Vec<u8>, Source<'a>>,
+    commands: HashMap<Vec<u8>, Piped<'a>>,
     outputs: HashMap<Vec<u8>, OutTarget>,
+    /// awk's stdout, written out by [`flush_stdout`](Self::flush_stdout).
+    stdout_buf: Vec<u8>,
     output_order: Vec<Vec<u8>>,
     /// Bytes waiting in all output files' buffers.
     buffered: usize,
@@ -498,7 +524,9 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             used_file: false,
             main: None,
             inputs: HashMap::new(),
+            commands: HashMap::new(),
             outputs: HashMap::new(),
+            stdout_buf: Vec::new(),
             output_order: Vec::new(),
             buffered: 0,
             regex_cache: HashMap::new(),
@@ -526,12 +554,21 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
         self.set_global(i, Value::strnum(value))
     }
 
-    /// Runs the whole program: BEGIN, the records, END; flushes files.
+    /// Runs the whole program: BEGIN, the records, END; runs the commands
+    /// printed to that are still open (the last opened first, as mawk),
+    /// then flushes files and stdout. A limit stops everything at once.
     pub fn run(&mut self) -> R<()> {
         let result = self.run_inner();
+        let closed = match &result {
+            Err(Fatal::Limit(_)) => Ok(()),
+            _ => self.close_commands(),
+        };
         let flushed = self.flush_all();
+        let written = self.flush_stdout();
         result?;
+        closed?;
         flushed?;
+        written?;
         if self.input_error && self.exit_code == 0 {
             self.exit_code = 2;
         }
@@ -1183,7 +1220,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             Expr::Call(f, args) => self.call(*f, args),
             Expr::Builtin(b, args) => self.builtin_counted(*b, args),
             Expr::Getline { var, file } => self.getline(var.as_deref(), file.as_deref()),
-            Expr::Unsupported(what) => fail(*what),
+            Expr::PipeGetline { cmd, var } => self.pipe_getline(cmd, var.as_deref()),
         }
     }
 
@@ -1554,15 +1591,23 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
 
     fn write_to(&mut self, dest: Option<&(Redirect, Expr)>, bytes: &[u8]) -> R<()> {
         let Some((mode, target)) = dest else {
-            return Ok(self.ctx.stdout.write(bytes)?);
+            return Ok(self.write_stdout(bytes)?);
         };
-        if *mode == Redirect::Pipe {
-            return fail("output to a command (print | \"cmd\") is not supported (no processes)");
-        }
         let name = self.eval(target)?;
         let name = self.to_str(&name).to_vec();
         if !self.outputs.contains_key(&name) {
             let target = match &name[..] {
+                _ if *mode == Redirect::Pipe => {
+                    if self.outputs.len() >= MAX_OPEN_OUTPUTS {
+                        return fail(format!(
+                            "`{}' makes too many open files (at most {MAX_OPEN_OUTPUTS}; close() some)",
+                            String::from_utf8_lossy(&name)
+                        ));
+                    }
+                    // mawk flushes its output before it starts a command.
+                    self.flush_everything()?;
+                    OutTarget::Command { buf: Vec::new() }
+                }
                 b"/dev/stdout" | b"-" => OutTarget::Stdout,
                 b"/dev/stderr" => OutTarget::Stderr,
                 _ => {
@@ -1588,8 +1633,15 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             self.output_order.push(name.clone());
         }
         let flush = match self.outputs.get_mut(&name) {
-            Some(OutTarget::Stdout) => return Ok(self.ctx.stdout.write(bytes)?),
+            Some(OutTarget::Stdout) => return Ok(self.write_stdout(bytes)?),
             Some(OutTarget::Stderr) => return Ok(self.ctx.stderr.write(bytes)?),
+            Some(OutTarget::Command { buf }) => {
+                if buf.len() + bytes.len() > self.ctx.max_memory / 4 {
+                    return Err(Fatal::Limit(LimitHit::Memory));
+                }
+                buf.extend_from_slice(bytes);
+                return Ok(());
+            }
             Some(OutTarget::File { buf, .. }) => {
                 buf.extend_from_slice(bytes);
                 self.buffered += bytes.len();
@@ -1628,21 +1680,132 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
         Ok(())
     }
 
+    /// `close(name)`: 0 for a file, a command's exit status, -1 when
+    /// nothing of that name is open.
     fn close(&mut self, name: &[u8]) -> R<f64> {
-        let mut found = false;
+        let mut result = -1.0;
         if self.outputs.contains_key(name) {
             self.flush_output(name)?;
-            self.outputs.remove(name);
+            let target = self.outputs.remove(name);
             self.output_order.retain(|n| n != name);
-            found = true;
+            result = 0.0;
+            if let Some(OutTarget::Command { buf }) = target {
+                self.flush_all()?;
+                result = f64::from(self.run_shell(name, &buf, None)?);
+            }
         }
         if self.inputs.remove(name).is_some() {
-            found = true;
+            result = 0.0;
         }
-        Ok(if found { 0.0 } else { -1.0 })
+        if let Some(piped) = self.commands.remove(name) {
+            result = f64::from(piped.status);
+        }
+        Ok(result)
+    }
+
+    /// Runs the commands still open for output, the last opened first.
+    fn close_commands(&mut self) -> R<()> {
+        let open: Vec<Vec<u8>> = self
+            .output_order
+            .iter()
+            .rev()
+            .filter(|n| matches!(self.outputs.get(*n), Some(OutTarget::Command { .. })))
+            .cloned()
+            .collect();
+        for name in open {
+            self.close(&name)?;
+        }
+        Ok(())
+    }
+
+    /// Writes to awk's stdout through its buffer.
+    fn write_stdout(&mut self, bytes: &[u8]) -> Result<(), LimitHit> {
+        if self.stdout_buf.is_empty() && bytes.len() >= STDOUT_BUF {
+            return self.ctx.stdout.write(bytes);
+        }
+        self.stdout_buf.extend_from_slice(bytes);
+        if self.stdout_buf.len() >= STDOUT_BUF {
+            return self.flush_stdout();
+        }
+        Ok(())
+    }
+
+    fn flush_stdout(&mut self) -> Result<(), LimitHit> {
+        if self.stdout_buf.is_empty() {
+            return Ok(());
+        }
+        let result = self.ctx.stdout.write(&self.stdout_buf);
+        self.stdout_buf.clear();
+        result
+    }
+
+    /// Files and stdout written out: before a command runs, and `fflush()`.
+    fn flush_everything(&mut self) -> R<()> {
+        self.flush_all()?;
+        Ok(self.flush_stdout()?)
+    }
+
+    /// Runs `cmd` in the shell (`sh -c cmd`, in a copy of the shell with
+    /// its exported variables, under the run's limits), with `stdin`, its
+    /// stdout into `capture` or awk's stdout; returns its status.
+    fn run_shell(&mut self, cmd: &[u8], stdin: &[u8], capture: Option<&mut Output>) -> R<i32> {
+        let argv = ["sh".to_string(), "-c".to_string(), String::from_utf8_lossy(cmd).into_owned()];
+        let env = EnvChange::default();
+        let ctx = &mut *self.ctx;
+        let status = match capture {
+            Some(out) => ctx.runner.run_with_env(&env, &argv, stdin, out, ctx.stderr),
+            None => ctx.runner.run_with_env(&env, &argv, stdin, ctx.stdout, ctx.stderr),
+        };
+        Ok(status?)
     }
 
     // ---- getline ----
+
+    /// `cmd | getline [var]`: the first read runs the command to its end
+    /// (its output held, up to a quarter of the memory budget); each read
+    /// takes the next record. Sets NR (and $0 and NF without `var`), as gawk.
+    #[inline(never)]
+    fn pipe_getline(&mut self, cmd: &Expr, var: Option<&Expr>) -> R<Value> {
+        let name = self.str_arg(cmd)?.to_vec();
+        if !self.commands.contains_key(&name) {
+            self.flush_everything()?;
+            let mut out = Output::new(self.ctx.max_memory / 4);
+            let status = match self.run_shell(&name, b"", Some(&mut out)) {
+                Ok(status) => status,
+                // Our hold is full: the command stops as at a closed pipe.
+                Err(Fatal::Limit(LimitHit::Output)) if out.truncated() => LimitHit::BrokenPipe.exit_code(),
+                Err(e) => return Err(e),
+            };
+            let truncated = out.truncated();
+            let source = Source { data: Rc::from(out.take()), pos: 0, more: None };
+            self.commands.insert(name.clone(), Piped { source, status, truncated });
+        }
+        let sep = self.record_sep()?;
+        let Some(piped) = self.commands.get_mut(&name) else {
+            return Ok(Value::Num(-1.0));
+        };
+        let src = &mut piped.source;
+        let record = next_record(&src.data, &mut src.pos, &sep);
+        // A record that runs into the cut may be incomplete, and more was
+        // to come: past what is held, the run stops with the limit.
+        if piped.truncated && (record.is_none() || src.pos >= src.data.len()) {
+            return Err(Fatal::Limit(LimitHit::Memory));
+        }
+        let Some((s, e)) = record else {
+            return Ok(Value::Num(0.0));
+        };
+        let data = src.data.clone();
+        match var {
+            Some(v) => {
+                let p = self.place(v)?;
+                self.set_place(&p, Value::strnum(&data[s..e]))?;
+            }
+            None => self.set_record(&data[s..e])?,
+        }
+        let nr = self.global_value(NR).num() + 1.0;
+        self.globals[NR] = Cell::Val(Value::Num(nr));
+        Ok(Value::Num(1.0))
+    }
 
     #[inline(never)]
     fn getline(&mut self, var: Option<&Expr>, file: Option<&Expr>) -> R<Value> {
@@ -1684,11 +1847,8 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
                 let p = self.place(v)?;
                 self.set_place(&p, Value::strnum(&data[s..e]))?;
             }
-            None => {
-                self.set_record(&data[s..e])?;
-                let nr = self.global_value(NR).num() + 1.0;
-                self.globals[NR] = Cell::Val(Value::Num(nr));
-            }
+            // `getline < file` sets $0 and NF, not NR (gawk and mawk).
+            None => self.set_record(&data[s..e])?,
         }
         Ok(Value::Num(1.0))
     }
@@ -1845,13 +2005,18 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
                 self.rand_state = seed_state(self.seed);
                 num(previous)
             }
-            Builtin::System => fail("system() is not supported (no processes)"),
+            Builtin::System => {
+                let cmd = self.str_arg(&args[0])?;
+                self.flush_everything()?;
+                let status = self.run_shell(&cmd, b"", None)?;
+                num(f64::from(status))
+            }
             Builtin::Close => {
                 let name = self.str_arg(&args[0])?;
                 num(self.close(&name)?)
             }
             Builtin::Fflush => {
-                self.flush_all()?;
+                self.flush_everything()?;
                 num(0.0)
             }
         }
