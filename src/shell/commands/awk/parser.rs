@@ -957,18 +957,22 @@ impl<'s> Parser<'s> {
                 self.st = saved;
                 break;
             }
-            let var = if matches!(self.st.tok, Tok::Name(_) | Tok::Dollar) {
-                let target = self.primary()?;
-                if !target.is_lvalue() {
-                    return self.syntax();
-                }
-                Some(Box::new(target))
-            } else {
-                None
-            };
+            let var = self.getline_var()?;
             left = Expr::PipeGetline { cmd: Box::new(left), var };
         }
         Ok(left)
+    }
+
+    /// The variable after `getline`, if one follows: a name, an element or a field.
+    fn getline_var(&mut self) -> PResult<Option<Box<Expr>>> {
+        if !matches!(self.st.tok, Tok::Name(_) | Tok::Dollar) {
+            return Ok(None);
+        }
+        let target = self.primary()?;
+        if !target.is_lvalue() {
+            return self.syntax();
+        }
+        Ok(Some(Box::new(target)))
     }
 
     /// Whether the current token starts the right side of a concatenation
@@ -1204,15 +1208,7 @@ impl<'s> Parser<'s> {
             Tok::Builtin(b) => self.builtin(b),
             Tok::Getline => {
                 self.advance()?;
-                let var = if matches!(self.st.tok, Tok::Name(_) | Tok::Dollar) {
-                    let target = self.primary()?;
-                    if !target.is_lvalue() {
-                        return self.syntax();
-                    }
-                    Some(Box::new(target))
-                } else {
-                    None
-                };
+                let var = self.getline_var()?;
                 let file = if self.eat(&Tok::Lt)? { Some(Box::new(self.primary()?)) } else { None };
                 Ok(Expr::Getline { var, file })
             }

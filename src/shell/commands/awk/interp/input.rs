@@ -385,13 +385,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             return Ok(Value::Num(0.0));
         };
         let data = src.data.clone();
-        match var {
-            Some(v) => {
-                let p = self.place(v)?;
-                self.set_place(&p, Value::strnum(&data[s..e]))?;
-            }
-            None => self.set_record(&data[s..e])?,
-        }
+        self.store_getline(var, &data[s..e])?;
         let nr = self.global_value(NR).num() + 1.0;
         self.globals[NR] = Cell::Val(Value::Num(nr));
         Ok(Value::Num(1.0))
@@ -432,14 +426,19 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             return Ok(Value::Num(0.0));
         };
         let data = src.data.clone();
+        // `getline < file` sets $0 and NF, not NR (gawk and mawk).
+        self.store_getline(var, &data[s..e])?;
+        Ok(Value::Num(1.0))
+    }
+
+    /// Puts a record getline read into `var`, or into $0 (and NF).
+    fn store_getline(&mut self, var: Option<&Expr>, text: &[u8]) -> R<()> {
         match var {
             Some(v) => {
                 let p = self.place(v)?;
-                self.set_place(&p, Value::strnum(&data[s..e]))?;
+                self.set_place(&p, Value::strnum(text))
             }
-            // `getline < file` sets $0 and NF, not NR (gawk and mawk).
-            None => self.set_record(&data[s..e])?,
+            None => self.set_record(text),
         }
-        Ok(Value::Num(1.0))
     }
 }
