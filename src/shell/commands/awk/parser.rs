@@ -105,8 +105,11 @@ pub enum Expr {
         var: Option<Box<Expr>>,
         file: Option<Box<Expr>>,
     },
-    /// Parses, but fails when run (`cmd | getline`).
-    Unsupported(&'static str),
+    /// `cmd | getline [var]`: a line of the command's output.
+    PipeGetline {
+        cmd: Box<Expr>,
+        var: Option<Box<Expr>>,
+    },
     /// A parenthesised expression (kept so `print (a)(b)` and grouping
     /// in `print (x) > "f"` stay distinguishable while parsing).
     Group(Box<Expr>),
@@ -944,7 +947,7 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// `cmd | getline [var]`: parsed, refused when run.
+    /// `cmd | getline [var]`: the command runs in the shell.
     fn pipe_getline(&mut self) -> PResult<Expr> {
         let mut left = self.concat()?;
         while self.is(&Tok::Pipe) {
@@ -954,12 +957,22 @@ impl<'s> Parser<'s> {
                 self.st = saved;
                 break;
             }
-            if matches!(self.st.tok, Tok::Name(_) | Tok::Dollar) {
-                self.primary()?;
-            }
-            left = Expr::Unsupported("cmd | getline is not supported (no processes)");
+            let var = self.getline_var()?;
+            left = Expr::PipeGetline { cmd: Box::new(left), var };
         }
         Ok(left)
+    }
+
+    /// The variable after `getline`, if one follows: a name, an element or a field.
+    fn getline_var(&mut self) -> PResult<Option<Box<Expr>>> {
+        if !matches!(self.st.tok, Tok::Name(_) | Tok::Dollar) {
+            return Ok(None);
+        }
+        let target = self.primary()?;
+        if !target.is_lvalue() {
+            return self.syntax();
+        }
+        Ok(Some(Box::new(target)))
     }
 
     /// Whether the current token starts the right side of a concatenation
@@ -1195,15 +1208,7 @@ impl<'s> Parser<'s> {
             Tok::Builtin(b) => self.builtin(b),
             Tok::Getline => {
                 self.advance()?;
-                let var = if matches!(self.st.tok, Tok::Name(_) | Tok::Dollar) {
-                    let target = self.primary()?;
-                    if !target.is_lvalue() {
-                        return self.syntax();
-                    }
-                    Some(Box::new(target))
-                } else {
-                    None
-                };
+                let var = self.getline_var()?;
                 let file = if self.eat(&Tok::Lt)? { Some(Box::new(self.primary()?)) } else { None };
                 Ok(Expr::Getline { var, file })
             }

@@ -9,11 +9,20 @@ use std::rc::Rc;
 use regex::bytes::Regex;
 use rustc_hash::FxHashMap;
 
+mod array;
+mod builtins;
+mod input;
+mod output;
+
+use array::*;
+use input::*;
+use output::*;
+
 use super::ere;
 use super::lexer::Builtin;
 use super::parser::*;
 use super::value::{self, is_blank, num_to_str, sprintf, Value, MAX_STRING};
-use crate::shell::command::{error_reason, Context, ReadFailed, Reader};
+use crate::shell::command::{error_reason, Context, EnvChange, Output, ReadFailed, Reader};
 use crate::shell::LimitHit;
 
 /// Deepest user-function recursion; past it the program stops with an error.
@@ -36,6 +45,11 @@ const FLUSH_ALL_AT: usize = 1 << 20;
 /// Most output files open at once (`close` frees one), as real awks have a
 /// limit (mawk and BWK awk: the process's open files).
 const MAX_OPEN_OUTPUTS: usize = 4096;
+/// awk's own stdout is buffered as a process's is (mawk's order: what a
+/// command started by awk prints comes before what awk printed since the
+/// last flush); it is written out at this size, before a command runs,
+/// on `fflush()` and at the end.
+const STDOUT_BUF: usize = 8 << 10;
 
 /// Why a program stopped early.
 #[derive(Debug)]
@@ -56,107 +70,6 @@ type R<T> = Result<T, Fatal>;
 
 fn fail<T>(message: impl Into<String>) -> R<T> {
     Err(Fatal::Error(message.into()))
-}
-
-/// An associative array that remembers insertion order; `for (k in a)`
-/// visits keys in that order (gawk leaves the order unspecified).
-#[derive(Default, Debug)]
-pub struct Array {
-    index: FxHashMap<Rc<[u8]>, usize>,
-    slots: Vec<Option<(Rc<[u8]>, Value)>>,
-}
-
-impl Array {
-    fn len(&self) -> usize {
-        self.index.len()
-    }
-
-    fn get(&self, key: &[u8]) -> Option<&Value> {
-        let &i = self.index.get(key)?;
-        self.slots[i].as_ref().map(|(_, v)| v)
-    }
-
-    fn contains(&self, key: &[u8]) -> bool {
-        self.index.contains_key(key)
-    }
-
-    fn set(&mut self, key: Rc<[u8]>, value: Value) -> R<()> {
-        let added = key.len() + value_bytes(&value) + 32;
-        if let Some(&i) = self.index.get(&key) {
-            if let Some(slot) = self.slots[i].as_mut() {
-                store(added, key.len() + value_bytes(&slot.1) + 32)?;
-                slot.1 = value;
-            }
-            return Ok(());
-        }
-        store(added, 0)?;
-        if self.index.len() >= MAX_ELEMENTS {
-            return fail("array too large");
-        }
-        self.index.insert(key.clone(), self.slots.len());
-        self.slots.push(Some((key, value)));
-        Ok(())
-    }
-
-    fn remove(&mut self, key: &[u8]) {
-        if let Some(i) = self.index.remove(key) {
-            if let Some((k, v)) = &self.slots[i] {
-                let _ = store(0, k.len() + value_bytes(v) + 32);
-            }
-            self.slots[i] = None;
-            if self.slots.len() > 32 && self.slots.len() > 2 * self.index.len() {
-                self.compact();
-            }
-        }
-    }
-
-    fn compact(&mut self) {
-        self.slots.retain(Option::is_some);
-        for (i, slot) in self.slots.iter().enumerate() {
-            if let Some((k, _)) = slot {
-                self.index.insert(k.clone(), i);
-            }
-        }
-    }
-
-    fn clear(&mut self) {
-        let held: usize = self.slots.iter().flatten().map(|(k, v)| k.len() + value_bytes(v) + 32).sum();
-        let _ = store(0, held);
-        self.index.clear();
-        self.slots.clear();
-    }
-
-    fn keys(&self) -> Vec<Rc<[u8]>> {
-        self.slots.iter().flatten().map(|(k, _)| k.clone()).collect()
-    }
-}
-
-thread_local! {
-    /// Bytes this thread's awk run holds in its arrays, and its budget (the
-    /// run's memory limit): set by [`Interp::new`].
-    static STORED: std::cell::Cell<(usize, usize)> = const { std::cell::Cell::new((0, usize::MAX)) };
-}
-
-/// The bytes a value holds.
-fn value_bytes(value: &Value) -> usize {
-    match value {
-        Value::Str(s) | Value::StrNum(s) => s.len(),
-        _ => 0,
-    }
-}
-
-/// Accounts `added` bytes stored and `freed` released in the arrays;
-/// refuses a store that would pass the budget.
-fn store(added: usize, freed: usize) -> R<()> {
-    STORED.with(|cell| {
-        let (held, budget) = cell.get();
-        let next = held.saturating_sub(freed).saturating_add(added);
-        if added > freed && next > budget {
-            return fail("memory limit reached (arrays too large)");
-        }
-        cell.set((next, budget));
-        Ok(())
-    })
 }
 
 type ArrayRc = Rc<RefCell<Array>>;
@@ -191,216 +104,6 @@ enum Flow {
     Return(Value),
 }
 
-/// How fields are split.
-enum Splitter {
-    /// Runs of blanks; leading and trailing blanks ignored.
-    Space,
-    Byte(u8),
-    Regex(Regex),
-    /// Every character a field (`FS = ""`).
-    Chars,
-}
-
-impl Splitter {
-    fn build(fs: &[u8], paragraph: bool) -> R<Splitter> {
-        let s = match fs {
-            b" " => return Ok(Splitter::Space),
-            b"" => return Ok(Splitter::Chars),
-            [c] if !paragraph => return Ok(Splitter::Byte(*c)),
-            [c] => ere::literal(&[*c]),
-            _ => ere::translate(fs).map_err(Fatal::Error)?,
-        };
-        let pattern = if paragraph { format!("(?:{s})|\\n") } else { s };
-        let re = regex::bytes::RegexBuilder::new(&pattern)
-            .unicode(false)
-            .dot_matches_new_line(true)
-            .build()
-            .map_err(|e| Fatal::Error(format!("bad field separator: {e}")))?;
-        Ok(Splitter::Regex(re))
-    }
-
-    fn split(&self, text: &[u8], out: &mut Vec<(usize, usize)>) {
-        out.clear();
-        match self {
-            Splitter::Space => {
-                let mut i = 0;
-                while i < text.len() {
-                    while i < text.len() && is_blank(text[i]) {
-                        i += 1;
-                    }
-                    if i >= text.len() {
-                        break;
-                    }
-                    let start = i;
-                    while i < text.len() && !is_blank(text[i]) {
-                        i += 1;
-                    }
-                    out.push((start, i));
-                }
-            }
-            _ if text.is_empty() => {}
-            Splitter::Byte(c) => {
-                let mut start = 0;
-                for i in memchr::memchr_iter(*c, text) {
-                    out.push((start, i));
-                    start = i + 1;
-                }
-                out.push((start, text.len()));
-            }
-            Splitter::Chars => out.extend((0..text.len()).map(|i| (i, i + 1))),
-            Splitter::Regex(re) => {
-                let mut start = 0;
-                for m in re.find_iter(text) {
-                    if m.start() == m.end() {
-                        continue;
-                    }
-                    out.push((start, m.start()));
-                    start = m.end();
-                }
-                out.push((start, text.len()));
-            }
-        }
-    }
-}
-
-/// How records are separated.
-#[derive(Clone)]
-enum RecordSep {
-    Byte(u8),
-    Paragraph,
-    Regex(Rc<Regex>),
-}
-
-/// The next record of `data` from `*pos`: its bounds.
-fn next_record(data: &[u8], pos: &mut usize, sep: &RecordSep) -> Option<(usize, usize)> {
-    let start = *pos;
-    match sep {
-        RecordSep::Byte(c) => {
-            if start >= data.len() {
-                return None;
-            }
-            match memchr::memchr(*c, &data[start..]) {
-                Some(i) => {
-                    *pos = start + i + 1;
-                    Some((start, start + i))
-                }
-                None => {
-                    *pos = data.len();
-                    Some((start, data.len()))
-                }
-            }
-        }
-        RecordSep::Paragraph => {
-            let mut s = start;
-            while s < data.len() && data[s] == b'\n' {
-                s += 1;
-            }
-            if s >= data.len() {
-                *pos = data.len();
-                return None;
-            }
-            let end = memchr::memmem::find(&data[s..], b"\n\n").map_or(data.len(), |i| s + i);
-            let mut next = end;
-            while next < data.len() && data[next] == b'\n' {
-                next += 1;
-            }
-            *pos = next;
-            let mut e = end;
-            while e > s && data[e - 1] == b'\n' {
-                e -= 1;
-            }
-            Some((s, e))
-        }
-        RecordSep::Regex(re) => {
-            if start >= data.len() {
-                return None;
-            }
-            let found = re.find_iter(&data[start..]).find(|m| m.end() > m.start());
-            match found {
-                Some(m) => {
-                    *pos = start + m.end();
-                    Some((start, start + m.start()))
-                }
-                None => {
-                    *pos = data.len();
-                    Some((start, data.len()))
-                }
-            }
-        }
-    }
-}
-
-struct Record {
-    text: Vec<u8>,
-    /// `text` must be rebuilt from `vals` (a field was assigned).
-    stale: bool,
-    split: bool,
-    /// Fields live in `vals` rather than as ranges of `text`.
-    materialized: bool,
-    ranges: Vec<(usize, usize)>,
-    vals: Vec<Value>,
-    splitter: Rc<Splitter>,
-}
-
-struct Source<'a> {
-    data: Rc<[u8]>,
-    pos: usize,
-    /// Stdin read as it comes, or a file read a piece at a time: more
-    /// may follow `data`.
-    more: Option<Reader<'a>>,
-}
-
-impl<'a> Source<'a> {
-    fn reader(reader: Reader<'a>) -> Source<'a> {
-        Source { data: Rc::from(&b""[..]), pos: 0, more: Some(reader) }
-    }
-
-    /// Reads on until a whole record is at hand: until the rest holds a
-    /// one-byte separator, or to the end for other separators (a regex or
-    /// a blank line may need what follows). So `exit` stops reading, as
-    /// awk's does, and a large file is held a piece at a time. A file that
-    /// fails part-way ends there.
-    fn fill(&mut self, sep: &RecordSep, max_memory: usize) -> Result<(), LimitHit> {
-        let Some(reader) = &mut self.more else { return Ok(()) };
-        let byte = match sep {
-            RecordSep::Byte(c) => Some(*c),
-            _ => None,
-        };
-        if byte.is_some_and(|c| memchr::memchr(c, &self.data[self.pos..]).is_some()) {
-            return Ok(());
-        }
-        let mut buf = self.data[self.pos..].to_vec();
-        loop {
-            match reader.next_piece() {
-                Ok(Some(piece)) => {
-                    let found = byte.is_some_and(|c| memchr::memchr(c, &piece).is_some());
-                    buf.extend_from_slice(&piece);
-                    if buf.len() > max_memory {
-                        return Err(LimitHit::Memory);
-                    }
-                    if found {
-                        break;
-                    }
-                }
-                Ok(None) | Err(ReadFailed::Storage(_)) => {
-                    self.more = None;
-                    break;
-                }
-                Err(ReadFailed::Limit(hit)) => return Err(hit),
-            }
-        }
-        self.data = Rc::from(buf);
-        self.pos = 0;
-        Ok(())
-    }
-}
-
-enum OutTarget {
-    Stdout,
-    Stderr,
-    File { path: String, buf: Vec<u8> },
-}
-
 /// The interpreter state for one run.
 pub struct Interp<'p, 'c, 'a> {
     prog: &'p Program,
@@ -417,7 +120,10 @@ pub struct Interp<'p, 'c, 'a> {
     used_file: bool,
     main: Option<Source<'a>>,
     inputs: HashMap<Vec<u8>, Source<'a>>,
+    commands: HashMap<Vec<u8>, Piped<'a>>,
     outputs: HashMap<Vec<u8>, OutTarget>,
+    /// awk's stdout, written out by [`flush_stdout`](Self::flush_stdout).
+    stdout_buf: Vec<u8>,
     output_order: Vec<Vec<u8>>,
     /// Bytes waiting in all output files' buffers.
     buffered: usize,
@@ -498,7 +204,9 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             used_file: false,
             main: None,
             inputs: HashMap::new(),
+            commands: HashMap::new(),
             outputs: HashMap::new(),
+            stdout_buf: Vec::new(),
             output_order: Vec::new(),
             buffered: 0,
             regex_cache: HashMap::new(),
@@ -526,12 +234,21 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
         self.set_global(i, Value::strnum(value))
     }
 
-    /// Runs the whole program: BEGIN, the records, END; flushes files.
+    /// Runs the whole program: BEGIN, the records, END; runs the commands
+    /// printed to that are still open (the last opened first, as mawk),
+    /// then flushes files and stdout. A limit stops everything at once.
     pub fn run(&mut self) -> R<()> {
         let result = self.run_inner();
+        let closed = match &result {
+            Err(Fatal::Limit(_)) => Ok(()),
+            _ => self.close_commands(),
+        };
         let flushed = self.flush_all();
+        let written = self.flush_stdout();
         result?;
+        closed?;
         flushed?;
+        written?;
         if self.input_error && self.exit_code == 0 {
             self.exit_code = 2;
         }
@@ -630,137 +347,6 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
         if self.ticks.is_multiple_of(16) {
             (self.ctx.check)()?;
         }
-        Ok(())
-    }
-
-    // ---- input ----
-
-    fn record_sep(&mut self) -> R<RecordSep> {
-        let rs = self.scalar_bytes(RS)?;
-        if *rs != *self.rs_key {
-            self.rs = match &*rs {
-                b"" => RecordSep::Paragraph,
-                [c] => RecordSep::Byte(*c),
-                pattern => RecordSep::Regex(Rc::new(ere::compile(pattern).map_err(Fatal::Error)?)),
-            };
-            self.rs_key = rs.to_vec();
-        }
-        Ok(self.rs.clone())
-    }
-
-    fn current_splitter(&mut self) -> R<Rc<Splitter>> {
-        let fs = self.scalar_bytes(FS)?;
-        let paragraph = matches!(self.rs, RecordSep::Paragraph);
-        if *fs != *self.splitter_key.0 || paragraph != self.splitter_key.1 {
-            self.splitter = Rc::new(Splitter::build(&fs, paragraph)?);
-            self.splitter_key = (fs.to_vec(), paragraph);
-        }
-        Ok(self.splitter.clone())
-    }
-
-    fn scalar_bytes(&self, i: usize) -> R<Rc<[u8]>> {
-        match &self.globals[i] {
-            Cell::Val(v) => Ok(self.to_str(v)),
-            _ => Ok(Rc::from(&b""[..])),
-        }
-    }
-
-    /// Opens the next main input operand; false when there is none.
-    fn open_next_main(&mut self) -> R<bool> {
-        loop {
-            let argc = self.global_value(ARGC).num();
-            if (self.next_arg as f64) >= argc {
-                break;
-            }
-            let i = self.next_arg;
-            self.next_arg += 1;
-            let arg = {
-                let Cell::Arr(argv) = &self.globals[ARGV] else { break };
-                let argv = argv.borrow();
-                match argv.get(i.to_string().as_bytes()) {
-                    Some(v) => self.to_str(v),
-                    None => continue,
-                }
-            };
-            if arg.is_empty() {
-                continue;
-            }
-            if let Some((name, value)) = split_assignment(&arg) {
-                let value = super::lexer::unescape(value);
-                self.assign_global(name, &value)?;
-                continue;
-            }
-            self.used_file = true;
-            let name = String::from_utf8_lossy(&arg).into_owned();
-            let opened = if name == "/dev/stdin" { self.ctx.open("-") } else { self.ctx.open(&name) };
-            let source = {
-                match opened {
-                    Ok(reader) => Source::reader(reader),
-                    Err(e) => {
-                        let reason = error_reason(&e);
-                        self.ctx.error(format!("cannot open \"{name}\" ({reason})"))?;
-                        self.input_error = true;
-                        continue;
-                    }
-                }
-            };
-            self.globals[FILENAME] = Cell::Val(Value::str(&arg));
-            self.globals[FNR] = Cell::Val(Value::Num(0.0));
-            self.main = Some(source);
-            return Ok(true);
-        }
-        if !self.used_file {
-            self.used_file = true;
-            self.globals[FNR] = Cell::Val(Value::Num(0.0));
-            self.globals[FILENAME] = Cell::Val(Value::str(b"-"));
-            self.main = self.ctx.open("-").ok().map(Source::reader);
-            return Ok(true);
-        }
-        Ok(false)
-    }
-
-    /// The next main-input record's bytes, advancing NR and FNR.
-    fn read_main(&mut self) -> R<Option<Span>> {
-        loop {
-            let sep = self.record_sep()?;
-            if let Some(src) = &mut self.main {
-                src.fill(&sep, self.ctx.max_memory)?;
-                if let Some((s, e)) = next_record(&src.data, &mut src.pos, &sep) {
-                    let data = src.data.clone();
-                    let nr = self.global_value(NR).num() + 1.0;
-                    let fnr = self.global_value(FNR).num() + 1.0;
-                    self.globals[NR] = Cell::Val(Value::Num(nr));
-                    self.globals[FNR] = Cell::Val(Value::Num(fnr));
-                    return Ok(Some((data, s, e)));
-                }
-                self.main = None;
-            }
-            if !self.open_next_main()? {
-                return Ok(None);
-            }
-        }
-    }
-
-    fn read_main_into_record(&mut self) -> R<bool> {
-        match self.read_main()? {
-            Some((data, s, e)) => {
-                self.set_record(&data[s..e])?;
-                Ok(true)
-            }
-            None => Ok(false),
-        }
-    }
-
-    fn set_record(&mut self, bytes: &[u8]) -> R<()> {
-        let splitter = self.current_splitter()?;
-        let r = &mut self.record;
-        r.text.clear();
-        r.text.extend_from_slice(bytes);
-        r.stale = false;
-        r.split = false;
-        r.materialized = false;
-        r.vals.clear();
-        r.splitter = splitter;
         Ok(())
     }
 
@@ -1183,7 +769,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             Expr::Call(f, args) => self.call(*f, args),
             Expr::Builtin(b, args) => self.builtin_counted(*b, args),
             Expr::Getline { var, file } => self.getline(var.as_deref(), file.as_deref()),
-            Expr::Unsupported(what) => fail(*what),
+            Expr::PipeGetline { cmd, var } => self.pipe_getline(cmd, var.as_deref()),
         }
     }
 
@@ -1538,324 +1124,6 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
         }
         Ok(Flow::Normal)
     }
-
-    // ---- output ----
-
-    fn print_record(&mut self, dest: Option<&(Redirect, Expr)>) -> R<()> {
-        self.rebuild_record();
-        let mut line = std::mem::take(&mut self.line_buf);
-        line.clear();
-        line.extend_from_slice(&self.record.text);
-        line.extend_from_slice(&self.ors);
-        let result = self.write_to(dest, &line);
-        self.line_buf = line;
-        result
-    }
-
-    fn write_to(&mut self, dest: Option<&(Redirect, Expr)>, bytes: &[u8]) -> R<()> {
-        let Some((mode, target)) = dest else {
-            return Ok(self.ctx.stdout.write(bytes)?);
-        };
-        if *mode == Redirect::Pipe {
-            return fail("output to a command (print | \"cmd\") is not supported (no processes)");
-        }
-        let name = self.eval(target)?;
-        let name = self.to_str(&name).to_vec();
-        if !self.outputs.contains_key(&name) {
-            let target = match &name[..] {
-                b"/dev/stdout" | b"-" => OutTarget::Stdout,
-                b"/dev/stderr" => OutTarget::Stderr,
-                _ => {
-                    let user = String::from_utf8_lossy(&name).into_owned();
-                    if user.is_empty() {
-                        return fail("null file name in print or printf");
-                    }
-                    if self.outputs.len() >= MAX_OPEN_OUTPUTS {
-                        return fail(format!(
-                            "`{user}' makes too many open files (at most {MAX_OPEN_OUTPUTS}; close() some)"
-                        ));
-                    }
-                    let path = self.ctx.path(&user);
-                    if *mode == Redirect::Truncate {
-                        if let Err(e) = self.ctx.storage.write(&path, b"") {
-                            return fail(format!("can't redirect to `{user}' ({})", error_reason(&e)));
-                        }
-                    }
-                    OutTarget::File { path, buf: Vec::new() }
-                }
-            };
-            self.outputs.insert(name.clone(), target);
-            self.output_order.push(name.clone());
-        }
-        let flush = match self.outputs.get_mut(&name) {
-            Some(OutTarget::Stdout) => return Ok(self.ctx.stdout.write(bytes)?),
-            Some(OutTarget::Stderr) => return Ok(self.ctx.stderr.write(bytes)?),
-            Some(OutTarget::File { buf, .. }) => {
-                buf.extend_from_slice(bytes);
-                self.buffered += bytes.len();
-                buf.len() >= FLUSH_AT
-            }
-            None => false,
-        };
-        if flush {
-            self.flush_output(&name)?;
-        }
-        // Many files each holding a little add up: write them all out.
-        if self.buffered > FLUSH_ALL_AT.min(self.ctx.max_memory / 4) {
-            self.flush_all()?;
-        }
-        Ok(())
-    }
-
-    fn flush_output(&mut self, name: &[u8]) -> R<()> {
-        if let Some(OutTarget::File { path, buf }) = self.outputs.get_mut(name) {
-            if !buf.is_empty() {
-                let data = std::mem::take(buf);
-                self.buffered = self.buffered.saturating_sub(data.len());
-                let path = path.clone();
-                if let Err(e) = self.ctx.storage.append(&path, &data) {
-                    return fail(format!("write to `{}' failed ({})", String::from_utf8_lossy(name), error_reason(&e)));
-                }
-            }
-        }
-        Ok(())
-    }
-
-    fn flush_all(&mut self) -> R<()> {
-        for name in self.output_order.clone() {
-            self.flush_output(&name)?;
-        }
-        Ok(())
-    }
-
-    fn close(&mut self, name: &[u8]) -> R<f64> {
-        let mut found = false;
-        if self.outputs.contains_key(name) {
-            self.flush_output(name)?;
-            self.outputs.remove(name);
-            self.output_order.retain(|n| n != name);
-            found = true;
-        }
-        if self.inputs.remove(name).is_some() {
-            found = true;
-        }
-        Ok(if found { 0.0 } else { -1.0 })
-    }
-
-    // ---- getline ----
-
-    #[inline(never)]
-    fn getline(&mut self, var: Option<&Expr>, file: Option<&Expr>) -> R<Value> {
-        let Some(file) = file else {
-            let Some((data, s, e)) = self.read_main()? else {
-                return Ok(Value::Num(0.0));
-            };
-            match var {
-                Some(v) => {
-                    let p = self.place(v)?;
-                    self.set_place(&p, Value::strnum(&data[s..e]))?;
-                }
-                None => self.set_record(&data[s..e])?,
-            }
-            return Ok(Value::Num(1.0));
-        };
-        let name = self.eval(file)?;
-        let name = self.to_str(&name).to_vec();
-        if !self.inputs.contains_key(&name) {
-            let user = String::from_utf8_lossy(&name).into_owned();
-            let opened = if user == "/dev/stdin" { self.ctx.open("-") } else { self.ctx.open(&user) };
-            let source = match opened {
-                Ok(reader) => Source::reader(reader),
-                Err(_) => return Ok(Value::Num(-1.0)),
-            };
-            self.inputs.insert(name.clone(), source);
-        }
-        let sep = self.record_sep()?;
-        let Some(src) = self.inputs.get_mut(&name) else {
-            return Ok(Value::Num(-1.0));
-        };
-        src.fill(&sep, self.ctx.max_memory)?;
-        let Some((s, e)) = next_record(&src.data, &mut src.pos, &sep) else {
-            return Ok(Value::Num(0.0));
-        };
-        let data = src.data.clone();
-        match var {
-            Some(v) => {
-                let p = self.place(v)?;
-                self.set_place(&p, Value::strnum(&data[s..e]))?;
-            }
-            None => {
-                self.set_record(&data[s..e])?;
-                let nr = self.global_value(NR).num() + 1.0;
-                self.globals[NR] = Cell::Val(Value::Num(nr));
-            }
-        }
-        Ok(Value::Num(1.0))
-    }
-
-    // ---- builtins ----
-
-    fn str_arg(&mut self, e: &Expr) -> R<Rc<[u8]>> {
-        let v = self.eval(e)?;
-        Ok(self.to_str(&v))
-    }
-
-    #[inline(never)]
-    fn builtin(&mut self, b: Builtin, args: &[Expr]) -> R<Value> {
-        let num = |n: f64| Ok(Value::Num(n));
-        match b {
-            Builtin::Length => {
-                let Some(arg) = args.first() else {
-                    self.rebuild_record();
-                    return num(self.record.text.len() as f64);
-                };
-                // `length($0)`: the record's length, without a copy of it.
-                if matches!(arg, Expr::Field(index) if matches!(**index, Expr::Num(n) if n == 0.0)) {
-                    self.rebuild_record();
-                    return num(self.record.text.len() as f64);
-                }
-                let cell = match arg {
-                    Expr::Var(i) => self.globals.get(*i),
-                    Expr::Local(i) => self.frames.last().and_then(|f| f.get(*i)),
-                    _ => None,
-                };
-                if let Some(Cell::Arr(a)) = cell {
-                    return num(a.borrow().len() as f64);
-                }
-                let s = self.str_arg(arg)?;
-                num(s.len() as f64)
-            }
-            Builtin::Substr => {
-                let s = self.str_arg(&args[0])?;
-                let m = round_half_even(self.eval_num(&args[1])?);
-                let end = match args.get(2) {
-                    Some(n) => m + round_half_even(self.eval_num(n)?),
-                    None => f64::INFINITY,
-                };
-                let start = m.max(1.0);
-                let end = end.min(s.len() as f64 + 1.0);
-                if start.is_nan() || end.is_nan() || end <= start {
-                    return Ok(Value::str(b""));
-                }
-                Ok(Value::str(&s[start as usize - 1..end as usize - 1]))
-            }
-            Builtin::Index => {
-                let s = self.str_arg(&args[0])?;
-                let t = self.str_arg(&args[1])?;
-                if t.is_empty() {
-                    return num(0.0);
-                }
-                num(memchr::memmem::find(&s, &t).map_or(0.0, |i| (i + 1) as f64))
-            }
-            Builtin::Split => {
-                let s = self.str_arg(&args[0])?;
-                let arr_ref = match &args[1] {
-                    Expr::Var(i) => ArrayRef::Global(*i),
-                    Expr::Local(i) => ArrayRef::Local(*i),
-                    _ => return fail("split: second argument is not an array"),
-                };
-                let splitter = match args.get(2) {
-                    None => {
-                        let fs = self.scalar_bytes(FS)?;
-                        Rc::new(Splitter::build(&fs, false)?)
-                    }
-                    Some(Expr::Regex(i)) => Rc::new(Splitter::Regex(self.prog.regexes[*i].clone())),
-                    Some(e) => {
-                        let sep = self.str_arg(e)?;
-                        Rc::new(Splitter::build(&sep, false)?)
-                    }
-                };
-                let mut ranges = Vec::new();
-                splitter.split(&s, &mut ranges);
-                let arr = self.array(arr_ref)?;
-                let mut arr = arr.borrow_mut();
-                arr.clear();
-                for (i, &(a, e)) in ranges.iter().enumerate() {
-                    arr.set(Rc::from((i + 1).to_string().as_bytes()), Value::strnum(&s[a..e]))?;
-                }
-                num(ranges.len() as f64)
-            }
-            Builtin::Sub | Builtin::Gsub => {
-                let re = self.regex_for(&args[0])?;
-                let repl = self.str_arg(&args[1])?;
-                let place = match args.get(2) {
-                    Some(t) => self.place(t)?,
-                    None => Place::Field(0),
-                };
-                let target = self.get_place(&place)?;
-                let s = self.to_str(&target);
-                let (out, count) = substitute(&re, &s, &repl, b == Builtin::Gsub)?;
-                if count > 0 {
-                    self.set_place(&place, Value::Str(Rc::from(out)))?;
-                }
-                num(count as f64)
-            }
-            Builtin::Match => {
-                let s = self.str_arg(&args[0])?;
-                let re = self.regex_for(&args[1])?;
-                let (start, len) = match re.find(&s) {
-                    Some(m) => ((m.start() + 1) as f64, (m.end() - m.start()) as f64),
-                    None => (0.0, -1.0),
-                };
-                self.globals[RSTART] = Cell::Val(Value::Num(start));
-                self.globals[RLENGTH] = Cell::Val(Value::Num(len));
-                num(start)
-            }
-            Builtin::Sprintf => {
-                let fmt = self.str_arg(&args[0])?;
-                let mut values = Vec::with_capacity(args.len() - 1);
-                for a in &args[1..] {
-                    values.push(self.eval(a)?);
-                }
-                let out = sprintf(&fmt, &values, &self.convfmt).map_err(|m| Fatal::Error(format!("sprintf: {m}")))?;
-                Ok(Value::Str(Rc::from(out)))
-            }
-            Builtin::Tolower | Builtin::Toupper => {
-                let s = self.str_arg(&args[0])?;
-                let out: Vec<u8> = if b == Builtin::Tolower { s.to_ascii_lowercase() } else { s.to_ascii_uppercase() };
-                Ok(Value::Str(Rc::from(out)))
-            }
-            Builtin::Int => num(self.eval_num(&args[0])?.trunc()),
-            Builtin::Sqrt => num(self.eval_num(&args[0])?.sqrt()),
-            Builtin::Exp => num(self.eval_num(&args[0])?.exp()),
-            Builtin::Log => num(self.eval_num(&args[0])?.ln()),
-            Builtin::Sin => num(self.eval_num(&args[0])?.sin()),
-            Builtin::Cos => num(self.eval_num(&args[0])?.cos()),
-            Builtin::Atan2 => {
-                let y = self.eval_num(&args[0])?;
-                let x = self.eval_num(&args[1])?;
-                num(y.atan2(x))
-            }
-            Builtin::Rand => {
-                // xorshift64*: deterministic for a given seed.
-                let mut x = self.rand_state;
-                x ^= x >> 12;
-                x ^= x << 25;
-                x ^= x >> 27;
-                self.rand_state = x;
-                let r = x.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11;
-                num(r as f64 / (1u64 << 53) as f64)
-            }
-            Builtin::Srand => {
-                let previous = self.seed;
-                self.seed = match args.first() {
-                    Some(e) => self.eval_num(e)?,
-                    None => 0.0,
-                };
-                self.rand_state = seed_state(self.seed);
-                num(previous)
-            }
-            Builtin::System => fail("system() is not supported (no processes)"),
-            Builtin::Close => {
-                let name = self.str_arg(&args[0])?;
-                num(self.close(&name)?)
-            }
-            Builtin::Fflush => {
-                self.flush_all()?;
-                num(0.0)
-            }
-        }
-    }
 }
 
 const EXIT_MARKER: &str = "\0exit";
@@ -1895,15 +1163,6 @@ fn seed_state(seed: f64) -> u64 {
 
 fn bool_value(b: bool) -> Value {
     Value::Num(if b { 1.0 } else { 0.0 })
-}
-
-fn round_half_even(x: f64) -> f64 {
-    let r = x.round();
-    if (x - x.trunc()).abs() == 0.5 && r % 2.0 != 0.0 {
-        r - x.signum()
-    } else {
-        r
-    }
 }
 
 fn apply(op: BinOp, x: f64, y: f64) -> R<f64> {
@@ -1955,45 +1214,6 @@ fn compare_values(op: CmpOp, x: &Value, y: &Value, convfmt: &[u8]) -> bool {
         CmpOp::Eq => ord.is_eq(),
         CmpOp::Ne => ord.is_ne(),
     }
-}
-
-/// `sub`/`gsub`: the new string and the number of replacements. In the
-/// replacement `&` is the match, `\&` a literal `&`, `\\` a backslash.
-fn substitute(re: &Regex, s: &[u8], repl: &[u8], global: bool) -> R<(Vec<u8>, usize)> {
-    let mut out = Vec::with_capacity(s.len());
-    let mut last = 0;
-    let mut count = 0;
-    for m in re.find_iter(s) {
-        out.extend_from_slice(&s[last..m.start()]);
-        let matched = &s[m.start()..m.end()];
-        let mut i = 0;
-        while i < repl.len() {
-            match repl[i] {
-                b'\\' if i + 1 < repl.len() && (repl[i + 1] == b'&' || repl[i + 1] == b'\\') => {
-                    out.push(repl[i + 1]);
-                    i += 2;
-                }
-                b'&' => {
-                    out.extend_from_slice(matched);
-                    i += 1;
-                }
-                c => {
-                    out.push(c);
-                    i += 1;
-                }
-            }
-        }
-        if out.len() > MAX_STRING {
-            return fail("string too long");
-        }
-        last = m.end();
-        count += 1;
-        if !global {
-            break;
-        }
-    }
-    out.extend_from_slice(&s[last..]);
-    Ok((out, count))
 }
 
 /// `name=value` with a valid awk variable name.
