@@ -130,3 +130,11 @@ fn the_clock_and_cancellation_reach_a_substitution() {
     canceller.join().unwrap();
     assert_eq!(result.limit, Some(LimitHit::Cancelled));
 }
+
+#[test]
+fn rev_reads_a_line_at_a_time() {
+    check("yes abc | rev | head -n2", "cba\ncba\n");
+    check("printf 'ab\\ncd' | rev; echo", "ba\ndc\n");
+    check("rev a - b <<< xy", "b\na\nc\nyx\na\nc\nd\n");
+    check("seq 1 300000 | rev | tail -n1", "000003\n");
+}
