@@ -37,6 +37,8 @@ fn scripts() -> Vec<(&'static str, String)> {
         ("sed -n '2p;$p' big | cut -c1-10", format!("line 00000\n{}\n", &last_line()[..10])),
         ("awk 'END { print NR }' big", format!("{LINES}\n")),
         ("cat big | awk 'END { print NR }'", format!("{LINES}\n")),
+        ("rev big | rev | tail -n 1", format!("{}\n", last_line())),
+        ("wc -l <(cat big)", format!("{LINES} /dev/fd/63\n")),
     ]
 }
 

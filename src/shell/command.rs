@@ -303,7 +303,16 @@ pub struct Reader<'a> {
 
 enum Source<'a> {
     Stdin(&'a Stdin),
-    File { storage: &'a dyn Storage, path: String, offset: u64, first: Option<Vec<u8>>, done: bool },
+    File {
+        storage: &'a dyn Storage,
+        path: String,
+        offset: u64,
+        first: Option<Vec<u8>>,
+        done: bool,
+        /// A process substitution's path (`/dev/fd/N`): a pipe, whose
+        /// reads may be short before its end.
+        stream: bool,
+    },
 }
 
 impl<'a> Reader<'a> {
@@ -314,23 +323,30 @@ impl<'a> Reader<'a> {
         directories_before_slashes(storage, cwd, user_path)?;
         let path = normalize(&join(cwd, user_path));
         let first = storage.read_range(&path, 0, FILE_PIECE)?;
-        Ok(Reader { source: Source::File { storage, path, offset: 0, first: Some(first), done: false } })
+        let stream = path.starts_with("/dev/fd/");
+        Ok(Reader { source: Source::File { storage, path, offset: 0, first: Some(first), done: false, stream } })
     }
 
     /// A file's whole content when its first piece was all of it (a small
     /// file: one read, as [`Storage::read`]); otherwise the reader back.
     pub fn into_whole(self) -> Result<Vec<u8>, Self> {
         match self.source {
-            Source::File { first: Some(first), offset: 0, .. } if first.len() < FILE_PIECE => Ok(first),
+            Source::File { first: Some(first), offset: 0, stream: false, .. } if first.len() < FILE_PIECE => Ok(first),
             source => Err(Reader { source }),
         }
+    }
+
+    /// Whether this reads a pipe (stdin, a process substitution), which
+    /// has no size and cannot be read from its end.
+    pub fn is_stream(&self) -> bool {
+        matches!(self.source, Source::Stdin(_) | Source::File { stream: true, .. })
     }
 
     /// The next piece (never empty); `None` at the end.
     pub fn next_piece(&mut self) -> Result<Option<Vec<u8>>, ReadFailed> {
         match &mut self.source {
             Source::Stdin(stdin) => Ok(stdin.read_chunk()?),
-            Source::File { storage, path, offset, first, done } => {
+            Source::File { storage, path, offset, first, done, .. } => {
                 let piece = match first.take() {
                     Some(piece) => piece,
                     None if *done => return Ok(None),
@@ -571,7 +587,13 @@ impl<'a> Context<'a> {
 /// through normalising, and the storage checks those). A component that does
 /// not exist is left to the operation itself, whose error depends on it.
 pub fn directories_before_slashes(storage: &dyn Storage, cwd: &str, user_path: &str) -> Result<(), StorageError> {
-    let hidden = has_trailing_slash(user_path) || user_path.split('/').any(|part| part == "." || part == "..");
+    // A leading `./` names the working directory, a directory: `find .`'s
+    // paths (`./a/b.h`) need no check, and cost no `stat` per component.
+    let mut rest = user_path;
+    while let Some(after) = rest.strip_prefix("./") {
+        rest = after.trim_start_matches('/');
+    }
+    let hidden = has_trailing_slash(user_path) || rest.split('/').any(|part| part == "." || part == "..");
     if !hidden {
         return Ok(());
     }

@@ -151,6 +151,16 @@ impl Input {
         }
     }
 
+    /// A copy of the rest of a file or here-document; nothing of a pipe
+    /// (what a process substitution's `cmd` reads: the pipe stays here).
+    pub(crate) fn copy_unless_pipe(&self) -> Input {
+        if self.piped {
+            Input::default()
+        } else {
+            Input::buffer(self.rest().to_vec())
+        }
+    }
+
     /// The read end of a pipe.
     pub(crate) fn pipe(reader: PipeReader) -> Self {
         Input { data: Vec::new(), pos: 0, pipe: Some(reader), file: None, piped: true }
@@ -452,9 +462,10 @@ impl Interp<'_> {
                     ast::IoFileRedirectTarget::ProcessSubstitution(ast::ProcessSubstitutionKind::Read, sub)
                         if fd == 0 =>
                     {
-                        // `< <(cmd)`: cmd's output is the input.
-                        let (data, _) = self.capture(|s| s.run_list(&sub.list))?;
-                        self.set_input(0, data);
+                        // `< <(cmd)`: cmd's output is the input, as it comes.
+                        let input = self.process_substitution_input(&sub.list)?;
+                        self.io.ins.push(input);
+                        self.io.fd.input = self.io.ins.len() - 1;
                         Ok(true)
                     }
                     ast::IoFileRedirectTarget::ProcessSubstitution(..) => {

@@ -184,7 +184,7 @@ impl Pipe {
 /// A new pipe: its write end and its read end.
 pub(crate) fn pipe(clock: Arc<Clock>) -> (PipeWriter, PipeReader) {
     let pipe = Arc::new(Pipe { state: Mutex::new(State::default()), changed: Condvar::new(), clock });
-    (PipeWriter(pipe.clone()), PipeReader(pipe))
+    (PipeWriter(pipe.clone()), PipeReader { pipe, guard: None })
 }
 
 /// The write end; dropping it is end of file for the reader.
@@ -238,14 +238,25 @@ impl Drop for PipeWriter {
 
 /// The read end; dropping it makes the writer's next full write fail.
 #[derive(Debug)]
-pub(crate) struct PipeReader(Arc<Pipe>);
+pub(crate) struct PipeReader {
+    pipe: Arc<Pipe>,
+    /// Dropped after the end has closed: a process substitution's thread,
+    /// which its drop stops and joins (see `procsub.rs`).
+    guard: Option<Box<dyn std::any::Any + Send>>,
+}
 
 impl PipeReader {
+    /// This read end with `guard`, dropped once the end has closed.
+    pub(crate) fn with_guard(mut self, guard: Box<dyn std::any::Any + Send>) -> Self {
+        self.guard = Some(guard);
+        self
+    }
+
     /// The bytes written since the last read (at most [`CAPACITY`]),
     /// waiting for some; `None` at end of file. `recycle` is a buffer the
     /// caller is done with, kept for the writer.
     pub(crate) fn read(&self, recycle: Vec<u8>) -> Result<Option<Vec<u8>>, LimitHit> {
-        let pipe = &*self.0;
+        let pipe = &*self.pipe;
         let mut state = pipe.lock();
         if state.spare.capacity() == 0 && recycle.capacity() <= 2 * CAPACITY {
             let mut recycle = recycle;
@@ -269,13 +280,14 @@ impl PipeReader {
 
 impl Drop for PipeReader {
     fn drop(&mut self) {
-        let mut state = self.0.lock();
+        let mut state = self.pipe.lock();
         state.reader_gone = true;
         state.ghost = state.buf.len();
         state.buf = Vec::new();
         state.spare = Vec::new();
         drop(state);
-        self.0.changed.notify_all();
+        self.pipe.changed.notify_all();
+        // The guard goes after the end has closed, as a field after `drop`.
     }
 }
 

@@ -19,7 +19,7 @@ use regex::bytes::{Regex, RegexBuilder};
 use super::regex_syntax::{literal, translate, Dialect};
 use crate::shell::command::{CommandFn, Context, ReadFailed, Reader};
 use crate::shell::LimitHit;
-use crate::storage::FileKind;
+use crate::storage::{FileKind, StorageError};
 
 pub(super) const COMMANDS: &[(&str, CommandFn)] = &[("grep", grep), ("egrep", egrep), ("fgrep", fgrep)];
 
@@ -541,8 +541,20 @@ impl State<'_> {
             return self.stdin(ctx, show);
         }
         let path = ctx.path(operand);
-        let kind = match ctx.stat(operand) {
-            Ok(metadata) => metadata.kind,
+        let skipped =
+            !self.o.include.is_empty() && !glob_hit(&self.o.include, operand) || glob_hit(&self.o.exclude, operand);
+        let show = matches!(self.names, Names::Fixed(true));
+        // One open: a file's first piece is read at once, and a directory
+        // says so (a `stat` first would open every operand twice).
+        let opened = if skipped { Err(None) } else { ctx.open(operand).map_err(Some) };
+        let kind = match opened {
+            Ok(reader) => return self.search_reader(ctx, reader, operand, show),
+            Err(Some(StorageError::IsADirectory(_))) => Ok(FileKind::Directory),
+            Err(Some(error)) => Err(error),
+            Err(None) => ctx.stat(operand).map(|metadata| metadata.kind),
+        };
+        let kind = match kind {
+            Ok(kind) => kind,
             Err(error) => {
                 self.error = true;
                 if !self.o.no_messages {
@@ -565,11 +577,8 @@ impl State<'_> {
             let prefix = if implicit_dot { String::new() } else { operand.to_string() };
             return self.walk(ctx, &path, &prefix, 0);
         }
-        if !self.o.include.is_empty() && !glob_hit(&self.o.include, operand) || glob_hit(&self.o.exclude, operand) {
-            return Ok(());
-        }
-        let show = matches!(self.names, Names::Fixed(true));
-        self.read_and_search(ctx, &path, operand, show)
+        // Not a directory: only an excluded file gets here.
+        Ok(())
     }
 
     fn walk(&mut self, ctx: &mut Context<'_>, path: &str, prefix: &str, depth: usize) -> Result<(), LimitHit> {
@@ -630,10 +639,7 @@ impl State<'_> {
     fn read_and_search(&mut self, ctx: &mut Context<'_>, path: &str, shown: &str, show: bool) -> Result<(), LimitHit> {
         // A small file in one read; a large one a piece at a time.
         match ctx.open(path) {
-            Ok(reader) => match reader.into_whole() {
-                Ok(data) => self.file(ctx, &data, shown, show),
-                Err(reader) => self.stream(ctx, reader, shown, show),
-            },
+            Ok(reader) => self.search_reader(ctx, reader, shown, show),
             Err(error) => {
                 self.error = true;
                 if !self.o.no_messages {
@@ -641,6 +647,21 @@ impl State<'_> {
                 }
                 Ok(())
             }
+        }
+    }
+
+    /// Searches an opened file: a small one in one read, a large one a
+    /// piece at a time.
+    fn search_reader(
+        &mut self,
+        ctx: &mut Context<'_>,
+        reader: Reader<'_>,
+        shown: &str,
+        show: bool,
+    ) -> Result<(), LimitHit> {
+        match reader.into_whole() {
+            Ok(data) => self.file(ctx, &data, shown, show),
+            Err(reader) => self.stream(ctx, reader, shown, show),
         }
     }
 

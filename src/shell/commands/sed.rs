@@ -910,6 +910,10 @@ fn sed(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
             // again when reached and read a piece at a time.
             match ctx.open(file).map(Reader::into_whole) {
                 Ok(Ok(data)) => loaded.push((file.clone(), Data::Bytes(data))),
+                // A pipe (`<(cmd)`) cannot be opened again: it stays open.
+                Ok(Err(reader)) if reader.is_stream() => {
+                    loaded.push((file.clone(), Data::Open(Lines::new(reader, ctx.max_memory))));
+                }
                 Ok(Err(_)) => loaded.push((file.clone(), Data::Path)),
                 Err(error) => {
                     let reason = crate::shell::command::error_reason(&error);

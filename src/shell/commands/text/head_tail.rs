@@ -159,7 +159,7 @@ fn run(ctx: &mut Context<'_>, args: &[String], is_tail: bool) -> Result<i32, Lim
         }
         first = false;
         let result = match ctx.stat(file) {
-            Ok(meta) if is_tail && !amount.flipped && meta.kind == FileKind::File => {
+            Ok(meta) if is_tail && !amount.flipped && meta.kind == FileKind::File && !reader.is_stream() => {
                 drop(reader);
                 tail_of_file(ctx, &ctx.path(file), meta.size, amount, delim)
             }

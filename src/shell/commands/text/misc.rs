@@ -1,10 +1,10 @@
 //! Small line tools: `rev` (util-linux), `nl`, `paste` and `fold` (GNU).
 //! `nl` has no logical pages: `\:` section lines are ordinary text.
 
-use crate::shell::command::Context;
+use crate::shell::command::{Context, ReadFailed};
 use crate::shell::LimitHit;
 
-use super::common::{lines, parse, read_input, tick, usage, Arg, HasArg, OpenStyle, Spec};
+use super::common::{input_error, lines, open_lines, parse, read_input, tick, usage, Arg, HasArg, OpenStyle, Spec};
 
 /// Reads every input (stdin when none); `None` entries failed (already
 /// reported).
@@ -24,28 +24,39 @@ fn inputs<'a>(
 /// `rev [FILE]...`: reverses the bytes of each line.
 pub(super) fn rev(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     let files: Vec<String> = args.iter().filter(|a| *a != "--").cloned().collect();
+    let default = ["-".to_string()];
     let mut status = 0;
     let mut ticks = 0;
-    for data in inputs(ctx, &files, OpenStyle::Rev)? {
-        let Some(data) = data else {
+    let mut out = Vec::new();
+    // A line at a time (stdin as it comes, a file a piece at a time).
+    for file in if files.is_empty() { &default[..] } else { &files[..] } {
+        let Some(mut lines) = open_lines(ctx, file, OpenStyle::Rev)? else {
             status = 1;
             continue;
         };
-        let mut out = Vec::with_capacity(data.len());
-        let mut rest: &[u8] = &data;
-        while !rest.is_empty() {
-            tick(ctx, &mut ticks)?;
-            let (line, newline) = match memchr::memchr(b'\n', rest) {
-                Some(pos) => (&rest[..pos], true),
-                None => (rest, false),
+        loop {
+            let line = match lines.next_line(b'\n') {
+                Ok(Some(line)) => line,
+                Ok(None) => break,
+                Err(ReadFailed::Limit(hit)) => return Err(hit),
+                Err(ReadFailed::Storage(error)) => {
+                    input_error(ctx, file, OpenStyle::Rev, &error)?;
+                    status = 1;
+                    break;
+                }
             };
+            tick(ctx, &mut ticks)?;
             out.extend(line.iter().rev());
-            if newline {
+            if lines.delimited() {
                 out.push(b'\n');
             }
-            rest = &rest[(line.len() + usize::from(newline))..];
+            if out.len() >= 1 << 16 {
+                ctx.stdout.write(&out)?;
+                out.clear();
+            }
         }
         ctx.stdout.write(&out)?;
+        out.clear();
     }
     Ok(status)
 }
