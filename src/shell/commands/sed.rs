@@ -383,7 +383,13 @@ impl Parser<'_> {
                     subst.write = Some(self.word(false));
                     break;
                 }
-                _ => break,
+                // GNU skips blanks among the flags (`s/a/b/ g`).
+                Some(b' ' | b'\t') => {}
+                None | Some(b';' | b'\n' | b'}' | b'#') => break,
+                Some(_) => {
+                    self.i += 1;
+                    return self.error("unknown option to `s'");
+                }
             }
             self.i += 1;
         }
@@ -898,7 +904,21 @@ fn sed(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     }
     let mut status = 0;
     let mut loaded = Vec::new();
+    if in_place.is_some() && files.iter().all(|f| f == "-") {
+        ctx.error("no input files")?;
+        return Ok(4);
+    }
     for file in &files {
+        if file != "-" && ctx.stat(file).is_ok_and(|m| m.kind == crate::storage::FileKind::Directory) {
+            // GNU handles the files before it, then stops with status 4.
+            if in_place.is_some() {
+                ctx.error(format!("couldn't edit {file}: not a regular file"))?;
+            } else {
+                ctx.error(format!("read error on {file}: Is a directory"))?;
+            }
+            status = 4;
+            break;
+        }
         if file == "-" {
             // Stdin is read as it comes, line by line.
             loaded.push((file.clone(), Data::Stdin));
