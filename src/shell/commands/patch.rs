@@ -6,7 +6,11 @@
 //! nowhere is saved to `FILE.rej` with GNU's messages. A file patched at an
 //! offset is first backed up to `FILE.orig`, as GNU does by default.
 //!
-//! Differences: context must match exactly (no fuzz); no context or normal
+//! A hunk whose outer context lines are stale applies with GNU's fuzz (up
+//! to 2 lines at each end), its context lines taken from the file.
+//!
+//! Differences: the whole patch is read before any file is patched (a
+//! malformed hunk is reported before `patching file`); no context or normal
 //! diffs, no `ed` scripts, no git binary patches or renames; questions GNU
 //! would ask get its non-interactive answers (`[n]`, skip).
 
