@@ -758,6 +758,7 @@ fn sed(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     let mut extended = false;
     let mut separate = false;
     let mut in_place: Option<String> = None;
+    let mut follow_symlinks = false;
     let mut scripts: Vec<String> = Vec::new();
     let mut script_given = false;
     let mut files = Vec::new();
@@ -800,7 +801,8 @@ fn sed(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
                     }
                     script_given = true;
                 }
-                "posix" | "debug" | "sandbox" | "follow-symlinks" | "unbuffered" => {}
+                "follow-symlinks" => follow_symlinks = true,
+                "posix" | "debug" | "sandbox" | "unbuffered" => {}
                 _ => {
                     ctx.error(format!("unknown option -- '{name}'"))?;
                     ctx.stderr.write_str(USAGE)?;
@@ -1010,6 +1012,13 @@ fn sed(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
                     };
                     ctx.storage.write(&ctx.path(&backup_name), original)
                 };
+                // GNU (without --follow-symlinks) replaces a symlink with
+                // the edited file, leaving the link's target as it was.
+                if !follow_symlinks
+                    && ctx.storage.lstat(&path).is_ok_and(|m| m.kind == crate::storage::FileKind::Symlink)
+                {
+                    let _ = ctx.storage.remove(&path, false);
+                }
                 if let Err(error) = backup.and_then(|()| ctx.storage.write(&path, &out)) {
                     let reason = crate::shell::command::error_reason(&error);
                     ctx.error(format!("couldn't open file {target}: {reason}"))?;
