@@ -460,6 +460,9 @@ fn tar_create(ctx: &mut Context<'_>, opts: &TarOpts, members: &[String]) -> Resu
         ctx.stderr.write_str("tar: cannot finish the archive\n")?;
         return Ok(2);
     };
+    // GNU tar writes whole records of 20 blocks (10240 bytes), zeros after
+    // the end-of-archive blocks (`ls -l x.tar` shows 10240 for a small one).
+    data.resize(data.len().next_multiple_of(10240), 0);
     if opts.gzip {
         data = compress(&data, 6, None, 0);
     }

@@ -55,6 +55,8 @@ struct Options {
     recursive: bool,
     dereference: bool,
     text: bool,
+    /// `-I`: a binary file is taken as matching nothing.
+    skip_binary: bool,
     include: Vec<String>,
     exclude: Vec<String>,
     exclude_dir: Vec<String>,
@@ -113,6 +115,7 @@ fn parse(ctx: &mut Context<'_>, args: &[String], syntax: Syntax) -> Result<Parse
         recursive: false,
         dereference: false,
         text: false,
+        skip_binary: false,
         include: Vec::new(),
         exclude: Vec::new(),
         exclude_dir: Vec::new(),
@@ -303,7 +306,8 @@ fn parse(ctx: &mut Context<'_>, args: &[String], syntax: Syntax) -> Result<Parse
                     o.dereference = true;
                 }
                 b'a' => o.text = true,
-                b'I' | b'U' => {}
+                b'I' => o.skip_binary = true,
+                b'U' => {}
                 _ => {
                     let shown = String::from_utf8_lossy(&flags[j - 1..j]).into_owned();
                     return usage(ctx, Some(format!("invalid option -- '{shown}'"))).map(Parsed::Exit);
@@ -430,6 +434,7 @@ fn run(ctx: &mut Context<'_>, args: &[String], syntax: Syntax) -> Result<i32, Li
         },
         matched: false,
         error: false,
+        context_printed: false,
     };
     for operand in &operands {
         (ctx.check)()?;
@@ -463,6 +468,9 @@ struct State<'a> {
     names: Names,
     matched: bool,
     error: bool,
+    /// With context lines, whether an earlier file printed a group: the
+    /// next file's first group is then set off by `--`, as GNU does.
+    context_printed: bool,
 }
 
 /// Whether a name (or its last component) matches a glob, as `--include` does.
@@ -725,12 +733,18 @@ impl State<'_> {
         let mut line = 1u64;
         let mut pending: Vec<u8> = Vec::new();
         let mut done = false;
+        let mut first_piece = true;
         while !done && left > 0 && !(answer_only && found) {
             match self.piece(ctx, &mut reader, name)? {
                 Some(chunk) if pending.is_empty() => pending = chunk,
                 Some(chunk) => pending.extend_from_slice(&chunk),
                 None => done = true,
             }
+            if o.skip_binary && !o.text && first_piece && memchr::memchr(0, &pending).is_some() {
+                // `-I`, decided on the first piece as GNU decides on its first buffer.
+                break;
+            }
+            first_piece = false;
             let cut = if done {
                 pending.len()
             } else {
@@ -762,6 +776,7 @@ impl State<'_> {
                         byte_offset: false,
                         printed_to: 0,
                         any_printed: false,
+                        earlier_group: false,
                         lines: LineCounter { pos: 0, line },
                     };
                     while left > 0 {
@@ -800,6 +815,8 @@ impl State<'_> {
     /// Searches one file's bytes, printing what the options ask for.
     fn file(&mut self, ctx: &mut Context<'_>, data: &[u8], name: &str, show: bool) -> Result<(), LimitHit> {
         let o = self.o;
+        // `-I`: a binary file matches nothing (`-c` counts 0, `-L` lists it).
+        let data: &[u8] = if o.skip_binary && !o.text && memchr::memchr(0, data).is_some() { &[] } else { data };
         let mut search = Search { regex: self.regex, hay: data, invert: o.invert, pos: 0 };
         let limit = o.max_count.unwrap_or(u64::MAX);
         if o.quiet || o.files_with_matches || o.files_without_match {
@@ -824,6 +841,7 @@ impl State<'_> {
             }
             return Ok(());
         }
+        let contextual = o.context_given && !o.only_matching;
         let mut printer = Printer {
             hay: data,
             name: show.then_some(name),
@@ -831,9 +849,9 @@ impl State<'_> {
             byte_offset: o.byte_offset,
             printed_to: 0,
             any_printed: false,
+            earlier_group: contextual && self.context_printed,
             lines: LineCounter { pos: 0, line: 1 },
         };
-        let contextual = o.context_given && !o.only_matching;
         let mut selected = 0u64;
         while selected < limit {
             let Some((start, end)) = search.next_selected(ctx)? else { break };
@@ -853,6 +871,7 @@ impl State<'_> {
         }
         if contextual {
             printer.after_context(ctx, data.len(), o.after)?;
+            self.context_printed |= printer.any_printed;
         }
         Ok(())
     }
@@ -980,6 +999,8 @@ struct Printer<'a> {
     /// Start of the first line not printed yet (context never goes back before it).
     printed_to: usize,
     any_printed: bool,
+    /// An earlier file printed a group: this file's first group starts with `--`.
+    earlier_group: bool,
     lines: LineCounter,
 }
 
@@ -1060,7 +1081,7 @@ impl Printer<'_> {
             first = memchr::memrchr(b'\n', &self.hay[..first - 1]).map_or(0, |i| i + 1);
         }
         let first = first.max(self.printed_to);
-        if self.any_printed && first > self.printed_to {
+        if (self.any_printed && first > self.printed_to) || (!self.any_printed && self.earlier_group) {
             ctx.stdout.write(b"--\n")?;
         }
         let mut at = first;

@@ -6,7 +6,11 @@
 //! nowhere is saved to `FILE.rej` with GNU's messages. A file patched at an
 //! offset is first backed up to `FILE.orig`, as GNU does by default.
 //!
-//! Differences: context must match exactly (no fuzz); no context or normal
+//! A hunk whose outer context lines are stale applies with GNU's fuzz (up
+//! to 2 lines at each end), its context lines taken from the file.
+//!
+//! Differences: the whole patch is read before any file is patched (a
+//! malformed hunk is reported before `patching file`); no context or normal
 //! diffs, no `ed` scripts, no git binary patches or renames; questions GNU
 //! would ask get its non-interactive answers (`[n]`, skip).
 
@@ -87,7 +91,7 @@ fn parse_patch(data: &[u8]) -> Result<Vec<FilePatch>, String> {
                 let head = String::from_utf8_lossy(lines[i]).into_owned();
                 let parts: Vec<&str> = head.split_whitespace().collect();
                 let at_line = i + 1;
-                let bad = || format!("malformed patch at line {at_line}: {}", head.trim_end());
+                let bad = || format!("malformed patch at line {at_line}: {head}");
                 if parts.len() < 4 || !parts[1].starts_with('-') || !parts[2].starts_with('+') {
                     return Err(bad());
                 }
@@ -114,7 +118,11 @@ fn parse_patch(data: &[u8]) -> Result<Vec<FilePatch>, String> {
                             i += 1;
                             continue;
                         }
-                        _ => return Err(bad()),
+                        _ => {
+                            // GNU quotes the line with its newline, then ends the message.
+                            let text = String::from_utf8_lossy(l).into_owned();
+                            return Err(format!("malformed patch at line {}: {text}", i + 1));
+                        }
                     };
                     match kind {
                         b' ' => {
@@ -127,6 +135,15 @@ fn parse_patch(data: &[u8]) -> Result<Vec<FilePatch>, String> {
                     hunk.raw.extend_from_slice(l);
                     hunk.lines.push((kind, text));
                     i += 1;
+                }
+                // A hunk cut short by the end of the input (counts one or two
+                // too high, as hand-written hunks often are): GNU reads the
+                // missing lines as empty context lines.
+                while i >= lines.len() && old_seen < old_len && new_seen < new_len {
+                    hunk.raw.extend_from_slice(b" \n");
+                    hunk.lines.push((b' ', Vec::new()));
+                    old_seen += 1;
+                    new_seen += 1;
                 }
                 if old_seen != old_len || new_seen != new_len {
                     return Err(format!("malformed patch at line {}: {}", i + 1, head.trim_end()));
@@ -171,6 +188,8 @@ struct Opts {
     silent: bool,
     forward: bool,
     backup: bool,
+    /// `-b`: back the file up to `FILE.orig` even when every hunk matched.
+    always_backup: bool,
     directory: Option<String>,
 }
 
@@ -209,6 +228,7 @@ fn patch(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
         silent: false,
         forward: false,
         backup: true,
+        always_backup: false,
         directory: None,
     };
     let (mut input, mut operands) = (None, Vec::new());
@@ -227,6 +247,7 @@ fn patch(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
             Arg::Opt("dry-run", _) => opts.dry_run = true,
             Arg::Opt("s", _) => opts.silent = true,
             Arg::Opt("N", _) => opts.forward = true,
+            Arg::Opt("b", _) => opts.always_backup = true,
             Arg::Opt("no-backup-if-mismatch", _) => opts.backup = false,
             Arg::Opt(..) => {}
             Arg::Operand(operand) => operands.push(operand),
@@ -424,31 +445,45 @@ fn apply_file(ctx: &mut Context<'_>, fp: &FilePatch, opts: &Opts, forced: Option
             hunk.old_start
         };
         let expected = if old.is_empty() { stated } else { stated.saturating_sub(1) } as isize + last_offset;
-        let found = search(&input, &old, expected, copied);
-        let Some(at) = found else {
-            // The first hunk that fails: is the patch reversed (or applied)?
-            if number == 0 && failed.is_empty() && !old.is_empty() && search(&input, &new, expected, 0).is_some() {
-                let what = if opts.reverse {
-                    "Unreversed patch detected!  Ignore -R?"
-                } else {
-                    "Reversed (or previously applied) patch detected!  Assume -R?"
-                };
-                out.push_str(what);
-                out.push_str(" [n] \nApply anyway? [n] \nSkipping patch.\n");
-                out.push_str(&format!(
-                    "{total} out of {total} {} ignored -- saving rejects to file {name}.rej\n",
-                    plural(total)
-                ));
-                ctx.stdout.write_str(&out)?;
-                if !opts.dry_run {
-                    let mut rej = rej_header.clone();
-                    for hunk in &fp.hunks {
-                        rej.extend_from_slice(&hunk.raw);
+        let (old_kind, new_kind) = if opts.reverse { (b'+', b'-') } else { (b'-', b'+') };
+        let found = locate(&input, hunk, old_kind, stated, expected, copied, 0);
+        let found = match found {
+            Some(found) => Some(found),
+            None => {
+                // The first hunk that fails: is the patch reversed (or applied)?
+                if number == 0 && failed.is_empty() && !old.is_empty() && search(&input, &new, expected, 0).is_some() {
+                    let what = if opts.reverse {
+                        "Unreversed patch detected!"
+                    } else {
+                        "Reversed (or previously applied) patch detected!"
+                    };
+                    out.push_str(what);
+                    if opts.forward {
+                        out.push_str("  Skipping patch.\n");
+                    } else {
+                        out.push_str(if opts.reverse { "  Ignore -R?" } else { "  Assume -R?" });
+                        out.push_str(" [n] \nApply anyway? [n] \nSkipping patch.\n");
                     }
-                    write(ctx, &format!("{absolute}.rej"), &rej)?;
+                    out.push_str(&format!(
+                        "{total} out of {total} {} ignored -- saving rejects to file {name}.rej\n",
+                        plural(total)
+                    ));
+                    ctx.stdout.write_str(&out)?;
+                    if !opts.dry_run {
+                        let mut rej = rej_header.clone();
+                        for hunk in &fp.hunks {
+                            rej.extend_from_slice(&rej_hunk(hunk));
+                        }
+                        write(ctx, &format!("{absolute}.rej"), &rej)?;
+                    }
+                    return Ok(1);
                 }
-                return Ok(1);
+                // GNU's fuzz: up to 2 context lines at each end may differ.
+                (1..=MAX_FUZZ.min(context_of(hunk, old_kind)))
+                    .find_map(|fuzz| locate(&input, hunk, old_kind, stated, expected, copied, fuzz))
             }
+        };
+        let Some((at, fuzz)) = found else {
             if !opts.silent {
                 out.push_str(&format!("Hunk #{} FAILED at {}.\n", number + 1, (stated as isize + last_offset).max(0)));
             }
@@ -457,21 +492,40 @@ fn apply_file(ctx: &mut Context<'_>, fp: &FilePatch, opts: &Opts, forced: Option
             continue;
         };
         let offset = at as isize - (if old.is_empty() { stated as isize } else { stated as isize - 1 });
-        if offset != 0 {
+        if offset != 0 || fuzz > 0 {
             mismatch = true;
             if !opts.silent {
                 let lines = if offset.abs() == 1 { "line" } else { "lines" };
-                out.push_str(&format!(
-                    "Hunk #{} succeeded at {} (offset {offset} {lines}).\n",
-                    number + 1,
-                    at as isize + 1 + out_delta
-                ));
+                let place = at as isize + 1 + out_delta;
+                out.push_str(&match (fuzz, offset) {
+                    (0, _) => format!("Hunk #{} succeeded at {place} (offset {offset} {lines}).\n", number + 1),
+                    (_, 0) => format!("Hunk #{} succeeded at {place} with fuzz {fuzz}.\n", number + 1),
+                    _ => format!(
+                        "Hunk #{} succeeded at {place} with fuzz {fuzz} (offset {offset} {lines}).\n",
+                        number + 1
+                    ),
+                });
             }
         }
         last_offset = offset;
         output.extend(input[copied..at].iter().map(|l| l.to_vec()));
-        output.extend(new.iter().map(|l| l.to_vec()));
-        copied = at + old.len();
+        // Walk the hunk: context lines are taken from the input (with fuzz
+        // they may differ from the patch's), removed lines are skipped,
+        // added lines come from the patch.
+        let mut j = at;
+        for (kind, text) in &hunk.lines {
+            if *kind == b' ' {
+                if let Some(line) = input.get(j) {
+                    output.push(line.to_vec());
+                }
+                j += 1;
+            } else if *kind == old_kind {
+                j += 1;
+            } else if *kind == new_kind {
+                output.push(text.clone());
+            }
+        }
+        copied = j.min(input.len());
         out_delta += new.len() as isize - old.len() as isize;
         if copied == input.len() {
             final_newline = if new.is_empty() {
@@ -505,13 +559,13 @@ fn apply_file(ctx: &mut Context<'_>, fp: &FilePatch, opts: &Opts, forced: Option
     if opts.dry_run {
         return Ok(if failed.is_empty() { 0 } else { 1 });
     }
-    if mismatch && opts.backup && current.is_some() {
+    if ((mismatch && opts.backup) || opts.always_backup) && current.is_some() {
         write(ctx, &format!("{absolute}.orig"), &original)?;
     }
     if !failed.is_empty() {
         let mut rej = rej_header;
         for hunk in &failed {
-            rej.extend_from_slice(&hunk.raw);
+            rej.extend_from_slice(&rej_hunk(hunk));
         }
         write(ctx, &format!("{absolute}.rej"), &rej)?;
     }
@@ -529,6 +583,107 @@ fn apply_file(ctx: &mut Context<'_>, fp: &FilePatch, opts: &Opts, forced: Option
         }
     }
     Ok(if failed.is_empty() { 0 } else { 1 })
+}
+
+/// GNU patch's largest fuzz factor (`-F 2`, its default).
+const MAX_FUZZ: usize = 2;
+
+/// The context lines a hunk has at its start and at its end (lines that
+/// are neither removed nor added).
+fn context_ends(hunk: &Hunk, old_kind: u8) -> (usize, usize) {
+    let old_side: Vec<u8> = hunk.lines.iter().map(|(k, _)| *k).filter(|&k| k == b' ' || k == old_kind).collect();
+    let changes: Vec<u8> = hunk.lines.iter().map(|(k, _)| *k).collect();
+    let prefix = changes.iter().take_while(|&&k| k == b' ').count();
+    let suffix = changes.iter().rev().take_while(|&&k| k == b' ').count();
+    let all = old_side.len();
+    (prefix.min(all), suffix.min(all))
+}
+
+/// GNU's `pch_context`: the longer of the two context ends.
+fn context_of(hunk: &Hunk, old_kind: u8) -> usize {
+    let (prefix, suffix) = context_ends(hunk, old_kind);
+    prefix.max(suffix)
+}
+
+/// GNU patch's `locate_hunk`: where the hunk's old side starts in `input`
+/// (0-based), ignoring `fuzz` context lines at its ends (fewer at an end
+/// with less context, which must then be the file's start or end), nearest
+/// to `expected`, never before `floor`. Returns the place and the fuzz.
+fn locate(
+    input: &[&[u8]],
+    hunk: &Hunk,
+    old_kind: u8,
+    stated: usize,
+    expected: isize,
+    floor: usize,
+    fuzz: usize,
+) -> Option<(usize, usize)> {
+    let old: Vec<&[u8]> =
+        hunk.lines.iter().filter(|(k, _)| *k == b' ' || *k == old_kind).map(|(_, t)| t.as_slice()).collect();
+    if old.is_empty() {
+        return search(input, &old, expected, floor).map(|at| (at, fuzz));
+    }
+    let (prefix, suffix) = context_ends(hunk, old_kind);
+    let context = prefix.max(suffix) as isize;
+    let mut prefix_fuzz = fuzz as isize + prefix as isize - context;
+    let suffix_fuzz = fuzz as isize + suffix as isize - context;
+    let lines = old.len();
+    // Whether the old side matches at `at`, its fuzzed ends left out; the
+    // fuzzed end lines may lie past the end of the input.
+    let matches = |at: usize, pf: usize, sf: usize| -> bool {
+        let last = lines - sf;
+        at >= floor && at + last <= input.len() && (pf..last).all(|i| input[at + i] == old[i])
+    };
+    if prefix_fuzz < 0 && stated <= 1 {
+        // Can only match the start of the file (or all of it).
+        if suffix_fuzz < 0 && (lines != input.len() || floor > 0) {
+            return None;
+        }
+        return matches(0, 0, suffix_fuzz.max(0) as usize).then_some((0, fuzz));
+    }
+    prefix_fuzz = prefix_fuzz.max(0);
+    if suffix_fuzz < 0 {
+        // Can only match the end of the file.
+        let at = input.len().checked_sub(lines)?;
+        return matches(at, prefix_fuzz as usize, 0).then_some((at, fuzz));
+    }
+    let (pf, sf) = (prefix_fuzz as usize, suffix_fuzz as usize);
+    let last = (input.len() + sf).checked_sub(lines)? as isize;
+    let expected = expected.clamp(0, last.max(0));
+    for distance in 0..=input.len() as isize + 1 {
+        let (up, down) = (expected + distance, expected - distance);
+        if up <= last && matches(up as usize, pf, sf) {
+            return Some((up as usize, fuzz));
+        }
+        if distance > 0 && down >= 0 && matches(down as usize, pf, sf) {
+            return Some((down as usize, fuzz));
+        }
+        if up > last && down < 0 {
+            break;
+        }
+    }
+    None
+}
+
+/// A failed hunk as GNU writes it into the reject file: its header
+/// rewritten with a count of 1 left out (`@@ -3 +3,2 @@`).
+fn rej_hunk(hunk: &Hunk) -> Vec<u8> {
+    let end = hunk.raw.iter().position(|&b| b == b'\n').map_or(hunk.raw.len(), |i| i + 1);
+    let head = String::from_utf8_lossy(&hunk.raw[..end]).into_owned();
+    let mut out = Vec::with_capacity(hunk.raw.len());
+    let mut rest = head.as_str();
+    let mut rewritten = String::new();
+    for _ in 0..3 {
+        let Some(space) = rest.find(' ') else { break };
+        let word = &rest[..space];
+        rewritten.push_str(word.strip_suffix(",1").filter(|w| w.starts_with(['-', '+'])).unwrap_or(word));
+        rewritten.push(' ');
+        rest = &rest[space + 1..];
+    }
+    rewritten.push_str(rest);
+    out.extend_from_slice(rewritten.as_bytes());
+    out.extend_from_slice(&hunk.raw[end..]);
+    out
 }
 
 /// The `+N` start of a hunk header.

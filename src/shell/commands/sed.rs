@@ -383,7 +383,13 @@ impl Parser<'_> {
                     subst.write = Some(self.word(false));
                     break;
                 }
-                _ => break,
+                // GNU skips blanks among the flags (`s/a/b/ g`).
+                Some(b' ' | b'\t') => {}
+                None | Some(b';' | b'\n' | b'}' | b'#') => break,
+                Some(_) => {
+                    self.i += 1;
+                    return self.error("unknown option to `s'");
+                }
             }
             self.i += 1;
         }
@@ -752,6 +758,7 @@ fn sed(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     let mut extended = false;
     let mut separate = false;
     let mut in_place: Option<String> = None;
+    let mut follow_symlinks = false;
     let mut scripts: Vec<String> = Vec::new();
     let mut script_given = false;
     let mut files = Vec::new();
@@ -794,7 +801,8 @@ fn sed(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
                     }
                     script_given = true;
                 }
-                "posix" | "debug" | "sandbox" | "follow-symlinks" | "unbuffered" => {}
+                "follow-symlinks" => follow_symlinks = true,
+                "posix" | "debug" | "sandbox" | "unbuffered" => {}
                 _ => {
                     ctx.error(format!("unknown option -- '{name}'"))?;
                     ctx.stderr.write_str(USAGE)?;
@@ -898,7 +906,21 @@ fn sed(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     }
     let mut status = 0;
     let mut loaded = Vec::new();
+    if in_place.is_some() && files.iter().all(|f| f == "-") {
+        ctx.error("no input files")?;
+        return Ok(4);
+    }
     for file in &files {
+        if file != "-" && ctx.stat(file).is_ok_and(|m| m.kind == crate::storage::FileKind::Directory) {
+            // GNU handles the files before it, then stops with status 4.
+            if in_place.is_some() {
+                ctx.error(format!("couldn't edit {file}: not a regular file"))?;
+            } else {
+                ctx.error(format!("read error on {file}: Is a directory"))?;
+            }
+            status = 4;
+            break;
+        }
         if file == "-" {
             // Stdin is read as it comes, line by line.
             loaded.push((file.clone(), Data::Stdin));
@@ -994,6 +1016,13 @@ fn sed(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
                     };
                     ctx.storage.write(&ctx.path(&backup_name), original)
                 };
+                // GNU (without --follow-symlinks) replaces a symlink with
+                // the edited file, leaving the link's target as it was.
+                if !follow_symlinks
+                    && ctx.storage.lstat(&path).is_ok_and(|m| m.kind == crate::storage::FileKind::Symlink)
+                {
+                    let _ = ctx.storage.remove(&path, false);
+                }
                 if let Err(error) = backup.and_then(|()| ctx.storage.write(&path, &out)) {
                     let reason = crate::shell::command::error_reason(&error);
                     ctx.error(format!("couldn't open file {target}: {reason}"))?;

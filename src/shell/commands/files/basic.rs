@@ -149,12 +149,36 @@ pub(super) fn mkdir(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Limit
         return Ok(1);
     }
     let (parents, verbose) = (parsed.has('p'), parsed.has('v'));
+    // `-m MODE`: the mode of each directory named (parents made by `-p`
+    // keep the default), set once it is made.
+    let mode = match parsed.value('m') {
+        Some(text) => match super::chmod::mkdir_mode(text) {
+            Some(mode) => Some(mode),
+            None => {
+                ctx.error(format!("invalid mode {}", quote(text)))?;
+                return Ok(1);
+            }
+        },
+        None => None,
+    };
     let mut status = 0;
     for operand in &parsed.operands {
+        // `-p` on a directory that exists leaves its mode alone, as GNU does.
+        let existed = parents && mode.is_some() && ctx.stat(operand).is_ok();
         let result = if parents { make_parents(ctx, operand, verbose)? } else { make_one(ctx, operand, verbose)? };
-        if let Err((shown, error)) = result {
-            fail(ctx, "cannot create directory", &shown, &error)?;
-            status = 1;
+        match result {
+            Err((shown, error)) => {
+                fail(ctx, "cannot create directory", &shown, &error)?;
+                status = 1;
+            }
+            Ok(()) => {
+                if let Some(mode) = mode.filter(|_| !existed) {
+                    if let Err(error) = ctx.storage.set_mode(&ctx.path(operand), mode) {
+                        fail(ctx, "cannot set permissions of", operand, &error)?;
+                        status = 1;
+                    }
+                }
+            }
         }
     }
     Ok(status)

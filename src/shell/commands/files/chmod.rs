@@ -145,6 +145,12 @@ pub(super) fn perm_mode(text: &str) -> Option<u32> {
     compile(text).map(|mode| adjust(0, false, 0, &mode))
 }
 
+/// `mkdir -m MODE`: the new directory's mode, from `rwxrwxrwx` with the
+/// shell's umask (022) as GNU's `mode_adjust` does; None when invalid.
+pub(super) fn mkdir_mode(text: &str) -> Option<u32> {
+    compile(text).map(|mode| adjust(0o777, true, 0o022, &mode))
+}
+
 /// `rwxr-xr-x`, with `s S t T`.
 pub(super) fn symbolic(mode: u32) -> String {
     let mut out = String::with_capacity(9);

@@ -79,6 +79,21 @@ fn obsolete(args: &[String], tail: bool) -> Vec<String> {
     out
 }
 
+/// A count with GNU head's and tail's suffixes: `parse_size`'s, and also
+/// lower-case `k` and `m` (`head -c 1k` is 1024 bytes, `1kB` 1000), which
+/// their `xstrtoumax` accepts (but not `g` or `w`).
+fn count_size(text: &str) -> Option<u64> {
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    let (number, suffix) = text.split_at(digits);
+    match suffix.as_bytes().first() {
+        Some(letter) if !b"bEGKkMmPQRTYZ".contains(letter) => None,
+        Some(b'k' | b'm') if matches!(&suffix[1..], "" | "B" | "iB") => {
+            parse_size(&format!("{number}{}{}", suffix[..1].to_ascii_uppercase(), &suffix[1..]))
+        }
+        _ => parse_size(text),
+    }
+}
+
 /// `head [-n N|-c N] [-qvz] [FILE]...`
 pub(super) fn head(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     run(ctx, args, false)
@@ -110,7 +125,7 @@ fn run(ctx: &mut Context<'_>, args: &[String], is_tail: bool) -> Result<i32, Lim
                     Some(b'-' | b'+') => (false, &value[1..]),
                     _ => (false, value.as_str()),
                 };
-                let Some(count) = parse_size(digits) else {
+                let Some(count) = count_size(digits) else {
                     let what = if bytes { "bytes" } else { "lines" };
                     ctx.error(format!("invalid number of {what}: '{value}'"))?;
                     return Ok(1);
