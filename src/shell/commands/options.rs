@@ -32,6 +32,10 @@
 //!   '--all' doesn't allow an argument`, `option '--co' is ambiguous;
 //!   possibilities: '--color' '--context'` (the table's order).
 //!
+//! Not getopt, so not here: jq's command line (`jq/args.rs`: `--arg NAME
+//! VALUE` takes two arguments, names are never abbreviated, the messages
+//! are jq's), awk's and find's (an expression, not options).
+//!
 //! Not done: `POSIXLY_CORRECT` in the environment (GNU stops at the first
 //! operand then); a script that wants it writes the options first.
 //!
