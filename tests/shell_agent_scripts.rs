@@ -5,9 +5,11 @@
 //! (`env -i LC_ALL=C bash -c`) on the same files; the corpus scripts
 //! 740 and up record the longer cases.
 
+mod common;
+
 use std::sync::Arc;
 
-use aikido::shell::{Shell, ShellOptions};
+use aikido::shell::ShellOptions;
 use aikido::storage::{MemoryStorage, Storage};
 
 fn storage() -> Arc<MemoryStorage> {
@@ -24,20 +26,11 @@ fn storage() -> Arc<MemoryStorage> {
 /// Runs a script in a fresh shell: (stdout, stderr, status).
 fn run(script: &str) -> (String, String, i32) {
     let options = ShellOptions { env: vec![("HOME".to_string(), "/".to_string())], ..ShellOptions::default() };
-    let mut shell = Shell::new(storage(), options);
-    let result = shell.run(script, None);
-    (
-        String::from_utf8_lossy(&result.stdout).into_owned(),
-        String::from_utf8_lossy(&result.stderr).into_owned(),
-        result.exit_code,
-    )
+    common::shell::run_in(storage(), options, script)
 }
 
 fn check(script: &str, stdout: &str, stderr: &str, code: i32) {
-    let (out, err, status) = run(script);
-    assert_eq!(out, stdout, "stdout of {script:?}");
-    assert_eq!(err, stderr, "stderr of {script:?}");
-    assert_eq!(status, code, "status of {script:?}");
+    common::shell::expect(script, run(script), stdout, stderr, code);
 }
 
 // ----- namerefs -----

@@ -3,6 +3,8 @@
 //! in a directory holding the same seed files as [`seeded`]. Only builtins
 //! are used, so the tests pass whatever the command table holds.
 
+mod common;
+
 use std::sync::Arc;
 
 use aikido::shell::{LimitHit, Limits, Shell, ShellOptions};
@@ -29,20 +31,11 @@ fn options() -> ShellOptions {
 
 /// Runs a script in a fresh shell over the seed: (stdout, stderr, status).
 fn run(script: &str) -> (String, String, i32) {
-    let mut shell = Shell::new(seeded(), options());
-    let result = shell.run(script, None);
-    (
-        String::from_utf8_lossy(&result.stdout).into_owned(),
-        String::from_utf8_lossy(&result.stderr).into_owned(),
-        result.exit_code,
-    )
+    common::shell::run_in(seeded(), options(), script)
 }
 
 fn check(script: &str, stdout: &str, stderr: &str, code: i32) {
-    let (out, err, status) = run(script);
-    assert_eq!(out, stdout, "stdout of {script:?}");
-    assert_eq!(err, stderr, "stderr of {script:?}");
-    assert_eq!(status, code, "status of {script:?}");
+    common::shell::expect(script, run(script), stdout, stderr, code);
 }
 
 #[test]

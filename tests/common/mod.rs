@@ -12,6 +12,9 @@ use aikido::ffi::handler::{aikido_reply, aikido_reply_set_content};
 use aikido::ffi::registry::{aikido_environment, aikido_registry, aikido_registry_dispatch, aikido_tool_call};
 use aikido::ffi::status::{aikido_status, aikido_string_free, AIKIDO_OK};
 
+#[cfg(feature = "shell")]
+pub mod shell;
+
 /// Takes a string the library returned: its text, and frees it.
 pub fn take(text: *mut c_char) -> String {
     assert!(!text.is_null());

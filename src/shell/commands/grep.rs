@@ -16,6 +16,7 @@
 
 use regex::bytes::{Regex, RegexBuilder};
 
+use super::options::{Arg, HasArg, Parser, Spec};
 use super::regex_syntax::{literal, translate, Dialect};
 use crate::shell::command::{CommandFn, Context, ReadFailed, Reader};
 use crate::shell::LimitHit;
@@ -88,6 +89,51 @@ fn usage(ctx: &mut Context<'_>, message: Option<String>) -> Result<i32, LimitHit
     Ok(2)
 }
 
+/// The options GNU grep 3.8 has that we take (the rest are refused as
+/// unknown; see the module doc).
+const SPEC: Spec = Spec {
+    short: "0123456789A:B:C:EFGHILRUabce:f:hilm:noqrsvwxy",
+    // GNU grep's table order, which its ambiguity messages list.
+    long: &[
+        ("basic-regexp", "G", HasArg::No),
+        ("extended-regexp", "E", HasArg::No),
+        ("fixed-regexp", "F", HasArg::No),
+        ("fixed-strings", "F", HasArg::No),
+        ("after-context", "A", HasArg::Yes),
+        ("before-context", "B", HasArg::Yes),
+        ("byte-offset", "b", HasArg::No),
+        ("context", "C", HasArg::Yes),
+        ("color", "color", HasArg::Optional),
+        ("colour", "color", HasArg::Optional),
+        ("count", "c", HasArg::No),
+        ("dereference-recursive", "R", HasArg::No),
+        ("exclude", "exclude", HasArg::Yes),
+        ("exclude-dir", "exclude-dir", HasArg::Yes),
+        ("file", "f", HasArg::Yes),
+        ("files-with-matches", "l", HasArg::No),
+        ("files-without-match", "L", HasArg::No),
+        ("include", "include", HasArg::Yes),
+        ("ignore-case", "i", HasArg::No),
+        ("no-ignore-case", "no-ignore-case", HasArg::No),
+        ("line-buffered", "line-buffered", HasArg::No),
+        ("line-number", "n", HasArg::No),
+        ("line-regexp", "x", HasArg::No),
+        ("max-count", "m", HasArg::Yes),
+        ("no-filename", "h", HasArg::No),
+        ("no-messages", "s", HasArg::No),
+        ("only-matching", "o", HasArg::No),
+        ("quiet", "q", HasArg::No),
+        ("recursive", "r", HasArg::No),
+        ("regexp", "e", HasArg::Yes),
+        ("invert-match", "v", HasArg::No),
+        ("silent", "q", HasArg::No),
+        ("text", "a", HasArg::No),
+        ("binary", "U", HasArg::No),
+        ("with-filename", "H", HasArg::No),
+        ("word-regexp", "w", HasArg::No),
+    ],
+};
+
 /// What parsing the command line gave: the options and operands, or a status to exit with.
 enum Parsed {
     Run(Box<Options>, Vec<String>),
@@ -127,192 +173,85 @@ fn parse(ctx: &mut Context<'_>, args: &[String], syntax: Syntax) -> Result<Parse
     let mut context: Option<usize> = None;
     let (mut after, mut before) = (None, None);
     let mut operands = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let arg = &args[i];
-        i += 1;
-        if arg == "--" {
-            operands.extend(args[i..].iter().cloned());
-            break;
-        }
-        if let Some(long) = arg.strip_prefix("--") {
-            let (name, inline) = match long.split_once('=') {
-                Some((name, value)) => (name, Some(value.to_string())),
-                None => (long, None),
-            };
-            const WITH_VALUE: &[&str] = &[
-                "regexp",
-                "file",
-                "max-count",
-                "after-context",
-                "before-context",
-                "context",
-                "include",
-                "exclude",
-                "exclude-dir",
-            ];
-            let value = if WITH_VALUE.contains(&name) {
-                match inline {
-                    Some(value) => Some(value),
-                    None if i < args.len() => {
-                        i += 1;
-                        Some(args[i - 1].clone())
-                    }
-                    None => {
-                        return usage(ctx, Some(format!("option '--{name}' requires an argument"))).map(Parsed::Exit)
-                    }
-                }
-            } else {
-                None
-            };
-            let value = value.unwrap_or_default();
-            match name {
-                "regexp" => {
-                    o.patterns.push(value);
-                    o.pattern_given = true;
-                }
-                "file" => {
-                    if !read_pattern_file(ctx, &value, &mut o.patterns)? {
-                        return Ok(Parsed::Exit(2));
-                    }
-                    o.pattern_given = true;
-                }
-                "max-count" => match parse_count(&value) {
-                    Some(count) => o.max_count = count,
-                    None => {
-                        ctx.error("invalid max count")?;
-                        return Ok(Parsed::Exit(2));
-                    }
-                },
-                "after-context" | "before-context" | "context" => {
-                    let Some(n) = parse_context(ctx, &value)? else { return Ok(Parsed::Exit(2)) };
-                    match name {
-                        "after-context" => after = Some(n),
-                        "before-context" => before = Some(n),
-                        _ => context = Some(n),
-                    }
-                }
-                "include" => o.include.push(value),
-                "exclude" => o.exclude.push(value),
-                "exclude-dir" => o.exclude_dir.push(value),
-                "extended-regexp" => o.syntax = Syntax::Extended,
-                "fixed-strings" => o.syntax = Syntax::Fixed,
-                "basic-regexp" => o.syntax = Syntax::Basic,
-                "ignore-case" => o.ignore_case = true,
-                "no-ignore-case" => o.ignore_case = false,
-                "invert-match" => o.invert = true,
-                "word-regexp" => o.word = true,
-                "line-regexp" => o.line = true,
-                "count" => o.count = true,
-                "files-with-matches" => o.files_with_matches = true,
-                "files-without-match" => o.files_without_match = true,
-                "line-number" => o.line_number = true,
-                "byte-offset" => o.byte_offset = true,
-                "with-filename" => o.with_filename = Some(true),
-                "no-filename" => o.with_filename = Some(false),
-                "only-matching" => o.only_matching = true,
-                "quiet" | "silent" => o.quiet = true,
-                "no-messages" => o.no_messages = true,
-                "recursive" => o.recursive = true,
-                "dereference-recursive" => {
-                    o.recursive = true;
-                    o.dereference = true;
-                }
-                "text" => o.text = true,
-                "color" | "colour" => {}
-                _ => return usage(ctx, Some(format!("unrecognized option '{arg}'"))).map(Parsed::Exit),
+    // `-15` is `-C 15`: digits of one element make one number, a new
+    // element starts a new one (GNU grep's `prev_digit_optind`).
+    let mut digits = String::new();
+    let mut digits_element = None;
+    let mut parser = Parser::new(&SPEC, args);
+    while let Some(arg) = parser.next() {
+        let (key, value) = match arg {
+            Ok(Arg::Operand(operand)) => {
+                operands.push(operand);
+                continue;
             }
-            continue;
-        }
-        if arg.len() < 2 || !arg.starts_with('-') {
-            operands.push(arg.clone());
-            continue;
-        }
-        let flags = arg.as_bytes();
-        let mut j = 1;
-        while j < flags.len() {
-            let flag = flags[j];
-            j += 1;
-            match flag {
-                b'e' | b'f' | b'm' | b'A' | b'B' | b'C' => {
-                    let value = if j < flags.len() {
-                        let value = arg[j..].to_string();
-                        j = flags.len();
-                        value
-                    } else if i < args.len() {
-                        i += 1;
-                        args[i - 1].clone()
-                    } else {
-                        let message = format!("option requires an argument -- '{}'", flag as char);
-                        return usage(ctx, Some(message)).map(Parsed::Exit);
-                    };
-                    match flag {
-                        b'e' => {
-                            o.patterns.push(value);
-                            o.pattern_given = true;
-                        }
-                        b'f' => {
-                            if !read_pattern_file(ctx, &value, &mut o.patterns)? {
-                                return Ok(Parsed::Exit(2));
-                            }
-                            o.pattern_given = true;
-                        }
-                        b'm' => match parse_count(&value) {
-                            Some(count) => o.max_count = count,
-                            None => {
-                                ctx.error("invalid max count")?;
-                                return Ok(Parsed::Exit(2));
-                            }
-                        },
-                        _ => {
-                            let Some(n) = parse_context(ctx, &value)? else { return Ok(Parsed::Exit(2)) };
-                            match flag {
-                                b'A' => after = Some(n),
-                                b'B' => before = Some(n),
-                                _ => context = Some(n),
-                            }
-                        }
-                    }
+            Ok(Arg::Opt(key, value)) => (key, value.unwrap_or_default()),
+            Err(message) => return usage(ctx, Some(message)).map(Parsed::Exit),
+        };
+        match key {
+            "e" => {
+                o.patterns.push(value);
+                o.pattern_given = true;
+            }
+            "f" => {
+                if !read_pattern_file(ctx, &value, &mut o.patterns)? {
+                    return Ok(Parsed::Exit(2));
                 }
-                b'0'..=b'9' => {
-                    // `-5` is `-C 5`.
-                    let start = j - 1;
-                    while j < flags.len() && flags[j].is_ascii_digit() {
-                        j += 1;
-                    }
-                    let Some(n) = parse_context(ctx, &arg[start..j])? else { return Ok(Parsed::Exit(2)) };
-                    context = Some(n);
+                o.pattern_given = true;
+            }
+            "m" => match parse_count(&value) {
+                Some(count) => o.max_count = count,
+                None => {
+                    ctx.error("invalid max count")?;
+                    return Ok(Parsed::Exit(2));
                 }
-                b'E' => o.syntax = Syntax::Extended,
-                b'F' => o.syntax = Syntax::Fixed,
-                b'G' => o.syntax = Syntax::Basic,
-                b'i' | b'y' => o.ignore_case = true,
-                b'v' => o.invert = true,
-                b'w' => o.word = true,
-                b'x' => o.line = true,
-                b'c' => o.count = true,
-                b'l' => o.files_with_matches = true,
-                b'L' => o.files_without_match = true,
-                b'n' => o.line_number = true,
-                b'b' => o.byte_offset = true,
-                b'H' => o.with_filename = Some(true),
-                b'h' => o.with_filename = Some(false),
-                b'o' => o.only_matching = true,
-                b'q' => o.quiet = true,
-                b's' => o.no_messages = true,
-                b'r' => o.recursive = true,
-                b'R' => {
-                    o.recursive = true;
-                    o.dereference = true;
-                }
-                b'a' => o.text = true,
-                b'I' => o.skip_binary = true,
-                b'U' => {}
-                _ => {
-                    let shown = String::from_utf8_lossy(&flags[j - 1..j]).into_owned();
-                    return usage(ctx, Some(format!("invalid option -- '{shown}'"))).map(Parsed::Exit);
+            },
+            "A" | "B" | "C" => {
+                let Some(n) = parse_context(ctx, &value)? else { return Ok(Parsed::Exit(2)) };
+                match key {
+                    "A" => after = Some(n),
+                    "B" => before = Some(n),
+                    _ => context = Some(n),
                 }
             }
+            _ if key.as_bytes()[0].is_ascii_digit() => {
+                if digits_element != Some(parser.element()) {
+                    digits.clear();
+                }
+                digits_element = Some(parser.element());
+                digits.push_str(key);
+                let Some(n) = parse_context(ctx, &digits)? else { return Ok(Parsed::Exit(2)) };
+                context = Some(n);
+            }
+            "include" => o.include.push(value),
+            "exclude" => o.exclude.push(value),
+            "exclude-dir" => o.exclude_dir.push(value),
+            "E" => o.syntax = Syntax::Extended,
+            "F" => o.syntax = Syntax::Fixed,
+            "G" => o.syntax = Syntax::Basic,
+            "i" | "y" => o.ignore_case = true,
+            "no-ignore-case" => o.ignore_case = false,
+            "v" => o.invert = true,
+            "w" => o.word = true,
+            "x" => o.line = true,
+            "c" => o.count = true,
+            "l" => o.files_with_matches = true,
+            "L" => o.files_without_match = true,
+            "n" => o.line_number = true,
+            "b" => o.byte_offset = true,
+            "H" => o.with_filename = Some(true),
+            "h" => o.with_filename = Some(false),
+            "o" => o.only_matching = true,
+            "q" => o.quiet = true,
+            "s" => o.no_messages = true,
+            "r" => o.recursive = true,
+            "R" => {
+                o.recursive = true;
+                o.dereference = true;
+            }
+            "a" => o.text = true,
+            "I" => o.skip_binary = true,
+            // -U, --color, --line-buffered: no effect here.
+            _ => {}
         }
     }
     o.after = after.or(context).unwrap_or(0);

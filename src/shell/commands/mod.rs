@@ -14,6 +14,7 @@ mod files;
 mod grep;
 mod hash;
 mod jq;
+mod options;
 mod patch;
 mod regex_syntax;
 

@@ -17,6 +17,7 @@ use std::rc::Rc;
 
 use regex::bytes::{Captures, Regex, RegexBuilder};
 
+use super::options::{self, Arg, HasArg, Spec};
 use super::regex_syntax::{translate, Dialect};
 use crate::shell::command::{CommandFn, Context, Lines, ReadFailed, Reader, Stdin};
 use crate::shell::LimitHit;
@@ -753,6 +754,25 @@ struct Exec<'p> {
     failed: bool,
 }
 
+/// The options of GNU sed 4.9 that we take, in its table's order.
+const SPEC: Spec = Spec {
+    short: "nrsuEe:f:i::",
+    long: &[
+        ("regexp-extended", "r", HasArg::No),
+        ("debug", "debug", HasArg::No),
+        ("in-place", "i", HasArg::Optional),
+        ("expression", "e", HasArg::Yes),
+        ("file", "f", HasArg::Yes),
+        ("quiet", "n", HasArg::No),
+        ("posix", "posix", HasArg::No),
+        ("silent", "n", HasArg::No),
+        ("sandbox", "sandbox", HasArg::No),
+        ("separate", "s", HasArg::No),
+        ("unbuffered", "u", HasArg::No),
+        ("follow-symlinks", "follow-symlinks", HasArg::No),
+    ],
+};
+
 fn sed(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     let mut quiet = false;
     let mut extended = false;
@@ -762,101 +782,36 @@ fn sed(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     let mut scripts: Vec<String> = Vec::new();
     let mut script_given = false;
     let mut files = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let arg = &args[i];
-        i += 1;
-        if arg == "--" {
-            files.extend(args[i..].iter().cloned());
-            break;
-        }
-        if let Some(long) = arg.strip_prefix("--") {
-            let (name, value) = match long.split_once('=') {
-                Some((name, value)) => (name, Some(value.to_string())),
-                None => (long, None),
-            };
-            match name {
-                "quiet" | "silent" => quiet = true,
-                "regexp-extended" => extended = true,
-                "separate" => separate = true,
-                "in-place" => in_place = Some(value.unwrap_or_default()),
-                "expression" | "file" => {
-                    let value = match value {
-                        Some(value) => value,
-                        None if i < args.len() => {
-                            i += 1;
-                            args[i - 1].clone()
-                        }
-                        None => {
-                            ctx.error(format!("option '--{name}' requires an argument"))?;
-                            ctx.stderr.write_str(USAGE)?;
-                            return Ok(1);
-                        }
-                    };
-                    if name == "file" {
-                        let Some(text) = script_file(ctx, &value)? else { return Ok(4) };
-                        scripts.push(text);
-                    } else {
-                        scripts.push(value);
-                    }
-                    script_given = true;
-                }
-                "follow-symlinks" => follow_symlinks = true,
-                "posix" | "debug" | "sandbox" | "unbuffered" => {}
-                _ => {
-                    ctx.error(format!("unknown option -- '{name}'"))?;
-                    ctx.stderr.write_str(USAGE)?;
-                    return Ok(1);
-                }
+    for arg in options::Parser::new(&SPEC, args) {
+        let (key, value) = match arg {
+            Ok(Arg::Operand(file)) => {
+                files.push(file);
+                continue;
             }
-            continue;
-        }
-        if arg.len() < 2 || !arg.starts_with('-') {
-            files.push(arg.clone());
-            continue;
-        }
-        let flags = arg.as_bytes();
-        let mut j = 1;
-        while j < flags.len() {
-            let flag = flags[j];
-            j += 1;
-            match flag {
-                b'n' => quiet = true,
-                b'E' | b'r' => extended = true,
-                b's' => separate = true,
-                b'u' => {}
-                b'i' => {
-                    in_place = Some(arg[j..].to_string());
-                    j = flags.len();
-                }
-                b'e' | b'f' => {
-                    let value = if j < flags.len() {
-                        let value = arg[j..].to_string();
-                        j = flags.len();
-                        value
-                    } else if i < args.len() {
-                        i += 1;
-                        args[i - 1].clone()
-                    } else {
-                        ctx.error(format!("option requires an argument -- '{}'", flag as char))?;
-                        ctx.stderr.write_str(USAGE)?;
-                        return Ok(1);
-                    };
-                    if flag == b'f' {
-                        let Some(text) = script_file(ctx, &value)? else { return Ok(4) };
-                        scripts.push(text);
-                    } else {
-                        scripts.push(value);
-                    }
-                    script_given = true;
-                }
-                _ => {
-                    let shown = String::from_utf8_lossy(&flags[j - 1..j]).into_owned();
-                    ctx.error(format!("invalid option -- '{shown}'"))?;
-                    ctx.stderr.write_str(USAGE)?;
-                    return Ok(1);
-                }
+            Ok(Arg::Opt(key, value)) => (key, value),
+            Err(message) => {
+                ctx.error(message)?;
+                ctx.stderr.write_str(USAGE)?;
+                return Ok(1);
             }
+        };
+        match key {
+            "n" => quiet = true,
+            "E" | "r" => extended = true,
+            "s" => separate = true,
+            "i" => in_place = Some(value.unwrap_or_default()),
+            "e" => {
+                scripts.push(value.unwrap_or_default());
+                script_given = true;
+            }
+            "f" => {
+                let Some(text) = script_file(ctx, &value.unwrap_or_default())? else { return Ok(4) };
+                scripts.push(text);
+                script_given = true;
+            }
+            "follow-symlinks" => follow_symlinks = true,
+            // -u, --posix, --debug, --sandbox: no effect here.
+            _ => {}
         }
     }
     if !script_given {

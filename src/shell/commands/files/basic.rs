@@ -3,7 +3,9 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::{base_name, canonicalize, child, fail, is_dir, lstat, parse, quote, tick, usage_error, Canon, Spec};
+use super::{
+    base_name, canonicalize, child, fail, is_dir, lstat, parse, quote, tick, usage_error, Canon, HasArg, Spec,
+};
 use crate::shell::command::{directories_before_slashes, error_reason, has_trailing_slash, Context, ReadFailed};
 use crate::shell::LimitHit;
 use crate::storage::{FileKind, StorageError};
@@ -12,37 +14,35 @@ use crate::storage::{FileKind, StorageError};
 /// cannot be read is reported and skipped (status 1).
 pub(super) fn cat(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     const SPEC: Spec = Spec {
-        flags: "AbeEnstTuv",
-        valued: "",
+        short: "AbeEnstTuv",
         long: &[
-            ("show-all", 'A'),
-            ("number-nonblank", 'b'),
-            ("show-ends", 'E'),
-            ("number", 'n'),
-            ("squeeze-blank", 's'),
-            ("show-tabs", 'T'),
-            ("show-nonprinting", 'v'),
+            ("show-all", "A", HasArg::No),
+            ("number-nonblank", "b", HasArg::No),
+            ("show-ends", "E", HasArg::No),
+            ("number", "n", HasArg::No),
+            ("squeeze-blank", "s", HasArg::No),
+            ("show-tabs", "T", HasArg::No),
+            ("show-nonprinting", "v", HasArg::No),
         ],
-        stop_at_operand: false,
     };
     let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(1) };
     let mut show_ends = false;
     let mut show_tabs = false;
     let mut nonprinting = false;
     for (option, _) in &parsed.options {
-        match option {
-            'A' => (show_ends, show_tabs, nonprinting) = (true, true, true),
-            'e' => (show_ends, nonprinting) = (true, true),
-            'E' => show_ends = true,
-            't' => (show_tabs, nonprinting) = (true, true),
-            'T' => show_tabs = true,
-            'v' => nonprinting = true,
+        match *option {
+            "A" => (show_ends, show_tabs, nonprinting) = (true, true, true),
+            "e" => (show_ends, nonprinting) = (true, true),
+            "E" => show_ends = true,
+            "t" => (show_tabs, nonprinting) = (true, true),
+            "T" => show_tabs = true,
+            "v" => nonprinting = true,
             _ => {}
         }
     }
-    let number_nonblank = parsed.has('b');
-    let number = parsed.has('n') && !number_nonblank;
-    let squeeze = parsed.has('s');
+    let number_nonblank = parsed.has("b");
+    let number = parsed.has("n") && !number_nonblank;
+    let squeeze = parsed.has("s");
     let plain = !(show_ends || show_tabs || nonprinting || number || number_nonblank || squeeze);
     let operands = if parsed.operands.is_empty() { vec!["-".to_string()] } else { parsed.operands };
     let mut status = 0;
@@ -138,20 +138,18 @@ fn push_visible(out: &mut Vec<u8>, byte: u8) {
 /// `mkdir [-pv] [-m MODE] DIR…` (the mode is accepted and ignored).
 pub(super) fn mkdir(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     const SPEC: Spec = Spec {
-        flags: "pv",
-        valued: "m",
-        long: &[("parents", 'p'), ("verbose", 'v'), ("mode", 'm')],
-        stop_at_operand: false,
+        short: "pvm:",
+        long: &[("parents", "p", HasArg::No), ("verbose", "v", HasArg::No), ("mode", "m", HasArg::Yes)],
     };
     let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(1) };
     if parsed.operands.is_empty() {
         usage_error(ctx, "missing operand")?;
         return Ok(1);
     }
-    let (parents, verbose) = (parsed.has('p'), parsed.has('v'));
+    let (parents, verbose) = (parsed.has("p"), parsed.has("v"));
     // `-m MODE`: the mode of each directory named (parents made by `-p`
     // keep the default), set once it is made.
-    let mode = match parsed.value('m') {
+    let mode = match parsed.value("m") {
         Some(text) => match super::chmod::mkdir_mode(text) {
             Some(mode) => Some(mode),
             None => {
@@ -268,23 +266,21 @@ fn make_parents(ctx: &mut Context<'_>, operand: &str, verbose: bool) -> Result<M
 /// one to ask).
 pub(super) fn rm(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     const SPEC: Spec = Spec {
-        flags: "dfiIrRv",
-        valued: "",
+        short: "dfiIrRv",
         long: &[
-            ("dir", 'd'),
-            ("force", 'f'),
-            ("recursive", 'r'),
-            ("verbose", 'v'),
-            ("no-preserve-root", 'N'),
-            ("preserve-root", 'P'),
-            ("interactive", 'i'),
+            ("dir", "d", HasArg::No),
+            ("force", "f", HasArg::No),
+            ("recursive", "r", HasArg::No),
+            ("verbose", "v", HasArg::No),
+            ("no-preserve-root", "N", HasArg::No),
+            ("preserve-root", "P", HasArg::No),
+            ("interactive", "i", HasArg::No),
         ],
-        stop_at_operand: false,
     };
     let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(1) };
-    let force = parsed.has('f');
-    let recursive = parsed.has('r') || parsed.has('R');
-    let (empty_dirs, verbose) = (parsed.has('d'), parsed.has('v'));
+    let force = parsed.has("f");
+    let recursive = parsed.has("r") || parsed.has("R");
+    let (empty_dirs, verbose) = (parsed.has("d"), parsed.has("v"));
     if parsed.operands.is_empty() {
         if force {
             return Ok(0);
@@ -367,10 +363,12 @@ fn report_removals(ctx: &mut Context<'_>, shown: &str, absolute: &str) -> Result
 /// `rmdir [-pv] [--ignore-fail-on-non-empty] DIR…`.
 pub(super) fn rmdir(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     const SPEC: Spec = Spec {
-        flags: "pv",
-        valued: "",
-        long: &[("parents", 'p'), ("verbose", 'v'), ("ignore-fail-on-non-empty", 'I')],
-        stop_at_operand: false,
+        short: "pv",
+        long: &[
+            ("parents", "p", HasArg::No),
+            ("verbose", "v", HasArg::No),
+            ("ignore-fail-on-non-empty", "I", HasArg::No),
+        ],
     };
     let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(1) };
     if parsed.operands.is_empty() {
@@ -385,17 +383,17 @@ pub(super) fn rmdir(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Limit
         }
         loop {
             if let Err(error) = remove_dir(ctx, &current) {
-                let ignored = parsed.has('I') && matches!(error, StorageError::NotEmpty(_));
+                let ignored = parsed.has("I") && matches!(error, StorageError::NotEmpty(_));
                 if !ignored {
                     fail(ctx, "failed to remove", &current, &error)?;
                     status = 1;
                 }
                 break;
             }
-            if parsed.has('v') {
+            if parsed.has("v") {
                 ctx.stdout.write_str(&format!("rmdir: removing directory, {}\n", quote(&current)))?;
             }
-            if !parsed.has('p') {
+            if !parsed.has("p") {
                 break;
             }
             match current.rfind('/') {
@@ -424,10 +422,14 @@ fn remove_dir(ctx: &Context<'_>, user_path: &str) -> Result<(), StorageError> {
 /// is and the time options are accepted and ignored.
 pub(super) fn touch(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     const SPEC: Spec = Spec {
-        flags: "acfhm",
-        valued: "drt",
-        long: &[("no-create", 'c'), ("date", 'd'), ("reference", 'r'), ("no-dereference", 'h'), ("time", 'T')],
-        stop_at_operand: false,
+        short: "acfhmd:r:t:",
+        long: &[
+            ("no-create", "c", HasArg::No),
+            ("date", "d", HasArg::Yes),
+            ("reference", "r", HasArg::Yes),
+            ("no-dereference", "h", HasArg::No),
+            ("time", "T", HasArg::No),
+        ],
     };
     let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(1) };
     if parsed.operands.is_empty() {
@@ -439,7 +441,7 @@ pub(super) fn touch(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Limit
         let absolute = ctx.path(operand);
         match ctx.stat(operand) {
             Ok(_) => continue,
-            Err(_) if parsed.has('c') => continue,
+            Err(_) if parsed.has("c") => continue,
             // `touch f/`, or `touch new/`: no file is made.
             Err(error @ StorageError::NotADirectory(_)) => {
                 fail(ctx, "setting times of", operand, &error)?;
@@ -464,10 +466,8 @@ pub(super) fn touch(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Limit
 /// `tee [-a] [FILE]…`: stdin to stdout and to every file.
 pub(super) fn tee(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     const SPEC: Spec = Spec {
-        flags: "aip",
-        valued: "",
-        long: &[("append", 'a'), ("ignore-interrupts", 'i'), ("output-error", 'p')],
-        stop_at_operand: false,
+        short: "aip",
+        long: &[("append", "a", HasArg::No), ("ignore-interrupts", "i", HasArg::No), ("output-error", "p", HasArg::No)],
     };
     let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(1) };
     let mut status = 0;
@@ -500,7 +500,7 @@ pub(super) fn tee(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHi
             continue;
         }
         let result =
-            if parsed.has('a') { ctx.storage.append(&absolute, b"") } else { ctx.storage.write(&absolute, b"") };
+            if parsed.has("a") { ctx.storage.append(&absolute, b"") } else { ctx.storage.write(&absolute, b"") };
         match result {
             Ok(()) => open.push((operand, Sink::File(absolute))),
             Err(error) => {
@@ -536,25 +536,23 @@ pub(super) fn tee(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHi
 /// links exist: without `-s` it fails (the storage has no hard links).
 pub(super) fn ln(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     const SPEC: Spec = Spec {
-        flags: "sfnTvrLPib",
-        valued: "t",
+        short: "sfnTvrLPibt:",
         long: &[
-            ("symbolic", 's'),
-            ("force", 'f'),
-            ("no-dereference", 'n'),
-            ("no-target-directory", 'T'),
-            ("verbose", 'v'),
-            ("target-directory", 't'),
-            ("relative", 'r'),
+            ("symbolic", "s", HasArg::No),
+            ("force", "f", HasArg::No),
+            ("no-dereference", "n", HasArg::No),
+            ("no-target-directory", "T", HasArg::No),
+            ("verbose", "v", HasArg::No),
+            ("target-directory", "t", HasArg::Yes),
+            ("relative", "r", HasArg::No),
         ],
-        stop_at_operand: false,
     };
     let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(1) };
     if parsed.operands.is_empty() {
         usage_error(ctx, "missing file operand")?;
         return Ok(1);
     }
-    if !parsed.has('s') {
+    if !parsed.has("s") {
         ctx.error("hard links are not supported in this shell; use 'ln -s' for a symbolic link")?;
         return Ok(1);
     }
@@ -562,15 +560,15 @@ pub(super) fn ln(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit
     let mut pairs: Vec<(String, String)> = Vec::new();
     let operands = &parsed.operands;
     let into_dir = |dir: &str, target: &str| child(dir, base_name(target));
-    if let Some(dir) = parsed.value('t') {
+    if let Some(dir) = parsed.value("t") {
         pairs.extend(operands.iter().map(|target| (target.clone(), into_dir(dir, target))));
     } else if operands.len() == 1 {
         pairs.push((operands[0].clone(), child(".", base_name(&operands[0]))));
     } else {
         let (last, targets) = operands.split_last().unwrap_or((&operands[0], &[]));
-        let last_is_dir = !parsed.has('T') && {
+        let last_is_dir = !parsed.has("T") && {
             let absolute = ctx.path(last);
-            if parsed.has('n') {
+            if parsed.has("n") {
                 matches!(ctx.storage.lstat(&absolute), Ok(meta) if meta.kind == FileKind::Directory)
             } else {
                 is_dir(ctx, &absolute)
@@ -588,7 +586,7 @@ pub(super) fn ln(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit
     let mut status = 0;
     for (target, link) in pairs {
         let absolute = ctx.path(&link);
-        if parsed.has('f') {
+        if parsed.has("f") {
             if let Ok(meta) = ctx.storage.lstat(&absolute) {
                 if meta.kind != FileKind::Directory {
                     let _ = ctx.storage.remove(&absolute, false);
@@ -596,7 +594,7 @@ pub(super) fn ln(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit
             }
         }
         match ctx.storage.symlink(&target, &absolute) {
-            Ok(()) if parsed.has('v') => ctx.stdout.write_str(&format!("{} -> {}\n", quote(&link), quote(&target)))?,
+            Ok(()) if parsed.has("v") => ctx.stdout.write_str(&format!("{} -> {}\n", quote(&link), quote(&target)))?,
             Ok(()) => {}
             Err(error) => {
                 fail(ctx, "failed to create symbolic link", &link, &error)?;
@@ -611,34 +609,32 @@ pub(super) fn ln(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit
 /// the canonical path. Failures are silent (status 1) unless `-v`.
 pub(super) fn readlink(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     const SPEC: Spec = Spec {
-        flags: "femnqsvz",
-        valued: "",
+        short: "femnqsvz",
         long: &[
-            ("canonicalize", 'f'),
-            ("canonicalize-existing", 'e'),
-            ("canonicalize-missing", 'm'),
-            ("no-newline", 'n'),
-            ("quiet", 'q'),
-            ("silent", 's'),
-            ("verbose", 'v'),
-            ("zero", 'z'),
+            ("canonicalize", "f", HasArg::No),
+            ("canonicalize-existing", "e", HasArg::No),
+            ("canonicalize-missing", "m", HasArg::No),
+            ("no-newline", "n", HasArg::No),
+            ("quiet", "q", HasArg::No),
+            ("silent", "s", HasArg::No),
+            ("verbose", "v", HasArg::No),
+            ("zero", "z", HasArg::No),
         ],
-        stop_at_operand: false,
     };
     let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(1) };
     if parsed.operands.is_empty() {
         usage_error(ctx, "missing operand")?;
         return Ok(1);
     }
-    let mode = parsed.options.iter().rev().find_map(|(option, _)| match option {
-        'f' => Some(Canon::AllButLast),
-        'e' => Some(Canon::Existing),
-        'm' => Some(Canon::Missing),
+    let mode = parsed.options.iter().rev().find_map(|(option, _)| match *option {
+        "f" => Some(Canon::AllButLast),
+        "e" => Some(Canon::Existing),
+        "m" => Some(Canon::Missing),
         _ => None,
     });
-    let terminator = if parsed.has('z') {
+    let terminator = if parsed.has("z") {
         "\0"
-    } else if parsed.has('n') && parsed.operands.len() == 1 {
+    } else if parsed.has("n") && parsed.operands.len() == 1 {
         ""
     } else {
         "\n"
@@ -652,7 +648,7 @@ pub(super) fn readlink(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Li
         match result {
             Ok(path) => ctx.stdout.write_str(&format!("{path}{terminator}"))?,
             Err(error) => {
-                if parsed.has('v') {
+                if parsed.has("v") {
                     ctx.storage_error(operand, &error)?;
                 }
                 status = 1;
@@ -665,37 +661,35 @@ pub(super) fn readlink(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Li
 /// `realpath [-emqsz] FILE…`: the canonical absolute path.
 pub(super) fn realpath(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     const SPEC: Spec = Spec {
-        flags: "emqszLP",
-        valued: "RB",
+        short: "emqszLPR:B:",
         long: &[
-            ("relative-to", 'R'),
-            ("relative-base", 'B'),
-            ("canonicalize-existing", 'e'),
-            ("canonicalize-missing", 'm'),
-            ("quiet", 'q'),
-            ("strip", 's'),
-            ("no-symlinks", 's'),
-            ("zero", 'z'),
-            ("logical", 'L'),
-            ("physical", 'P'),
+            ("relative-to", "R", HasArg::Yes),
+            ("relative-base", "B", HasArg::Yes),
+            ("canonicalize-existing", "e", HasArg::No),
+            ("canonicalize-missing", "m", HasArg::No),
+            ("quiet", "q", HasArg::No),
+            ("strip", "s", HasArg::No),
+            ("no-symlinks", "s", HasArg::No),
+            ("zero", "z", HasArg::No),
+            ("logical", "L", HasArg::No),
+            ("physical", "P", HasArg::No),
         ],
-        stop_at_operand: false,
     };
     let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(1) };
     if parsed.operands.is_empty() {
         usage_error(ctx, "missing operand")?;
         return Ok(1);
     }
-    let mode = parsed.options.iter().rev().find_map(|(option, _)| match option {
-        'e' => Some(Canon::Existing),
-        'm' => Some(Canon::Missing),
+    let mode = parsed.options.iter().rev().find_map(|(option, _)| match *option {
+        "e" => Some(Canon::Existing),
+        "m" => Some(Canon::Missing),
         _ => None,
     });
-    let terminator = if parsed.has('z') { "\0" } else { "\n" };
+    let terminator = if parsed.has("z") { "\0" } else { "\n" };
     let mut status = 0;
     // `--relative-to=DIR`, `--relative-base=DIR`: canonicalised as the operands are.
     let mut anchors = [None, None];
-    for (slot, option) in [(0, 'R'), (1, 'B')] {
+    for (slot, option) in [(0, "R"), (1, "B")] {
         if let Some(dir) = parsed.value(option) {
             let dir = dir.to_string();
             match canonicalize(ctx, &dir, mode.unwrap_or(Canon::AllButLast)) {
@@ -708,7 +702,7 @@ pub(super) fn realpath(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Li
         }
     }
     for operand in &parsed.operands {
-        let result = if parsed.has('s') {
+        let result = if parsed.has("s") {
             let absolute = ctx.path(operand);
             match mode {
                 Some(Canon::Missing) => Ok(absolute),
@@ -727,7 +721,7 @@ pub(super) fn realpath(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Li
         match result {
             Ok(path) => ctx.stdout.write_str(&format!("{path}{terminator}"))?,
             Err(error) => {
-                if !parsed.has('q') {
+                if !parsed.has("q") {
                     ctx.error(format_args!("{operand}: {}", error_reason(&error)))?;
                 }
                 status = 1;
@@ -759,10 +753,8 @@ fn relative(path: &str, from: &str) -> String {
 /// `basename NAME [SUFFIX]`, `basename -a [-s SUFFIX] [-z] NAME…`.
 pub(super) fn basename(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     const SPEC: Spec = Spec {
-        flags: "az",
-        valued: "s",
-        long: &[("multiple", 'a'), ("suffix", 's'), ("zero", 'z')],
-        stop_at_operand: false,
+        short: "azs:",
+        long: &[("multiple", "a", HasArg::No), ("suffix", "s", HasArg::Yes), ("zero", "z", HasArg::No)],
     };
     let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(1) };
     let operands = &parsed.operands;
@@ -770,16 +762,16 @@ pub(super) fn basename(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Li
         usage_error(ctx, "missing operand")?;
         return Ok(1);
     }
-    let multiple = parsed.has('a') || parsed.has('s');
+    let multiple = parsed.has("a") || parsed.has("s");
     let (names, suffix): (&[String], Option<&str>) = if multiple {
-        (operands, parsed.value('s'))
+        (operands, parsed.value("s"))
     } else if operands.len() > 2 {
         usage_error(ctx, format_args!("extra operand {}", quote(&operands[2])))?;
         return Ok(1);
     } else {
         (&operands[..1], operands.get(1).map(String::as_str))
     };
-    let terminator = if parsed.has('z') { "\0" } else { "\n" };
+    let terminator = if parsed.has("z") { "\0" } else { "\n" };
     for name in names {
         let mut base = base_name(name);
         if let Some(suffix) = suffix {
@@ -794,13 +786,13 @@ pub(super) fn basename(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Li
 
 /// `dirname [-z] NAME…`.
 pub(super) fn dirname(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
-    const SPEC: Spec = Spec { flags: "z", valued: "", long: &[("zero", 'z')], stop_at_operand: false };
+    const SPEC: Spec = Spec { short: "z", long: &[("zero", "z", HasArg::No)] };
     let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(1) };
     if parsed.operands.is_empty() {
         usage_error(ctx, "missing operand")?;
         return Ok(1);
     }
-    let terminator = if parsed.has('z') { "\0" } else { "\n" };
+    let terminator = if parsed.has("z") { "\0" } else { "\n" };
     for name in &parsed.operands {
         ctx.stdout.write_str(&format!("{}{terminator}", dir_name(name)))?;
     }
@@ -831,10 +823,14 @@ fn dir_name(name: &str) -> &str {
 /// `tmp.XXXXXXXXXX` in `$TMPDIR` or `/tmp`, which is created when missing.
 pub(super) fn mktemp(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     const SPEC: Spec = Spec {
-        flags: "dqtu",
-        valued: "p",
-        long: &[("directory", 'd'), ("quiet", 'q'), ("dry-run", 'u'), ("tmpdir", 'p'), ("suffix", 'S')],
-        stop_at_operand: false,
+        short: "dqtup:",
+        long: &[
+            ("directory", "d", HasArg::No),
+            ("quiet", "q", HasArg::No),
+            ("dry-run", "u", HasArg::No),
+            ("tmpdir", "p", HasArg::Yes),
+            ("suffix", "S", HasArg::No),
+        ],
     };
     let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(1) };
     if parsed.operands.len() > 1 {
@@ -842,16 +838,16 @@ pub(super) fn mktemp(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Limi
         return Ok(1);
     }
     let template = parsed.operands.first().cloned().unwrap_or_else(|| "tmp.XXXXXXXXXX".to_string());
-    let suffix = parsed.value('S').unwrap_or("");
+    let suffix = parsed.value("S").unwrap_or("");
     let stem_len = template.len() - template.trim_end_matches('X').len();
     if stem_len < 3 {
         ctx.error(format_args!("too few X's in template {}", quote(&template)))?;
         return Ok(1);
     }
-    let use_dir = parsed.operands.is_empty() || parsed.has('t') || parsed.has('p');
+    let use_dir = parsed.operands.is_empty() || parsed.has("t") || parsed.has("p");
     let dir = if use_dir {
         let dir = parsed
-            .value('p')
+            .value("p")
             .map(str::to_string)
             .or_else(|| (ctx.var)("TMPDIR").filter(|dir| !dir.is_empty()))
             .unwrap_or_else(|| "/tmp".to_string());
@@ -880,9 +876,9 @@ pub(super) fn mktemp(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Limi
         if ctx.storage.lstat(&absolute).is_ok() {
             continue;
         }
-        let result = if parsed.has('u') {
+        let result = if parsed.has("u") {
             Ok(())
-        } else if parsed.has('d') {
+        } else if parsed.has("d") {
             ctx.storage.mkdir(&absolute, false)
         } else {
             ctx.storage.write(&absolute, b"")
@@ -893,8 +889,8 @@ pub(super) fn mktemp(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Limi
                 Ok(0)
             }
             Err(error) => {
-                if !parsed.has('q') {
-                    let what = if parsed.has('d') {
+                if !parsed.has("q") {
+                    let what = if parsed.has("d") {
                         "failed to create directory via template"
                     } else {
                         "failed to create file via template"

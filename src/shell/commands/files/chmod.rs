@@ -9,6 +9,7 @@ use crate::shell::command::{error_reason, Context};
 use crate::shell::LimitHit;
 use crate::storage::{join, FileKind};
 
+use super::super::options::{Arg, HasArg, Parser, Spec};
 use super::super::text::common::quote;
 
 const UMASK: u32 = 0o022;
@@ -176,82 +177,62 @@ struct Opts {
     diagnose: bool,
 }
 
+/// GNU chmod's options: the mode letters are options too (with an optional
+/// argument, the rest of the element), so `chmod -w f` works.
+const SPEC: Spec = Spec {
+    short: "Rcfvr::w::x::X::s::t::u::g::o::a::,::+::=::0::1::2::3::4::5::6::7::",
+    long: &[
+        ("changes", "c", HasArg::No),
+        ("recursive", "R", HasArg::No),
+        ("no-preserve-root", "no-preserve-root", HasArg::No),
+        ("preserve-root", "preserve-root", HasArg::No),
+        ("quiet", "f", HasArg::No),
+        ("reference", "reference", HasArg::Yes),
+        ("silent", "f", HasArg::No),
+        ("verbose", "v", HasArg::No),
+    ],
+};
+
 pub(in crate::shell::commands) fn chmod(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     let mut opts = Opts { recursive: false, verbose: false, changes: false, quiet: false, diagnose: false };
     let mut mode_text: Option<String> = None;
     let mut reference: Option<String> = None;
     let mut operands = Vec::new();
-    let mut index = 0;
     let usage = |ctx: &mut Context<'_>, message: String| -> Result<i32, LimitHit> {
         ctx.error(message)?;
         ctx.stderr.write_str("Try 'chmod --help' for more information.\n")?;
         Ok(1)
     };
-    while index < args.len() {
-        let arg = &args[index];
-        index += 1;
-        if arg == "--" {
-            operands.extend(args[index..].iter().cloned());
-            break;
-        }
-        if let Some(long) = arg.strip_prefix("--") {
-            let (name, value) = match long.split_once('=') {
-                Some((n, v)) => (n, Some(v.to_string())),
-                None => (long, None),
-            };
-            let names = [
-                "changes",
-                "silent",
-                "quiet",
-                "verbose",
-                "recursive",
-                "reference",
-                "no-preserve-root",
-                "preserve-root",
-            ];
-            let found: Vec<&str> = names.iter().copied().filter(|n| n.starts_with(name)).collect();
-            let full = match (names.contains(&name), found.as_slice()) {
-                (true, _) => name,
-                (false, [one]) => one,
-                (false, []) => return usage(ctx, format!("unrecognized option '{arg}'")),
-                _ => return usage(ctx, format!("option '{arg}' is ambiguous")),
-            };
-            match full {
-                "changes" => opts.changes = true,
-                "silent" | "quiet" => opts.quiet = true,
-                "verbose" => opts.verbose = true,
-                "recursive" => opts.recursive = true,
-                "reference" => match value.or_else(|| {
-                    index += 1;
-                    args.get(index - 1).cloned()
-                }) {
-                    Some(file) => reference = Some(file),
-                    None => return usage(ctx, "option '--reference' requires an argument".to_string()),
-                },
-                _ => {}
-            }
-            continue;
-        }
-        if arg.len() > 1 && arg.starts_with('-') {
-            // `-w`, `-x,g+w`: a mode that looks like options, as GNU allows
-            // (umask surprises are then reported).
-            if mode_text.is_none() && reference.is_none() && arg[1..].starts_with(['r', 'w', 'x', 'X', 's', 't']) {
-                opts.diagnose = true;
-                mode_text = Some(arg.clone());
+    let mut parser = Parser::new(&SPEC, args);
+    while let Some(arg) = parser.next() {
+        let (key, value) = match arg {
+            Ok(Arg::Operand(operand)) => {
+                operands.push(operand);
                 continue;
             }
-            for letter in arg[1..].chars() {
-                match letter {
-                    'R' => opts.recursive = true,
-                    'v' => opts.verbose = true,
-                    'c' => opts.changes = true,
-                    'f' => opts.quiet = true,
-                    _ => return usage(ctx, format!("invalid option -- '{letter}'")),
-                }
+            Ok(Arg::Opt(key, value)) => (key, value),
+            Err(message) => return usage(ctx, message),
+        };
+        match key {
+            "c" => opts.changes = true,
+            "f" => opts.quiet = true,
+            "v" => opts.verbose = true,
+            "R" => opts.recursive = true,
+            "reference" => reference = value,
+            "preserve-root" | "no-preserve-root" => {}
+            // `-w`, `-x,g+w`: a mode that looks like options, as GNU allows
+            // (its letters are options taking the rest of the element): the
+            // whole element is the mode, joined to an earlier one by `,`,
+            // and umask surprises are then reported.
+            _ => {
+                let element = &args[parser.element()];
+                mode_text = Some(match mode_text {
+                    Some(earlier) => format!("{earlier},{element}"),
+                    None => element.clone(),
+                });
+                opts.diagnose = true;
             }
-            continue;
         }
-        operands.push(arg.clone());
     }
     let mode = match (&reference, mode_text) {
         (Some(file), _) => match ctx.stat(file) {

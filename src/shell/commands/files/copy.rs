@@ -4,7 +4,7 @@
 //! accepted and ignored (there is no one to ask). Recursive copies visit
 //! entries in name order.
 
-use super::{base_name, canonicalize, child, fail, is_dir, parse, quote, usage_error, Canon, Parsed, Spec};
+use super::{base_name, canonicalize, child, fail, is_dir, parse, quote, usage_error, Canon, HasArg, Parsed, Spec};
 use crate::shell::command::{directories_before_slashes, error_reason, has_trailing_slash, Context};
 use crate::shell::LimitHit;
 use crate::storage::{parent, FileKind, StorageError};
@@ -13,7 +13,7 @@ use crate::storage::{parent, FileKind, StorageError};
 /// status of a usage error already reported.
 fn plan(ctx: &mut Context<'_>, parsed: &Parsed) -> Result<Result<Vec<(String, String)>, i32>, LimitHit> {
     let operands = &parsed.operands;
-    if let Some(dir) = parsed.value('t') {
+    if let Some(dir) = parsed.value("t") {
         if operands.is_empty() {
             usage_error(ctx, "missing file operand")?;
             return Ok(Err(1));
@@ -36,7 +36,7 @@ fn plan(ctx: &mut Context<'_>, parsed: &Parsed) -> Result<Result<Vec<(String, St
         _ => {}
     }
     let (target, sources) = operands.split_last().unwrap_or((&operands[0], &[]));
-    if parsed.has('T') {
+    if parsed.has("T") {
         if sources.len() > 1 {
             usage_error(ctx, format_args!("extra operand {}", quote(target)))?;
             return Ok(Err(1));
@@ -68,33 +68,31 @@ struct CopyOptions {
 /// `cp [-aRrnfvpPLdT] [-t DIR] SOURCE… DEST`.
 pub(super) fn cp(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     const SPEC: Spec = Spec {
-        flags: "aRrnfvpPLdTiuHxb",
-        valued: "t",
+        short: "aRrnfvpPLdTiuHxbt:",
         long: &[
-            ("archive", 'a'),
-            ("recursive", 'r'),
-            ("no-clobber", 'n'),
-            ("force", 'f'),
-            ("verbose", 'v'),
-            ("no-dereference", 'P'),
-            ("dereference", 'L'),
-            ("no-target-directory", 'T'),
-            ("target-directory", 't'),
-            ("interactive", 'i'),
-            ("update", 'u'),
-            ("preserve", 'p'),
+            ("archive", "a", HasArg::No),
+            ("recursive", "r", HasArg::No),
+            ("no-clobber", "n", HasArg::No),
+            ("force", "f", HasArg::No),
+            ("verbose", "v", HasArg::No),
+            ("no-dereference", "P", HasArg::No),
+            ("dereference", "L", HasArg::No),
+            ("no-target-directory", "T", HasArg::No),
+            ("target-directory", "t", HasArg::Yes),
+            ("interactive", "i", HasArg::No),
+            ("update", "u", HasArg::No),
+            ("preserve", "p", HasArg::No),
         ],
-        stop_at_operand: false,
     };
     let args: Vec<String> =
         args.iter().map(|arg| if arg.starts_with("--preserve=") { "-p".to_string() } else { arg.clone() }).collect();
     let Some(parsed) = parse(ctx, &args, &SPEC)? else { return Ok(1) };
-    let recursive = parsed.has('r') || parsed.has('R') || parsed.has('a');
+    let recursive = parsed.has("r") || parsed.has("R") || parsed.has("a");
     let options = CopyOptions {
         recursive,
-        no_clobber: parsed.has('n'),
-        verbose: parsed.has('v'),
-        keep_links: !parsed.has('L') && (recursive || parsed.has('P') || parsed.has('d')),
+        no_clobber: parsed.has("n"),
+        verbose: parsed.has("v"),
+        keep_links: !parsed.has("L") && (recursive || parsed.has("P") || parsed.has("d")),
     };
     let pairs = match plan(ctx, &parsed)? {
         Ok(pairs) => pairs,
@@ -296,18 +294,16 @@ fn copy_tree(
 /// copies, then removes the source.
 pub(super) fn mv(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     const SPEC: Spec = Spec {
-        flags: "fnvTiub",
-        valued: "t",
+        short: "fnvTiubt:",
         long: &[
-            ("force", 'f'),
-            ("no-clobber", 'n'),
-            ("verbose", 'v'),
-            ("no-target-directory", 'T'),
-            ("target-directory", 't'),
-            ("interactive", 'i'),
-            ("update", 'u'),
+            ("force", "f", HasArg::No),
+            ("no-clobber", "n", HasArg::No),
+            ("verbose", "v", HasArg::No),
+            ("no-target-directory", "T", HasArg::No),
+            ("target-directory", "t", HasArg::Yes),
+            ("interactive", "i", HasArg::No),
+            ("update", "u", HasArg::No),
         ],
-        stop_at_operand: false,
     };
     let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(1) };
     let pairs = match plan(ctx, &parsed)? {
@@ -355,7 +351,7 @@ fn move_one(ctx: &mut Context<'_>, source: &str, destination: &str, parsed: &Par
         return Ok(false);
     }
     if let Some(existing) = existing {
-        if parsed.has('n') {
+        if parsed.has("n") {
             return Ok(true);
         }
         let existing_is_dir = existing.kind == FileKind::Directory;
@@ -386,7 +382,7 @@ fn move_one(ctx: &mut Context<'_>, source: &str, destination: &str, parsed: &Par
     };
     match result {
         Ok(()) => {
-            if parsed.has('v') {
+            if parsed.has("v") {
                 ctx.stdout.write_str(&format!("renamed {} -> {}\n", quote(source), quote(destination)))?;
             }
             Ok(true)

@@ -7,7 +7,7 @@
 
 use std::time::SystemTime;
 
-use super::{blocks_kib, child, civil, epoch_seconds, fail, human, parse, shown_size, tick, Spec, MONTH_NAMES};
+use super::{blocks_kib, child, civil, epoch_seconds, fail, human, parse, shown_size, tick, HasArg, Spec, MONTH_NAMES};
 use crate::shell::command::Context;
 use crate::shell::LimitHit;
 use crate::storage::{FileKind, Metadata, StorageError};
@@ -47,22 +47,20 @@ struct Item {
 /// `ls [-aAdFhlpRrStU1] [FILE]…`.
 pub(super) fn ls(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     const SPEC: Spec = Spec {
-        flags: "aAdFhlpRrStU1CxfgoGnNLHcu",
-        valued: "",
+        short: "aAdFhlpRrStU1CxfgoGnNLHcu",
         long: &[
-            ("all", 'a'),
-            ("almost-all", 'A'),
-            ("directory", 'd'),
-            ("classify", 'F'),
-            ("human-readable", 'h'),
-            ("recursive", 'R'),
-            ("reverse", 'r'),
-            ("dereference", 'L'),
-            ("numeric-uid-gid", 'n'),
-            ("no-group", 'G'),
-            ("literal", 'N'),
+            ("all", "a", HasArg::No),
+            ("almost-all", "A", HasArg::No),
+            ("directory", "d", HasArg::No),
+            ("classify", "F", HasArg::No),
+            ("human-readable", "h", HasArg::No),
+            ("recursive", "R", HasArg::No),
+            ("reverse", "r", HasArg::No),
+            ("dereference", "L", HasArg::No),
+            ("numeric-uid-gid", "n", HasArg::No),
+            ("no-group", "G", HasArg::No),
+            ("literal", "N", HasArg::No),
         ],
-        stop_at_operand: false,
     };
     // Options with no effect on an output that is not a terminal.
     let args: Vec<String> = args
@@ -77,33 +75,33 @@ pub(super) fn ls(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit
         all: false,
         almost_all: false,
         long: false,
-        recursive: parsed.has('R'),
-        directory: parsed.has('d'),
-        classify: parsed.has('F'),
-        slash: parsed.has('p'),
-        human: parsed.has('h'),
+        recursive: parsed.has("R"),
+        directory: parsed.has("d"),
+        classify: parsed.has("F"),
+        slash: parsed.has("p"),
+        human: parsed.has("h"),
         sort: Sort::Name,
-        reverse: parsed.has('r'),
+        reverse: parsed.has("r"),
         owner: true,
-        group: !parsed.has('G'),
+        group: !parsed.has("G"),
         now: epoch_seconds(SystemTime::now()),
     };
     for (option, _) in &parsed.options {
-        match option {
-            'a' => (options.all, options.almost_all) = (true, false),
-            'A' => (options.all, options.almost_all) = (false, true),
-            'f' => (options.all, options.sort) = (true, Sort::None),
-            'l' | 'n' => options.long = true,
-            'g' => (options.long, options.owner) = (true, false),
-            'o' => (options.long, options.group) = (true, false),
-            '1' | 'C' | 'x' => {}
-            'S' => options.sort = Sort::Size,
-            't' => options.sort = Sort::Time,
-            'U' => options.sort = Sort::None,
+        match *option {
+            "a" => (options.all, options.almost_all) = (true, false),
+            "A" => (options.all, options.almost_all) = (false, true),
+            "f" => (options.all, options.sort) = (true, Sort::None),
+            "l" | "n" => options.long = true,
+            "g" => (options.long, options.owner) = (true, false),
+            "o" => (options.long, options.group) = (true, false),
+            "1" | "C" | "x" => {}
+            "S" => options.sort = Sort::Size,
+            "t" => options.sort = Sort::Time,
+            "U" => options.sort = Sort::None,
             _ => {}
         }
     }
-    let follow_operands = parsed.has('L') || !(options.long || options.directory || options.classify);
+    let follow_operands = parsed.has("L") || !(options.long || options.directory || options.classify);
     let operands = if parsed.operands.is_empty() { vec![".".to_string()] } else { parsed.operands.clone() };
     let mut status = 0;
     let mut files = Vec::new();
@@ -305,22 +303,20 @@ fn date(time: SystemTime, now: i64) -> String {
 /// (a directory is one block), or bytes with `-b`.
 pub(super) fn du(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     const SPEC: Spec = Spec {
-        flags: "abchkmsSxlLPD0",
-        valued: "d",
+        short: "abchkmsSxlLPD0d:",
         long: &[
-            ("all", 'a'),
-            ("bytes", 'b'),
-            ("apparent-size", 'A'),
-            ("total", 'c'),
-            ("human-readable", 'h'),
-            ("summarize", 's'),
-            ("max-depth", 'd'),
-            ("null", '0'),
+            ("all", "a", HasArg::No),
+            ("bytes", "b", HasArg::No),
+            ("apparent-size", "A", HasArg::No),
+            ("total", "c", HasArg::No),
+            ("human-readable", "h", HasArg::No),
+            ("summarize", "s", HasArg::No),
+            ("max-depth", "d", HasArg::Yes),
+            ("null", "0", HasArg::No),
         ],
-        stop_at_operand: false,
     };
     let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(1) };
-    let max_depth = match parsed.value('d') {
+    let max_depth = match parsed.value("d") {
         Some(text) => match text.parse::<usize>() {
             Ok(depth) => Some(depth),
             Err(_) => {
@@ -328,23 +324,23 @@ pub(super) fn du(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit
                 return Ok(1);
             }
         },
-        None if parsed.has('s') => Some(0),
+        None if parsed.has("s") => Some(0),
         None => None,
     };
-    let unit = parsed.options.iter().rev().find_map(|(option, _)| match option {
-        'b' => Some('b'),
-        'h' => Some('h'),
-        'k' => Some('k'),
-        'm' => Some('m'),
+    let unit = parsed.options.iter().rev().find_map(|(option, _)| match *option {
+        "b" => Some('b'),
+        "h" => Some('h'),
+        "k" => Some('k'),
+        "m" => Some('m'),
         _ => None,
     });
-    let apparent = parsed.has('b') || parsed.has('A');
+    let apparent = parsed.has("b") || parsed.has("A");
     let settings = DuSettings {
-        all: parsed.has('a'),
+        all: parsed.has("a"),
         max_depth,
         apparent,
         unit: unit.unwrap_or('k'),
-        terminator: if parsed.has('0') { '\0' } else { '\n' },
+        terminator: if parsed.has("0") { '\0' } else { '\n' },
     };
     let operands = if parsed.operands.is_empty() { vec![".".to_string()] } else { parsed.operands.clone() };
     let mut status = 0;
@@ -359,7 +355,7 @@ pub(super) fn du(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit
             }
         }
     }
-    if parsed.has('c') {
+    if parsed.has("c") {
         let line = format!("{}\ttotal{}", settings.show(total), settings.terminator);
         ctx.stdout.write_str(&line)?;
     }
@@ -424,10 +420,14 @@ fn du_walk(
 /// as 0, `user` and the modification time.
 pub(super) fn stat(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     const SPEC: Spec = Spec {
-        flags: "Lft",
-        valued: "cP",
-        long: &[("dereference", 'L'), ("format", 'c'), ("printf", 'P'), ("terse", 't'), ("file-system", 'f')],
-        stop_at_operand: false,
+        short: "Lftc:P:",
+        long: &[
+            ("dereference", "L", HasArg::No),
+            ("format", "c", HasArg::Yes),
+            ("printf", "P", HasArg::Yes),
+            ("terse", "t", HasArg::No),
+            ("file-system", "f", HasArg::No),
+        ],
     };
     let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(1) };
     if parsed.operands.is_empty() {
@@ -437,7 +437,7 @@ pub(super) fn stat(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
     let mut status = 0;
     for operand in &parsed.operands {
         let absolute = ctx.path(operand);
-        let result = if parsed.has('L') { ctx.storage.stat(&absolute) } else { ctx.storage.lstat(&absolute) };
+        let result = if parsed.has("L") { ctx.storage.stat(&absolute) } else { ctx.storage.lstat(&absolute) };
         let meta = match result {
             Ok(meta) => meta,
             Err(error) => {
@@ -454,9 +454,9 @@ pub(super) fn stat(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
             1
         };
         let info = StatInfo { name: operand, meta: &meta, target: target.as_deref(), links };
-        let text = if let Some(format) = parsed.value('c') {
+        let text = if let Some(format) = parsed.value("c") {
             format!("{}\n", info.expand(format, false))
-        } else if let Some(format) = parsed.value('P') {
+        } else if let Some(format) = parsed.value("P") {
             info.expand(format, true)
         } else {
             let file = match &target {

@@ -53,38 +53,7 @@ pub(super) const COMMANDS: &[(&str, CommandFn)] = &[
     ("chmod", chmod::chmod),
 ];
 
-/// The options a command accepts.
-pub(super) struct Spec {
-    /// Short flags without a value.
-    pub flags: &'static str,
-    /// Short options that take a value.
-    pub valued: &'static str,
-    /// Long options and the short option each stands for (a long option
-    /// takes a value when its letter is in `valued`).
-    pub long: &'static [(&'static str, char)],
-    /// Whether the first operand ends the options (xargs), instead of GNU's
-    /// default of options anywhere before `--`.
-    pub stop_at_operand: bool,
-}
-
-/// Parsed arguments: the options in order with their values, then the operands.
-#[derive(Debug, Default)]
-pub(super) struct Parsed {
-    pub options: Vec<(char, String)>,
-    pub operands: Vec<String>,
-}
-
-impl Parsed {
-    /// Whether the option was given.
-    pub fn has(&self, option: char) -> bool {
-        self.options.iter().any(|(c, _)| *c == option)
-    }
-
-    /// The last value given to the option.
-    pub fn value(&self, option: char) -> Option<&str> {
-        self.options.iter().rev().find(|(c, _)| *c == option).map(|(_, v)| v.as_str())
-    }
-}
+pub(super) use super::options::{HasArg, Parsed, Spec};
 
 /// Writes GNU's `Try 'name --help'` line after a usage error.
 pub(super) fn usage_error(ctx: &mut Context<'_>, message: impl std::fmt::Display) -> Result<(), LimitHit> {
@@ -93,93 +62,10 @@ pub(super) fn usage_error(ctx: &mut Context<'_>, message: impl std::fmt::Display
     ctx.stderr.write_str(&line)
 }
 
-/// Parses `args` as GNU getopt_long does; on a bad option writes GNU's
-/// message and returns `None`.
+/// Parses `args` as GNU getopt_long does (`commands/options.rs`); on a bad
+/// option writes GNU's message and the `Try` line and returns `None`.
 pub(super) fn parse(ctx: &mut Context<'_>, args: &[String], spec: &Spec) -> Result<Option<Parsed>, LimitHit> {
-    let mut parsed = Parsed::default();
-    let mut index = 0;
-    while index < args.len() {
-        let arg = &args[index];
-        index += 1;
-        if arg == "--" {
-            parsed.operands.extend(args[index..].iter().cloned());
-            break;
-        }
-        if let Some(long) = arg.strip_prefix("--") {
-            let (name, inline) = match long.split_once('=') {
-                Some((name, value)) => (name, Some(value)),
-                None => (long, None),
-            };
-            let exact = spec.long.iter().find(|(n, _)| *n == name);
-            let candidates: Vec<_> = spec.long.iter().filter(|(n, _)| n.starts_with(name)).collect();
-            let found = match (exact, candidates.as_slice()) {
-                (Some(found), _) => found,
-                (None, [one]) => *one,
-                (None, []) => {
-                    usage_error(ctx, format_args!("unrecognized option '{arg}'"))?;
-                    return Ok(None);
-                }
-                (None, _) => {
-                    usage_error(ctx, format_args!("option '{arg}' is ambiguous"))?;
-                    return Ok(None);
-                }
-            };
-            let (full, letter) = *found;
-            if spec.valued.contains(letter) {
-                let value = match inline {
-                    Some(value) => value.to_string(),
-                    None if index < args.len() => {
-                        index += 1;
-                        args[index - 1].clone()
-                    }
-                    None => {
-                        usage_error(ctx, format_args!("option '--{full}' requires an argument"))?;
-                        return Ok(None);
-                    }
-                };
-                parsed.options.push((letter, value));
-            } else if inline.is_some() {
-                usage_error(ctx, format_args!("option '--{full}' doesn't allow an argument"))?;
-                return Ok(None);
-            } else {
-                parsed.options.push((letter, String::new()));
-            }
-            continue;
-        }
-        if arg.len() < 2 || !arg.starts_with('-') {
-            if spec.stop_at_operand {
-                parsed.operands.extend(args[index - 1..].iter().cloned());
-                break;
-            }
-            parsed.operands.push(arg.clone());
-            continue;
-        }
-        let chars: Vec<char> = arg[1..].chars().collect();
-        let mut at = 0;
-        while at < chars.len() {
-            let letter = chars[at];
-            at += 1;
-            if spec.valued.contains(letter) {
-                let value = if at < chars.len() {
-                    chars[at..].iter().collect()
-                } else if index < args.len() {
-                    index += 1;
-                    args[index - 1].clone()
-                } else {
-                    usage_error(ctx, format_args!("option requires an argument -- '{letter}'"))?;
-                    return Ok(None);
-                };
-                parsed.options.push((letter, value));
-                break;
-            } else if spec.flags.contains(letter) {
-                parsed.options.push((letter, String::new()));
-            } else {
-                usage_error(ctx, format_args!("invalid option -- '{letter}'"))?;
-                return Ok(None);
-            }
-        }
-    }
-    Ok(Some(parsed))
+    super::options::parse_or_usage(ctx, spec, args)
 }
 
 /// A name quoted as GNU tools quote names in messages: `'name'`, or

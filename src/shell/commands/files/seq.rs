@@ -5,6 +5,7 @@
 //! would; ours is the exact answer). Exponents (`1e2`) are accepted;
 //! `inf`, `nan` and hexadecimal numbers are not.
 
+use super::super::options::{parse_until, Arg, HasArg, Spec};
 use super::{quote, tick, usage_error};
 use crate::shell::command::Context;
 use crate::shell::LimitHit;
@@ -77,73 +78,40 @@ fn format_fixed(value: i128, scale: u32, precision: u32) -> String {
     }
 }
 
+/// GNU seq's options; they end at the first operand, or at an element that
+/// looks like a negative number (`-1`, `-.5`), as GNU seq checks before
+/// each getopt call.
+const SPEC: Spec = Spec {
+    short: "+f:s:w",
+    long: &[("equal-width", "w", HasArg::No), ("format", "f", HasArg::Yes), ("separator", "s", HasArg::Yes)],
+};
+
+fn is_negative_number(arg: &str) -> bool {
+    matches!(arg.as_bytes(), [b'-', b'.' | b'0'..=b'9', ..])
+}
+
 pub(super) fn seq(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     let mut separator = "\n".to_string();
     let mut format: Option<String> = None;
     let mut equal_width = false;
-    let mut index = 0;
-    // Options end at the first argument that is not one; `-1` is a number.
-    while index < args.len() {
-        let arg = &args[index];
-        if arg == "--" {
-            index += 1;
-            break;
-        }
-        if !arg.starts_with('-') || arg.len() < 2 || Decimal::parse(arg).is_some() {
-            break;
-        }
-        index += 1;
-        let (option, inline) = if let Some(long) = arg.strip_prefix("--") {
-            let (name, value) = match long.split_once('=') {
-                Some((name, value)) => (name, Some(value.to_string())),
-                None => (long, None),
-            };
-            let option = match name {
-                "separator" => 's',
-                "format" => 'f',
-                "equal-width" => 'w',
-                _ => {
-                    usage_error(ctx, format_args!("unrecognized option '{arg}'"))?;
-                    return Ok(1);
-                }
-            };
-            (option, value)
-        } else {
-            let option = arg[1..].chars().next().unwrap_or('-');
-            let rest = &arg[1 + option.len_utf8()..];
-            if option == 'w' && !rest.is_empty() {
-                usage_error(ctx, format_args!("invalid option -- '{}'", rest.chars().next().unwrap_or('?')))?;
-                return Ok(1);
-            }
-            (option, (!rest.is_empty()).then(|| rest.to_string()))
-        };
-        match option {
-            'w' => equal_width = true,
-            's' | 'f' => {
-                let value = match inline {
-                    Some(value) => value,
-                    None if index < args.len() => {
-                        index += 1;
-                        args[index - 1].clone()
-                    }
-                    None => {
-                        usage_error(ctx, format_args!("option requires an argument -- '{option}'"))?;
-                        return Ok(1);
-                    }
-                };
-                if option == 's' {
-                    separator = value;
-                } else {
-                    format = Some(value);
+    let mut operands = Vec::new();
+    match parse_until(&SPEC, args, is_negative_number) {
+        Ok(parsed) => {
+            for arg in parsed {
+                match arg {
+                    Arg::Opt("w", _) => equal_width = true,
+                    Arg::Opt("s", value) => separator = value.unwrap_or_default(),
+                    Arg::Opt(_, value) => format = value,
+                    Arg::Operand(operand) => operands.push(operand),
                 }
             }
-            _ => {
-                usage_error(ctx, format_args!("invalid option -- '{option}'"))?;
-                return Ok(1);
-            }
+        }
+        Err(message) => {
+            usage_error(ctx, message)?;
+            return Ok(1);
         }
     }
-    let operands = &args[index..];
+    let operands = &operands[..];
     if operands.is_empty() {
         usage_error(ctx, "missing operand")?;
         return Ok(1);

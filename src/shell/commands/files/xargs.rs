@@ -6,7 +6,7 @@
 //! when it passes 128 KiB, about where GNU's default limit splits it. When a
 //! quote is unmatched nothing runs (GNU runs the lines read before it).
 
-use super::{parse, quote, Spec};
+use super::{parse, quote, HasArg, Spec};
 use crate::shell::command::Context;
 use crate::shell::LimitHit;
 
@@ -15,31 +15,29 @@ const MAX_LINE: usize = 128 * 1024;
 
 pub(super) fn xargs(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     const SPEC: Spec = Spec {
-        flags: "0rtpxi",
-        valued: "aInLdsPE",
+        short: "+0rtpxia:I:n:L:d:s:P:E:",
         long: &[
-            ("null", '0'),
-            ("no-run-if-empty", 'r'),
-            ("verbose", 't'),
-            ("interactive", 'p'),
-            ("exit", 'x'),
-            ("arg-file", 'a'),
-            ("max-args", 'n'),
-            ("max-lines", 'L'),
-            ("delimiter", 'd'),
-            ("max-chars", 's'),
-            ("max-procs", 'P'),
-            ("eof", 'E'),
+            ("null", "0", HasArg::No),
+            ("no-run-if-empty", "r", HasArg::No),
+            ("verbose", "t", HasArg::No),
+            ("interactive", "p", HasArg::No),
+            ("exit", "x", HasArg::No),
+            ("arg-file", "a", HasArg::Yes),
+            ("max-args", "n", HasArg::Yes),
+            ("max-lines", "L", HasArg::Yes),
+            ("delimiter", "d", HasArg::Yes),
+            ("max-chars", "s", HasArg::Yes),
+            ("max-procs", "P", HasArg::Yes),
+            ("eof", "E", HasArg::Yes),
         ],
-        stop_at_operand: true,
     };
     let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(1) };
-    let replace = parsed.options.iter().rev().find_map(|(option, value)| match option {
-        'I' => Some(value.clone()),
-        'i' => Some("{}".to_string()),
+    let replace = parsed.options.iter().rev().find_map(|(option, value)| match *option {
+        "I" => Some(value.clone()),
+        "i" => Some("{}".to_string()),
         _ => None,
     });
-    let count = |ctx: &mut Context<'_>, option: char| -> Result<Result<Option<usize>, ()>, LimitHit> {
+    let count = |ctx: &mut Context<'_>, option: &str| -> Result<Result<Option<usize>, ()>, LimitHit> {
         match parsed.value(option) {
             None => Ok(Ok(None)),
             Some(text) => match text.parse::<usize>() {
@@ -51,9 +49,9 @@ pub(super) fn xargs(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Limit
             },
         }
     };
-    let Ok(max_args) = count(ctx, 'n')? else { return Ok(1) };
-    let Ok(max_lines) = count(ctx, 'L')? else { return Ok(1) };
-    let delimiter = match parsed.value('d') {
+    let Ok(max_args) = count(ctx, "n")? else { return Ok(1) };
+    let Ok(max_lines) = count(ctx, "L")? else { return Ok(1) };
+    let delimiter = match parsed.value("d") {
         Some(text) => match delimiter_byte(text) {
             Some(byte) => Some(byte),
             None => {
@@ -61,10 +59,10 @@ pub(super) fn xargs(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Limit
                 return Ok(1);
             }
         },
-        None if parsed.has('0') => Some(0),
+        None if parsed.has("0") => Some(0),
         None => None,
     };
-    let input = match parsed.value('a') {
+    let input = match parsed.value("a") {
         Some(file) => match ctx.read(file) {
             Ok(data) => data,
             Err(error) => {
@@ -86,7 +84,7 @@ pub(super) fn xargs(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Limit
             if text.is_empty() {
                 continue;
             }
-            if parsed.value('E').is_some_and(|eof| eof == text) {
+            if parsed.value("E").is_some_and(|eof| eof == text) {
                 break;
             }
             batches.push(command[1..].iter().map(|arg| arg.replace(replace.as_str(), text)).collect());
@@ -94,7 +92,7 @@ pub(super) fn xargs(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Limit
         let mut status = 0;
         for batch in batches {
             let argv: Vec<String> = std::iter::once(command[0].clone()).chain(batch).collect();
-            match run_one(ctx, &argv, parsed.has('t'))? {
+            match run_one(ctx, &argv, parsed.has("t"))? {
                 Step::Continue(failed) => status |= failed,
                 Step::Stop(code) => return Ok(code),
             }
@@ -123,7 +121,7 @@ pub(super) fn xargs(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Limit
     let mut line_ends: Vec<usize> = Vec::new();
     'lines: for line in lines {
         for item in line {
-            if parsed.value('E').is_some_and(|eof| eof == item) {
+            if parsed.value("E").is_some_and(|eof| eof == item) {
                 break 'lines;
             }
             items.push(item);
@@ -157,14 +155,14 @@ pub(super) fn xargs(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Limit
             lines_in_batch = 0;
         }
     }
-    if !batch.is_empty() || (batches.is_empty() && !parsed.has('r')) {
+    if !batch.is_empty() || (batches.is_empty() && !parsed.has("r")) {
         batches.push(batch);
     }
     let mut status = 0;
     for batch in batches {
         (ctx.check)()?;
         let argv: Vec<String> = command.iter().cloned().chain(batch).collect();
-        match run_one(ctx, &argv, parsed.has('t'))? {
+        match run_one(ctx, &argv, parsed.has("t"))? {
             Step::Continue(failed) => status |= failed,
             Step::Stop(code) => return Ok(code),
         }

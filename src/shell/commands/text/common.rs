@@ -1,6 +1,6 @@
-//! Shared pieces of the text commands: option parsing in the GNU getopt
-//! style, reading inputs with each tool's own error wording, line
-//! splitting, and GNU's file-name quoting.
+//! Shared pieces of the text commands: reading inputs with each tool's own
+//! error wording, line splitting, and GNU's file-name quoting. Options are
+//! parsed by `commands/options.rs`, re-exported here.
 
 use std::borrow::Cow;
 
@@ -8,112 +8,7 @@ use crate::shell::command::{error_reason, Context, Lines, ReadFailed};
 use crate::shell::LimitHit;
 use crate::storage::StorageError;
 
-/// Whether an option takes an argument.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(in crate::shell::commands) enum HasArg {
-    No,
-    Yes,
-    /// Long options only: `--opt` or `--opt=value`.
-    Optional,
-}
-
-/// One parsed command-line element.
-pub(in crate::shell::commands) enum Arg {
-    /// An option by its key (the short letter, or the long name for long-only
-    /// options) and its argument.
-    Opt(&'static str, Option<String>),
-    /// A file name or other operand.
-    Operand(String),
-}
-
-/// The options a command accepts: short letters (`"n:c:qv"`, a colon
-/// after a letter that takes an argument) and long names mapped to keys.
-pub(in crate::shell::commands) struct Spec {
-    pub short: &'static str,
-    pub long: &'static [(&'static str, &'static str, HasArg)],
-}
-
-/// Parses `args` like GNU getopt_long with permutation: options may follow
-/// operands, `--` ends options, `-` is an operand, long names may be
-/// abbreviated to a unique prefix. Errors are getopt's messages.
-pub(in crate::shell::commands) fn parse(spec: &Spec, args: &[String]) -> Result<Vec<Arg>, String> {
-    let mut out = Vec::new();
-    let mut index = 0;
-    while index < args.len() {
-        let arg = &args[index];
-        index += 1;
-        if arg == "--" {
-            out.extend(args[index..].iter().cloned().map(Arg::Operand));
-            break;
-        }
-        if let Some(long) = arg.strip_prefix("--") {
-            let (name, value) = match long.split_once('=') {
-                Some((name, value)) => (name, Some(value.to_string())),
-                None => (long, None),
-            };
-            let exact = spec.long.iter().find(|(n, _, _)| *n == name);
-            let candidates: Vec<_> = spec.long.iter().filter(|(n, _, _)| n.starts_with(name)).collect();
-            let found = match (exact, candidates.as_slice()) {
-                (Some(found), _) => found,
-                (None, [one]) => one,
-                (None, []) => return Err(format!("unrecognized option '{arg}'")),
-                (None, _) => return Err(format!("option '{arg}' is ambiguous")),
-            };
-            let (full, key, has) = *found;
-            match has {
-                HasArg::No if value.is_some() => {
-                    return Err(format!("option '--{full}' doesn't allow an argument"));
-                }
-                HasArg::Yes if value.is_none() => {
-                    let Some(next) = args.get(index) else {
-                        return Err(format!("option '--{full}' requires an argument"));
-                    };
-                    index += 1;
-                    out.push(Arg::Opt(key, Some(next.clone())));
-                }
-                _ => out.push(Arg::Opt(key, value)),
-            }
-            continue;
-        }
-        if arg.len() < 2 || !arg.starts_with('-') {
-            out.push(Arg::Operand(arg.clone()));
-            continue;
-        }
-        let bytes = arg.as_bytes();
-        let mut at = 1;
-        while at < bytes.len() {
-            let letter = bytes[at] as char;
-            at += 1;
-            let Some(pos) = spec.short.find(letter).filter(|_| letter != ':') else {
-                return Err(format!("invalid option -- '{letter}'"));
-            };
-            let key = &spec.short[pos..pos + 1];
-            if spec.short[pos + 1..].starts_with(':') {
-                let value = if at < bytes.len() {
-                    arg[at..].to_string()
-                } else if let Some(next) = args.get(index) {
-                    index += 1;
-                    next.clone()
-                } else {
-                    return Err(format!("option requires an argument -- '{letter}'"));
-                };
-                out.push(Arg::Opt(key, Some(value)));
-                break;
-            }
-            out.push(Arg::Opt(key, None));
-        }
-    }
-    Ok(out)
-}
-
-/// Prints a usage error the GNU way (`name: message` and the `Try` line)
-/// and returns `status`.
-pub(in crate::shell::commands) fn usage(ctx: &mut Context<'_>, message: &str, status: i32) -> Result<i32, LimitHit> {
-    ctx.error(message)?;
-    let line = format!("Try '{} --help' for more information.\n", ctx.name);
-    ctx.stderr.write_str(&line)?;
-    Ok(status)
-}
+pub(in crate::shell::commands) use super::super::options::{parse, usage, Arg, HasArg, Spec};
 
 /// How a tool words a file it cannot read.
 #[derive(Clone, Copy)]

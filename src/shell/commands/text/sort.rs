@@ -32,7 +32,6 @@ const SPEC: Spec = Spec {
         ("output", "o", HasArg::Yes),
         ("reverse", "r", HasArg::No),
         ("random-sort", "R", HasArg::No),
-        ("stable", "s", HasArg::No),
         ("buffer-size", "S", HasArg::Yes),
         ("field-separator", "t", HasArg::Yes),
         ("temporary-directory", "T", HasArg::Yes),
@@ -41,6 +40,7 @@ const SPEC: Spec = Spec {
         ("zero-terminated", "z", HasArg::No),
         ("parallel", "parallel", HasArg::Yes),
         ("sort", "sort", HasArg::Yes),
+        ("stable", "s", HasArg::No),
         ("debug", "debug", HasArg::No),
     ],
 };

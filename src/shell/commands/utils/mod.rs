@@ -120,48 +120,37 @@ fn interval(text: &str) -> Option<f64> {
 
 // ----- env, printenv -----
 
+/// env's options (GNU's less `-C`, `-S`, `-v` and the signal ones, which
+/// are refused); they end at the first operand.
+const ENV_SPEC: Spec = Spec {
+    short: "+iu:0",
+    long: &[("ignore-environment", "i", HasArg::No), ("null", "0", HasArg::No), ("unset", "u", HasArg::Yes)],
+};
+
 /// `env [-i] [-0] [-u NAME]... [NAME=VALUE]... [COMMAND [ARG]...]`: prints
 /// the environment, or runs COMMAND in a changed one.
 fn env(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     let mut change = EnvChange::default();
     let mut null = false;
-    let mut at = 0;
-    // Options end at the first operand (getopt's `+`).
-    while at < args.len() {
-        let arg = args[at].as_str();
-        at += 1;
+    let parsed = match parse(&ENV_SPEC, args) {
+        Ok(parsed) => parsed,
+        Err(message) => return usage(ctx, &message, 125),
+    };
+    let mut rest = Vec::new();
+    for arg in parsed {
         match arg {
-            "--" => break,
-            "-" | "-i" | "--ignore-environment" => change.clear = true,
-            "-0" | "--null" => null = true,
-            _ if arg.starts_with("--unset=") => change.unset.push(arg["--unset=".len()..].to_string()),
-            "-u" | "--unset" => match args.get(at) {
-                Some(name) => {
-                    change.unset.push(name.clone());
-                    at += 1;
-                }
-                None if arg == "-u" => return usage(ctx, "option requires an argument -- 'u'", 125),
-                None => return usage(ctx, "option '--unset' requires an argument", 125),
-            },
-            _ if arg.starts_with("-u") => change.unset.push(arg[2..].to_string()),
-            _ if arg.starts_with("--") => return usage(ctx, &format!("unrecognized option '{arg}'"), 125),
-            _ if arg.starts_with('-') => {
-                // Clustered flags (`-i0`), or the first letter we do not know.
-                let mut letters = arg[1..].chars();
-                loop {
-                    match letters.next() {
-                        Some('i') => change.clear = true,
-                        Some('0') => null = true,
-                        Some(letter) => return usage(ctx, &format!("invalid option -- '{letter}'"), 125),
-                        None => break,
-                    }
-                }
-            }
-            _ => {
-                at -= 1;
-                break;
-            }
+            Arg::Opt("i", _) => change.clear = true,
+            Arg::Opt("0", _) => null = true,
+            Arg::Opt(_, name) => change.unset.push(name.unwrap_or_default()),
+            Arg::Operand(operand) => rest.push(operand),
         }
+    }
+    // A lone `-` first is `-i`.
+    let args = &rest[..];
+    let mut at = 0;
+    if args.first().is_some_and(|arg| arg == "-") {
+        change.clear = true;
+        at = 1;
     }
     while let Some((name, value)) = args.get(at).and_then(|arg| arg.split_once('=')) {
         change.set.push((name.to_string(), value.to_string()));

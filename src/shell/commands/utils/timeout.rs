@@ -14,7 +14,8 @@ use std::time::Duration;
 use crate::shell::command::Context;
 use crate::shell::LimitHit;
 
-use super::super::text::common::{quote, usage};
+use super::super::options::{parse, usage, Arg, HasArg, Spec};
+use super::super::text::common::quote;
 use super::interval;
 
 /// Signal names and numbers `-s` takes (Linux x86-64).
@@ -64,105 +65,54 @@ fn signal(text: &str) -> Option<(String, i32)> {
     SIGNALS.iter().find(|(name, _)| *name == bare).map(|(name, n)| (name.to_string(), *n))
 }
 
+/// GNU timeout's options, which end at the first operand (the duration).
+const SPEC: Spec = Spec {
+    short: "+k:s:v",
+    long: &[
+        ("foreground", "foreground", HasArg::No),
+        ("kill-after", "k", HasArg::Yes),
+        ("preserve-status", "preserve-status", HasArg::No),
+        ("signal", "s", HasArg::Yes),
+        ("verbose", "v", HasArg::No),
+    ],
+};
+
 pub(super) fn timeout(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     let mut sig = ("TERM".to_string(), 15);
     let mut preserve = false;
     let mut verbose = false;
-    let mut index = 0;
-    // Options end at the first operand (GNU sets '+' in its getopt string).
-    while index < args.len() {
-        let arg = &args[index];
-        if arg == "--" {
-            index += 1;
-            break;
-        }
-        if !arg.starts_with('-') || arg == "-" {
-            break;
-        }
-        index += 1;
-        let (name, inline) = match arg.strip_prefix("--") {
-            Some(long) => match long.split_once('=') {
-                Some((name, value)) => (name.to_string(), Some(value.to_string())),
-                None => (long.to_string(), None),
+    let parsed = match parse(&SPEC, args) {
+        Ok(parsed) => parsed,
+        Err(message) => return usage(ctx, &message, 125),
+    };
+    let mut rest = Vec::new();
+    for arg in parsed {
+        let (key, value) = match arg {
+            Arg::Operand(operand) => {
+                rest.push(operand);
+                continue;
+            }
+            Arg::Opt(key, value) => (key, value.unwrap_or_default()),
+        };
+        match key {
+            "s" => match signal(&value) {
+                Some(found) => sig = found,
+                None => {
+                    ctx.error(format!("{}: invalid signal", quote(&value)))?;
+                    return usage_line(ctx);
+                }
             },
-            None => {
-                // Short options, possibly grouped (`-vs KILL`, `-sKILL`).
-                let mut letters = arg[1..].char_indices();
-                let mut done = None;
-                for (at, letter) in letters.by_ref() {
-                    match letter {
-                        'v' => verbose = true,
-                        's' | 'k' => {
-                            let rest = &arg[1 + at + 1..];
-                            done = Some((letter, (!rest.is_empty()).then(|| rest.to_string())));
-                            break;
-                        }
-                        other => return usage(ctx, &format!("invalid option -- '{other}'"), 125),
-                    }
-                }
-                match done {
-                    Some((letter, inline)) => (letter.to_string(), inline),
-                    None => continue,
-                }
-            }
-        };
-        let long_names = ["signal", "kill-after", "preserve-status", "foreground", "verbose"];
-        let key = match name.as_str() {
-            "s" | "k" => name.clone(),
-            long => {
-                let found: Vec<&str> = long_names.iter().copied().filter(|n| n.starts_with(long)).collect();
-                match found.as_slice() {
-                    [one] => one.to_string(),
-                    [] => return usage(ctx, &format!("unrecognized option '{arg}'"), 125),
-                    _ => return usage(ctx, &format!("option '{arg}' is ambiguous"), 125),
-                }
-            }
-        };
-        let takes_value = matches!(key.as_str(), "s" | "k" | "signal" | "kill-after");
-        let value = if takes_value {
-            match inline {
-                Some(value) => Some(value),
-                None => match args.get(index) {
-                    Some(next) => {
-                        index += 1;
-                        Some(next.clone())
-                    }
-                    None if key.len() == 1 => {
-                        return usage(ctx, &format!("option requires an argument -- '{key}'"), 125);
-                    }
-                    None => return usage(ctx, &format!("option '--{key}' requires an argument"), 125),
-                },
-            }
-        } else {
-            if inline.is_some() {
-                return usage(ctx, &format!("option '--{key}' doesn't allow an argument"), 125);
-            }
-            None
-        };
-        match key.as_str() {
-            "s" | "signal" => {
-                let text = value.unwrap_or_default();
-                match signal(&text) {
-                    Some(found) => sig = found,
-                    None => {
-                        ctx.error(format!("{}: invalid signal", quote(&text)))?;
-                        return usage_line(ctx);
-                    }
-                }
-            }
-            "k" | "kill-after" => {
-                let text = value.unwrap_or_default();
-                if interval(&text).is_none() {
-                    ctx.error(format!("invalid time interval {}", quote(&text)))?;
+            "k" => {
+                if interval(&value).is_none() {
+                    ctx.error(format!("invalid time interval {}", quote(&value)))?;
                     return usage_line(ctx);
                 }
             }
             "preserve-status" => preserve = true,
-            "verbose" => verbose = true,
+            "v" => verbose = true,
             _ => {} // --foreground: there is no terminal to keep.
         }
     }
-    let rest = &args[index..];
     if rest.len() < 2 {
         return usage_line(ctx);
     }
