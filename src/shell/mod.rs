@@ -226,7 +226,14 @@ impl Shell {
             let mut steps = parse::Steps::new(script);
             let outcome = loop {
                 let used = interp.cache.popts.enable_extended_globbing;
-                match steps.next(&interp.cache.popts) {
+                let step = steps.next(&interp.cache.popts);
+                let warnings = steps.take_warnings();
+                if !warnings.is_empty() {
+                    if let Err(flow) = interp.err(warnings.as_bytes()) {
+                        break Err(flow);
+                    }
+                }
+                match step {
                     None => break Ok(interp.st.last_status),
                     Some(parse::Step::All(program)) => break interp.run_script(&program),
                     Some(parse::Step::Error(message)) => break interp.err(message.as_bytes()).map(|()| 2),

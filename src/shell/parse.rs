@@ -44,10 +44,60 @@ pub(crate) fn parse_program(script: &str, options: &ParserOptions) -> Result<ast
 
 /// [`parse_program`], with the line the error is on (when known).
 fn parse_located(script: &str, options: &ParserOptions) -> Result<ast::Program, (String, Option<usize>)> {
+    parse_warning(script, options).map(|(program, _)| program)
+}
+
+/// Here-documents left open at the end of the script one parse may close
+/// (each pending tag closes one; more is hostile text).
+const MAX_OPEN_HEREDOCS: usize = 16;
+
+/// [`parse_located`], and the warnings to print before running the
+/// program: as bash does, a here-document still open at the end of the
+/// script takes the rest of it as its body (`bash: line 3: warning:
+/// here-document at line 1 delimited by end-of-file (wanted `EOF')`)
+/// instead of being a syntax error; agents' here-documents are often cut
+/// short.
+fn parse_warning(script: &str, options: &ParserOptions) -> Result<(ast::Program, String), (String, Option<usize>)> {
     if let Some(message) = too_deep(script) {
         return Err((message, None));
     }
-    let result = catch_unwind(AssertUnwindSafe(|| Parser::new(script.as_bytes(), options).parse_program()));
+    let mut warnings = String::new();
+    let mut closed = std::borrow::Cow::Borrowed(script);
+    for _ in 0..MAX_OPEN_HEREDOCS {
+        let result = catch_unwind(AssertUnwindSafe(|| Parser::new(closed.as_bytes(), options).parse_program()));
+        let Ok(Err(ParseError::Tokenizing {
+            inner: TokenizerError::UnterminatedHereDocuments(tags, positions), ..
+        })) = &result
+        else {
+            return parse_result(script, result, options).map(|program| (program, warnings));
+        };
+        // The first open tag (brush lists them joined by ", "), as bash
+        // names it: without its quotes.
+        let tag: String =
+            tags.split(", ").next().unwrap_or("").chars().filter(|c| !matches!(c, '\'' | '"' | '\\')).collect();
+        let at_line = positions.split(',').next().and_then(|line| line.trim().parse::<usize>().ok()).unwrap_or(1);
+        let end_line = script.lines().count().max(1);
+        warnings.push_str(&format!(
+            "bash: line {end_line}: warning: here-document at line {at_line} delimited by end-of-file (wanted `{tag}')\n"
+        ));
+        let mut text = closed.into_owned();
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str(&tag);
+        text.push('\n');
+        closed = std::borrow::Cow::Owned(text);
+    }
+    let result = catch_unwind(AssertUnwindSafe(|| Parser::new(closed.as_bytes(), options).parse_program()));
+    parse_result(script, result, options).map(|program| (program, warnings))
+}
+
+/// A parse's outcome as [`parse_located`] gives it.
+fn parse_result(
+    script: &str,
+    result: std::thread::Result<Result<ast::Program, ParseError>>,
+    options: &ParserOptions,
+) -> Result<ast::Program, (String, Option<usize>)> {
     match result {
         Ok(Ok(program)) => Ok(program),
         Ok(Err(error)) => {
@@ -91,6 +141,9 @@ pub(crate) struct Steps<'s> {
     /// Where what is left starts (a newline, or 0).
     at: usize,
     done: bool,
+    /// Warnings of the last parse (here-documents closed by the end of
+    /// the script), for stderr before what it gave runs.
+    warnings: String,
 }
 
 /// What to run next.
@@ -107,7 +160,12 @@ pub(crate) enum Step {
 
 impl<'s> Steps<'s> {
     pub(crate) fn new(script: &'s str) -> Self {
-        Steps { script, at: 0, done: false }
+        Steps { script, at: 0, done: false, warnings: String::new() }
+    }
+
+    /// The warnings of the step [`Steps::next`] gave last (once).
+    pub(crate) fn take_warnings(&mut self) -> String {
+        std::mem::take(&mut self.warnings)
     }
 
     /// The next step, parsed with `options`; `None` when the script is done.
@@ -126,8 +184,9 @@ impl<'s> Steps<'s> {
             &owned
         };
         let padding = text.len() - (self.script.len() - self.at);
-        match parse_located(text, options) {
-            Ok(program) => {
+        match parse_warning(text, options) {
+            Ok((program, warnings)) => {
+                self.warnings = warnings;
                 self.done = true;
                 Some(Step::All(program))
             }

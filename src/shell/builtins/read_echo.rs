@@ -276,32 +276,61 @@ pub(super) fn split_read(text: &str, escaped: &[bool], ifs: &str, n: usize) -> V
     fields
 }
 
+/// bash's usage line for `mapfile`, printed after an option error.
+const MAPFILE_USAGE: &[u8] =
+    b"mapfile: usage: mapfile [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [-C callback] [-c quantum] [array]\n";
+
 pub(super) fn mapfile(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     let mut strip = false;
     let mut delim = b'\n';
     let mut max: Option<usize> = None;
     let mut skip = 0usize;
     let mut name = "MAPFILE".to_string();
+    // Options as bash's getopt reads them: bundled (`-ts1`), a value
+    // attached (`-n1`) or in the next word.
     let mut i = 1;
     while i < argv.len() {
-        match argv[i].as_str() {
-            "-t" => strip = true,
-            "-d" => {
-                i += 1;
-                delim = argv.get(i).and_then(|d| d.bytes().next()).unwrap_or(0);
-            }
-            "-n" => {
-                i += 1;
-                max = argv.get(i).and_then(|v| v.parse().ok()).filter(|&v| v > 0);
-            }
-            "-s" => {
-                i += 1;
-                skip = argv.get(i).and_then(|v| v.parse().ok()).unwrap_or(0);
-            }
-            "-u" | "-C" | "-c" | "-O" => i += 1,
-            other => name = other.to_string(),
-        }
+        let arg = &argv[i];
         i += 1;
+        if arg == "--" {
+            if let Some(operand) = argv.get(i) {
+                name = operand.clone();
+            }
+            break;
+        }
+        let Some(flags) = arg.strip_prefix('-').filter(|f| !f.is_empty()) else {
+            name = arg.clone();
+            continue;
+        };
+        for (at, flag) in flags.char_indices() {
+            if flag == 't' {
+                strip = true;
+                continue;
+            }
+            if !matches!(flag, 'd' | 'n' | 's' | 'u' | 'C' | 'c' | 'O') {
+                interp.error(format_args!("mapfile: -{flag}: invalid option"))?;
+                interp.err(MAPFILE_USAGE)?;
+                return Ok(2);
+            }
+            let attached = &flags[at + flag.len_utf8()..];
+            let value = if !attached.is_empty() {
+                attached.to_string()
+            } else if let Some(next) = argv.get(i) {
+                i += 1;
+                next.clone()
+            } else {
+                interp.error(format_args!("mapfile: -{flag}: option requires an argument"))?;
+                interp.err(MAPFILE_USAGE)?;
+                return Ok(2);
+            };
+            match flag {
+                'd' => delim = value.bytes().next().unwrap_or(0),
+                'n' => max = value.parse().ok().filter(|&v| v > 0),
+                's' => skip = value.parse().unwrap_or(0),
+                _ => {}
+            }
+            break;
+        }
     }
     let input = &mut interp.io.ins[interp.io.fd.input];
     let mut items = std::collections::BTreeMap::new();

@@ -102,11 +102,9 @@ pub(super) fn timeout(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Lim
                     return usage_line(ctx);
                 }
             },
-            "k" => {
-                if interval(&value).is_none() {
-                    ctx.error(format!("invalid time interval {}", quote(&value)))?;
-                    return usage_line(ctx);
-                }
+            "k" if interval(&value).is_none() => {
+                ctx.error(format!("invalid time interval {}", quote(&value)))?;
+                return usage_line(ctx);
             }
             "preserve-status" => preserve = true,
             "v" => verbose = true,

@@ -1,0 +1,4 @@
+echo first
+cat <<EOF
+body $((1+1))
+last line
