@@ -1,5 +1,5 @@
 //! Running scripts in the in-process shell, for the tests that hold it to
-//! real bash (`tests/shell_interp.rs`, `tests/shell_agent_scripts.rs`):
+//! real bash (`tests/shell_interp/`, `tests/shell_agent_scripts.rs`):
 //! each keeps its own seed storage and options and calls these.
 
 use std::sync::Arc;
