@@ -554,3 +554,55 @@ fn shell_is_send_and_sync() {
     fn assert_send_sync<T: Send + Sync>() {}
     assert_send_sync::<Shell>();
 }
+
+/// `hash` checks that each name is a command (bash 5.2 with PATH holding
+/// only the shell's commands, as the compat audit ran it).
+#[test]
+fn hash_reports_missing_commands() {
+    check(
+        "hash python3; echo $?; hash ls cat; echo $?; f(){ :; }; hash f ./x; echo $?; hash; hash -r; echo $?",
+        "1\n0\n0\nhash: hash table empty\n0\n",
+        "bash: line 1: hash: python3: not found\n",
+        0,
+    );
+}
+
+/// `mapfile` options bundled and attached, as bash's getopt reads them.
+#[test]
+fn mapfile_skip_and_count() {
+    check(
+        "printf '1\\n2\\n3\\n' | { mapfile -t -s1 -n1 a; echo \"${a[@]}\"; }; printf '1\\n2\\n3\\n' | { mapfile -ts1 b; echo \"${b[@]}\"; }; mapfile -x c",
+        "2\n2 3\n",
+        "bash: line 1: mapfile: -x: invalid option\nmapfile: usage: mapfile [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [-C callback] [-c quantum] [array]\n",
+        2,
+    );
+}
+
+/// A here-document the script's end cuts short takes the rest as its body,
+/// with bash's warning.
+#[test]
+fn heredoc_cut_short_by_the_end() {
+    check(
+        "echo first\ncat <<EOF\na\nb",
+        "first\na\nb\n",
+        "bash: line 4: warning: here-document at line 2 delimited by end-of-file (wanted `EOF')\n",
+        0,
+    );
+    check(
+        "cat <<'EOF'\n$x\n",
+        "$x\n",
+        "bash: line 2: warning: here-document at line 1 delimited by end-of-file (wanted `EOF')\n",
+        0,
+    );
+}
+
+/// `export -n` takes the export away; `export -f` prints nothing.
+#[test]
+fn export_n_and_f() {
+    check(
+        "export X=1 Y=2; export -n X; env | grep -c '^X='; env | grep '^Y='; f(){ echo fx; }; export -f f; bash -c f; export -f nope; echo $?; export -p | grep -c ' X'",
+        "0\nY=2\nfx\n1\n0\n",
+        "bash: line 1: export: nope: not a function\n",
+        1,
+    );
+}

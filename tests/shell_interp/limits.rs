@@ -337,7 +337,9 @@ fn jobs_share_the_runs_limits() {
     // Memory: what a job holds counts against the run's budget.
     let result = limited(Limits { max_memory_bytes: 1 << 20, ..Limits::default() }).run("yes | sort & wait", None);
     assert_eq!(result.limit, Some(LimitHit::Memory), "{}", String::from_utf8_lossy(&result.stderr));
-    assert!(started.elapsed() < std::time::Duration::from_secs(8), "{:?}", started.elapsed());
+    // A guard against a hang, not a speed target: the fork bomb alone takes
+    // 2-4 s on an idle machine and reached 9.7 s under make test's load.
+    assert!(started.elapsed() < std::time::Duration::from_secs(60), "{:?}", started.elapsed());
 }
 
 // ----- process substitution as arguments, lastpipe (issue 17) -----

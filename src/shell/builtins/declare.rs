@@ -44,6 +44,7 @@ pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg])
     let mut readonly = name == "readonly";
     let mut print = false;
     let mut functions = false;
+    let mut export_functions = false;
     let mut global = false;
     let mut case: Option<u8> = None;
     let mut nameref: Option<bool> = None;
@@ -72,10 +73,15 @@ pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg])
                         'x' => export = Some(on),
                         'r' => readonly = on,
                         'p' => print = true,
+                        // `export -f NAME`: marks functions (a child shell
+                        // sees them already); nothing is printed.
+                        'f' if name == "export" => export_functions = true,
                         'f' | 'F' => functions = true,
                         'g' => global = true,
                         'u' => case = Some(if on { 1 } else { 0 }),
                         'l' => case = Some(if on { 2 } else { 0 }),
+                        // `export -n NAME` takes the export away.
+                        'n' if name == "export" => export = Some(!on),
                         'n' => nameref = Some(on),
                         't' => {}
                         _ => {
@@ -87,6 +93,17 @@ pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg])
             }
             other => items.push(other),
         }
+    }
+    if export_functions {
+        for item in &items {
+            if let DeclArg::Word(f) = item {
+                if !interp.st.functions.contains_key(f.as_str()) {
+                    interp.error(format_args!("export: {f}: not a function"))?;
+                    status = 1;
+                }
+            }
+        }
+        return Ok(status);
     }
     let in_function = !interp.st.locals.is_empty();
     if name == "local" && !in_function {

@@ -75,7 +75,8 @@ pub(crate) fn lookup(name: &str) -> Option<BuiltinFn> {
         "wait" => super::jobs::wait,
         "jobs" => super::jobs::jobs,
         "kill" => super::jobs::kill,
-        "hash" | "alias" | "unalias" | "ulimit" | "disown" => |_, _| Ok(0),
+        "hash" => hash,
+        "alias" | "unalias" | "ulimit" | "disown" => |_, _| Ok(0),
         "umask" => |i, a| {
             if a.len() == 1 {
                 i.out(b"0022\n")?;
@@ -154,6 +155,41 @@ pub(crate) fn is_declaration(name: &str) -> bool {
 fn usage(interp: &mut Interp<'_>, name: &str, message: impl std::fmt::Display) -> Res {
     interp.error(format_args!("{name}: {message}"))?;
     Ok(2)
+}
+
+/// `hash [-r] [NAME]...`: nothing is ever hashed (the commands are the
+/// shell's own), so it checks that each NAME is a command, as bash's does:
+/// a builtin, function or command of the table, or a path (not looked up);
+/// else `hash: NAME: not found`, status 1. Without names it reports the
+/// empty table.
+fn hash(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    let mut names = &argv[1..];
+    while let Some(option) = names.first().filter(|a| a.starts_with('-') && a.len() > 1) {
+        names = &names[1..];
+        if option == "--" {
+            break;
+        }
+        if option.contains('p') {
+            // `-p PATH NAME`: remembers PATH for NAME; nothing to check.
+            return Ok(0);
+        }
+    }
+    if argv.len() == 1 {
+        interp.out(b"hash: hash table empty\n")?;
+        return Ok(0);
+    }
+    let mut status = 0;
+    for name in names {
+        let known = name.contains('/')
+            || lookup(name).is_some()
+            || interp.st.functions.contains_key(name.as_str())
+            || commands::lookup(name).is_some();
+        if !known {
+            interp.error(format_args!("hash: {name}: not found"))?;
+            status = 1;
+        }
+    }
+    Ok(status)
 }
 
 /// `builtin NAME [ARG]...`: runs the builtin NAME, skipping functions.
