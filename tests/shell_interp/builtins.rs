@@ -606,3 +606,18 @@ fn export_n_and_f() {
         1,
     );
 }
+
+/// `set -o` lists every option bash has; `set +o` prints the commands.
+#[test]
+fn set_o_lists_and_plus_o_restores() {
+    let (out, _, status) = run("set -e -o pipefail; set -o; set +o");
+    assert_eq!(status, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 54, "{out}");
+    assert_eq!(lines[0], "allexport      \toff");
+    assert_eq!(lines[3], "errexit        \ton");
+    assert_eq!(lines[10], "interactive-comments\ton");
+    assert_eq!(lines[27], "set +o allexport");
+    assert_eq!(lines[28], "set -o braceexpand");
+    assert_eq!(lines[27 + 21], "set -o pipefail");
+}

@@ -86,19 +86,44 @@ pub(super) fn set(interp: &mut Interp<'_>, argv: &[String]) -> Res {
                         }
                     }
                     None => {
+                        // Every option bash lists, in its order: `set -o` as a
+                        // table, `set +o` as the commands that restore them.
                         let o = interp.st.options;
                         let mut text = String::new();
                         for (name, value) in [
+                            ("allexport", false),
+                            ("braceexpand", true),
+                            ("emacs", false),
                             ("errexit", o.errexit),
                             ("errtrace", o.errtrace),
                             ("functrace", o.functrace),
+                            ("hashall", true),
+                            ("histexpand", false),
+                            ("history", false),
+                            ("ignoreeof", false),
+                            ("interactive-comments", true),
+                            ("keyword", false),
+                            ("monitor", false),
                             ("noclobber", o.noclobber),
+                            ("noexec", false),
                             ("noglob", o.noglob),
+                            ("nolog", false),
+                            ("notify", false),
                             ("nounset", o.nounset),
+                            ("onecmd", false),
+                            ("physical", false),
                             ("pipefail", o.pipefail),
+                            ("posix", false),
+                            ("privileged", false),
+                            ("verbose", false),
+                            ("vi", false),
                             ("xtrace", o.xtrace),
                         ] {
-                            text.push_str(&format!("{name:<15}\t{}\n", if value { "on" } else { "off" }));
+                            if on {
+                                text.push_str(&format!("{name:<15}\t{}\n", if value { "on" } else { "off" }));
+                            } else {
+                                text.push_str(&format!("set {}o {name}\n", if value { '-' } else { '+' }));
+                            }
                         }
                         interp.out(text.as_bytes())?;
                         return Ok(0);
