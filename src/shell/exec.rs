@@ -1035,6 +1035,11 @@ impl<'r> Interp<'r> {
                 }
             }
         }
+        // bash traces a command before its redirections apply (so `set -x;
+        // echo hi 2>&1` traces to the shell's stderr).
+        if self.st.options.xtrace && assigns.is_empty() {
+            self.trace(&[], &argv)?;
+        }
         if !has_redirects {
             return self.run_expanded(argv, decl, assigns);
         }
@@ -1052,10 +1057,8 @@ impl<'r> Interp<'r> {
 
     /// Runs a command whose words are expanded; its assignments are
     /// expanded and made one after the other, after the redirections.
+    /// (A command without assignments was traced before its redirections.)
     fn run_expanded(&mut self, argv: Vec<String>, decl: Option<Vec<DeclArg>>, assigns: Vec<&ast::Assignment>) -> Res {
-        if self.st.options.xtrace && assigns.is_empty() {
-            self.trace(&[], &argv)?;
-        }
         if argv.is_empty() {
             for assignment in assigns {
                 let assign = self.expand_assignment(assignment)?;
@@ -1096,7 +1099,11 @@ impl<'r> Interp<'r> {
             expanded.push(assign);
         }
         if self.st.options.xtrace {
-            self.trace(&expanded, &argv)?;
+            // bash traces the assignments, then the command, a line each.
+            for assign in &expanded {
+                self.trace(std::slice::from_ref(assign), &[])?;
+            }
+            self.trace(&[], &argv)?;
         }
         let result = self.dispatch(&argv, decl.as_deref());
         self.restore_vars(saved);

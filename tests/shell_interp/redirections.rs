@@ -351,3 +351,10 @@ fn descriptors_three_to_nine_open_with_exec_and_per_command() {
     check("exec 3>/o; exec 3>&-; echo x >&3; echo $?", "1\n", "bash: line 1: 3: Bad file descriptor\n", 0);
     check("exec 4<&0; echo ok", "ok\n", "", 0);
 }
+
+/// `set -x` traces a command before its redirections apply, and an
+/// assignment before a command on a line of its own.
+#[test]
+fn xtrace_goes_out_before_the_redirections() {
+    check("set -x; echo hi 2>&1; x=1 true; set +x", "hi\n", "+ echo hi\n+ x=1\n+ true\n+ set +x\n", 0);
+}
