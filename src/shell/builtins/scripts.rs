@@ -140,6 +140,12 @@ pub(crate) fn run_script_file(interp: &mut Interp<'_>, name: &str, args: &[Strin
             interp.error(format_args!("{name}: Is a directory"))?;
             return Ok(126);
         }
+        // A script run by its path needs an execute bit, as execve(2) does
+        // (`bash FILE` and `source FILE` do not).
+        Ok(meta) if meta.mode & 0o111 == 0 => {
+            interp.error(format_args!("{name}: Permission denied"))?;
+            return Ok(126);
+        }
         Ok(_) => {}
         Err(_) => {
             interp.error(format_args!("{name}: No such file or directory"))?;
