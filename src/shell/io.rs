@@ -460,16 +460,31 @@ impl Interp<'_> {
                         self.duplicate(fd, &source, input_kind, files)
                     }
                     ast::IoFileRedirectTarget::ProcessSubstitution(ast::ProcessSubstitutionKind::Read, sub)
-                        if fd == 0 =>
+                        if input_kind =>
                     {
-                        // `< <(cmd)`: cmd's output is the input, as it comes.
+                        // `< <(cmd)`, `3< <(cmd)`: cmd's output is the input, as it comes.
                         let input = self.process_substitution_input(&sub.list)?;
-                        self.io.ins.push(input);
-                        self.io.fd.input = self.io.ins.len() - 1;
+                        self.push_input(fd, input);
+                        Ok(true)
+                    }
+                    ast::IoFileRedirectTarget::ProcessSubstitution(ast::ProcessSubstitutionKind::Write, sub)
+                        if !input_kind =>
+                    {
+                        // `> >(cmd)`, `2> >(cmd)`: the descriptor writes into cmd.
+                        let output = self.process_substitution_output(&sub.list)?;
+                        self.io.outs.push(output);
+                        let target = self.io.outs.len() - 1;
+                        match fd {
+                            1 => self.io.fd.out = target,
+                            2 => self.io.fd.err = target,
+                            _ => self.io.fd.set(fd, Slot::Out(target)),
+                        }
                         Ok(true)
                     }
                     ast::IoFileRedirectTarget::ProcessSubstitution(..) => {
-                        self.error("process substitution is only supported as `< <(command)'")?;
+                        // `> <(cmd)`, `< >(cmd)`: bash opens the pipe's
+                        // other end; nothing is read or written here.
+                        self.error("process substitution: wrong direction for this redirection")?;
                         Ok(false)
                     }
                 }

@@ -224,7 +224,7 @@ impl Interp<'_> {
             input,
             stdout,
             stderr: self.io.outs[self.io.fd.err].share(),
-            position: self.position(),
+            position: Position { substs: self.at.substs + 1, ..self.position() },
             proc_fds: self.proc_fds(),
             deadline: self.rt.deadline(),
         };
@@ -287,6 +287,18 @@ impl Interp<'_> {
         let input = self.procsub_stdin();
         let thread = self.start_procsub(list, input, Output::pipe(writer), true, clock)?;
         Ok(Input::pipe(reader.with_guard(Box::new(thread))))
+    }
+
+    /// `> >(cmd)`, `2> >(cmd)`: `cmd` starts beside the command, reading
+    /// what the returned stream is given; its stdout is the shell's. The
+    /// stream's end is `cmd`'s end of input, and waits for `cmd` (as a
+    /// `>(cmd)` path's does).
+    pub(crate) fn process_substitution_output(&mut self, list: &ast::CompoundList) -> Result<Output, Flow> {
+        let clock = Arc::new(Clock::child(&self.rt.clock));
+        let (writer, reader) = super::pipe::pipe(clock.clone());
+        let stdout = Output::view_of(&self.io.outs[self.io.fd.out].share());
+        let thread = self.start_procsub(list, Input::pipe(reader), stdout, false, clock)?;
+        Ok(Output::pipe(writer.with_guard(Box::new(thread))))
     }
 
     /// The command has ended: the substitutions since `base` close their

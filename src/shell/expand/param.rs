@@ -482,7 +482,7 @@ impl Interp<'_> {
     /// abandons the current line (status 1); other such words stay literal.
     pub(super) fn check_bad_substitution(&mut self, word: &str) -> Result<(), Flow> {
         let Some(bad) = bad_substitution(word, &self.cache.popts) else { return Ok(()) };
-        self.err(format!("bash: {bad}: bad substitution\n").as_bytes())?;
+        self.error(format_args!("{bad}: bad substitution"))?;
         Err(Flow::Abort(1))
     }
 

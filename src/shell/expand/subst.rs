@@ -31,10 +31,16 @@ impl Interp<'_> {
                 }
             };
         }
-        let (data, status) = self.capture(|s| {
+        self.at.substs += 1;
+        let captured = self.capture(|s| {
             s.st.options.errexit = false;
             s.run_program(&program)
-        })?;
+        });
+        self.at.substs -= 1;
+        if !self.jobs.running.is_empty() {
+            self.clean_up_jobs();
+        }
+        let (data, status) = captured?;
         self.subst_status = Some(status);
         self.st.last_status = status;
         Ok(trim_newlines(String::from_utf8_lossy(&data).into_owned()))
