@@ -2,7 +2,9 @@
 //! `/dev/fd/62`… as in bash, and a command that opens that path (through
 //! [`Context::open`](super::command::Context::open), the storage, or a
 //! redirection) reads what `cmd` writes, or writes to `cmd`; `< <(cmd)`
-//! makes `cmd`'s output the command's stdin.
+//! makes `cmd`'s output the command's stdin, and `> >(cmd)` (`2>`, `3>`)
+//! makes the descriptor write into `cmd`, which is waited for when the
+//! descriptor closes.
 //!
 //! As in bash, `cmd` runs beside the command, on a thread of its own (a
 //! subshell, as a background job's), through a bounded pipe
