@@ -624,9 +624,10 @@ fn issue_17_bad_inputs_end_with_a_named_limit_and_bounded_threads_and_memory() {
         assert!(!fields[7].contains("never"), "{script}: {line}");
         // Every thread of the run was joined before it returned.
         assert!(threads_after <= threads_before, "{script}: {line}");
-        // At most 256 threads at once, each with a small stack: far below
-        // the default memory budget (256 MiB).
-        assert!(peak < 256 << 10, "{script}: peak {peak} KiB");
+        // At most 256 threads at once (their stacks and allocator arenas:
+        // the fork bomb peaked at 148-217 MiB on 2 cores under load), not
+        // growing with the run's length.
+        assert!(peak < 512 << 10, "{script}: peak {peak} KiB");
         assert!(started.elapsed() < Duration::from_secs(60), "{script}: {:?}", started.elapsed());
     }
 }

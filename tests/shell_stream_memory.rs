@@ -47,6 +47,7 @@ fn scripts() -> Vec<(&'static str, String)> {
         ("tac big | head -n 1", format!("{}\n", last_line())),
         ("tac big | tail -n 1 | cut -c1-10", "line 00000\n".to_string()),
         ("base64 -w 0 big | wc -c", format!("{}\n", SIZE.div_ceil(3) * 4)),
+        ("split -b 64m big p. && wc -c p.ac && rm p.*", "67108864 p.ac\n".to_string()),
     ]
 }
 

@@ -47,3 +47,15 @@ fn tac_of_an_endless_pipe_ends_at_the_memory_budget() {
     // A file is read from its end, a piece at a time.
     check("printf 'a\\nb\\nc' > f; tac f; tac -b f; echo; tac -s b f; echo", "cb\na\n\nc\nba\n\nca\nb\n", "", 0);
 }
+
+#[test]
+fn split_writes_its_files_as_the_input_comes() {
+    // 4 MB through a 1 MiB budget: before, split read all of stdin first.
+    let mut shell = limited(Limits { max_memory_bytes: 1 << 20, ..Limits::default() });
+    let result = shell.run("yes | head -n 2000000 | split -l 500000 - p; wc -l pa?", None);
+    assert_eq!(result.limit, None, "{}", String::from_utf8_lossy(&result.stderr));
+    assert_eq!(
+        String::from_utf8_lossy(&result.stdout),
+        " 500000 paa\n 500000 pab\n 500000 pac\n 500000 pad\n2000000 total\n"
+    );
+}

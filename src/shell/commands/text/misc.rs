@@ -480,8 +480,22 @@ pub(super) fn fold(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
                     break;
                 }
             };
-            for &byte in &piece {
+            let special = |byte: u8| byte == b'\n' || (!bytes && matches!(byte, b'\x08' | b'\r' | b'\t'));
+            let mut at = 0;
+            while at < piece.len() {
                 tick(ctx, &mut ticks)?;
+                let byte = piece[at];
+                if column < width && !special(byte) {
+                    // A run of bytes one column wide each: as much of it as
+                    // the line has room for, at once.
+                    let room = (width - column).min(piece.len() - at);
+                    let take = piece[at..at + room].iter().position(|&b| special(b)).unwrap_or(room);
+                    line.extend_from_slice(&piece[at..at + take]);
+                    column += take;
+                    at += take;
+                    continue;
+                }
+                at += 1;
                 if byte == b'\n' {
                     out.extend_from_slice(&line);
                     out.push(b'\n');

@@ -478,13 +478,21 @@ fn base64(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     let mut decoder = Base64Decoder { group: Vec::with_capacity(4), garbage };
     let mut carry: Vec<u8> = Vec::with_capacity(3);
     let mut column = 0;
-    let mut push = |out: &mut Vec<u8>, byte: u8| {
-        out.push(byte);
-        column += 1;
-        if wrap > 0 && column == wrap {
-            out.push(b'\n');
-            column = 0;
+    let mut encoded = Vec::new();
+    // Appends `encoded` to `out`, a newline after every `wrap` characters.
+    let mut wrap_into = |out: &mut Vec<u8>, encoded: &mut Vec<u8>| {
+        let mut rest = &encoded[..];
+        while !rest.is_empty() {
+            let room = if wrap == 0 { rest.len() } else { (wrap - column).min(rest.len()) };
+            out.extend_from_slice(&rest[..room]);
+            rest = &rest[room..];
+            column += room;
+            if wrap > 0 && column == wrap {
+                out.push(b'\n');
+                column = 0;
+            }
         }
+        encoded.clear();
     };
     loop {
         let piece = match reader.next_piece() {
@@ -511,14 +519,15 @@ fn base64(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
                 data = &data[1..];
             }
             if carry.len() == 3 {
-                encode_group(&carry, &mut out, &mut push);
+                encode_group(&carry, &mut encoded);
                 carry.clear();
             }
             let whole = data.len() / 3 * 3;
-            for group in data[..whole].chunks(3) {
-                encode_group(group, &mut out, &mut push);
+            for group in data[..whole].chunks_exact(3) {
+                encode_group(group, &mut encoded);
             }
             carry.extend_from_slice(&data[whole..]);
+            wrap_into(&mut out, &mut encoded);
         }
         flush_at(ctx, &mut out, OUT_PIECE)?;
     }
@@ -532,7 +541,8 @@ fn base64(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
         return Ok(0);
     }
     if !carry.is_empty() {
-        encode_group(&carry, &mut out, &mut push);
+        encode_group(&carry, &mut encoded);
+        wrap_into(&mut out, &mut encoded);
     }
     if wrap > 0 && column > 0 {
         out.push(b'\n');
@@ -542,12 +552,14 @@ fn base64(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
 }
 
 /// Encodes up to three bytes as four characters (`=` padding a short group).
-fn encode_group(chunk: &[u8], out: &mut Vec<u8>, push: &mut impl FnMut(&mut Vec<u8>, u8)) {
+fn encode_group(chunk: &[u8], out: &mut Vec<u8>) {
     let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
     let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-    for (i, shift) in [18, 12, 6, 0].into_iter().enumerate() {
-        push(out, if i <= chunk.len() { ALPHABET[(n >> shift) as usize & 63] } else { b'=' });
+    let mut four = [b'='; 4];
+    for (i, shift) in [18, 12, 6, 0].into_iter().enumerate().take(chunk.len() + 1) {
+        four[i] = ALPHABET[(n >> shift) as usize & 63];
     }
+    out.extend_from_slice(&four);
 }
 
 /// Decodes base64 as it comes, skipping newlines (and every non-alphabet
