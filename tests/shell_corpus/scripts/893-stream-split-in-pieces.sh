@@ -8,4 +8,4 @@ split -b 100000 ../big b.; ls b.* | wc -l; wc -c b.af; cat b.* | cmp - ../big &&
 split -C 65536 ../big c.; wc -c c.* | tail -n 3; tail -c 8 c.aa; cat c.* | cmp - ../big && echo same; rm -f c.*
 yes 0123456789 | head -n 30000 | tr -d '\n' > ../long; split -C 100000 ../long L; wc -c L*; rm -f L*
 seq 1 30 | split -l 2 -a 1 -; echo "exhausted: $?"; ls | tr '\n' ' '; echo; rm -f x*
-split nope 2>&1; echo "missing: $?"; : | split; ls | wc -l; seq 1 5 | split -l 2 -d --additional-suffix=.txt - n; ls
+split nope 2>&1; echo "missing: $?"; split ../data 2>&1; split -n 2 ../data 2>&1; echo "dir: $?"; : | split; ls | wc -l; seq 1 5 | split -l 2 -d --additional-suffix=.txt - n; ls

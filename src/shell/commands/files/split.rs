@@ -10,7 +10,7 @@ use crate::shell::command::{error_reason, Context, ReadFailed};
 use crate::shell::LimitHit;
 use crate::storage::StorageError;
 
-use super::super::text::common::{lines, parse, quote, usage, Arg, HasArg, Spec};
+use super::super::text::common::{lines, parse, quote, quotef, usage, Arg, HasArg, Spec};
 
 // ----- truncate -----
 
@@ -335,8 +335,12 @@ pub(in crate::shell::commands) fn split(ctx: &mut Context<'_>, args: &[String]) 
     // `-n` divides the input's size: it is read whole.
     let data = match ctx.read(&input) {
         Ok(data) => data,
+        Err(StorageError::IsADirectory(_)) => {
+            ctx.error(format!("{}: cannot determine file size: Is a directory", quotef(&input)))?;
+            return Ok(1);
+        }
         Err(error) => {
-            ctx.error(format!("cannot open {} for reading: {}", quote(&input), error_reason(&error)))?;
+            open_error(ctx, &input, &error)?;
             return Ok(1);
         }
     };
@@ -504,12 +508,22 @@ impl Splitter {
     }
 }
 
+/// GNU's message for an input split cannot read: a directory opens and
+/// fails on its read (`split: d: Is a directory`).
+fn open_error(ctx: &mut Context<'_>, input: &str, error: &StorageError) -> Result<(), LimitHit> {
+    let reason = error_reason(error);
+    match error {
+        StorageError::IsADirectory(_) => ctx.error(format!("{}: {reason}", quotef(input))),
+        _ => ctx.error(format!("cannot open {} for reading: {reason}", quote(input))),
+    }
+}
+
 /// `split -l N`, `-b N` and `-C N` over an input read in pieces.
 fn split_stream(ctx: &mut Context<'_>, input: &str, mode: Mode, names: Names, verbose: bool) -> Result<i32, LimitHit> {
     let mut reader = match ctx.open(input) {
         Ok(reader) => reader,
         Err(error) => {
-            ctx.error(format!("cannot open {} for reading: {}", quote(input), error_reason(&error)))?;
+            open_error(ctx, input, &error)?;
             return Ok(1);
         }
     };

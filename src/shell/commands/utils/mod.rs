@@ -381,7 +381,7 @@ pub(super) fn tac_records(
     let mut turns = 0u32;
     loop {
         turns = turns.wrapping_add(1);
-        if turns % 1024 == 0 || out.len() >= OUT_PIECE {
+        if turns.is_multiple_of(1024) || out.len() >= OUT_PIECE {
             step(out)?;
         }
         let hay_end = limit.min(clean.saturating_add(len - 1)) - base;
