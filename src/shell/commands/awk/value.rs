@@ -70,8 +70,10 @@ impl Value {
 
 /// Whether `c` is a blank as awk's number scanner and default field
 /// splitting see it.
+#[inline]
 pub fn is_blank(c: u8) -> bool {
-    c == b' ' || c == b'\t' || c == b'\n'
+    // Most bytes are past the space: one comparison for them.
+    c <= b' ' && (c == b' ' || c == b'\t' || c == b'\n')
 }
 
 /// Length of the longest decimal number at the start of `s` (after no
@@ -113,6 +115,57 @@ fn number_prefix(s: &[u8]) -> usize {
     i
 }
 
+/// Powers of ten exact in an `f64`.
+const POW10: [f64; 16] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
+/// The number at the start of `s` (no blanks before it) and its length,
+/// when it is a plain decimal of at most 15 digits with no exponent (most
+/// input numbers): the digits as an integer, exact in an `f64`, divided
+/// by an exact power of ten is the correctly rounded value, the one the
+/// general parser gives. `None` sends the caller to the general path.
+#[inline]
+fn simple_prefix(s: &[u8]) -> Option<(f64, usize)> {
+    let (negative, mut i) = match s.first() {
+        Some(b'-') => (true, 1),
+        Some(b'+') => (false, 1),
+        _ => (false, 0),
+    };
+    let mut mantissa: u64 = 0;
+    let mut digits = 0;
+    while let Some(&c) = s.get(i) {
+        if !c.is_ascii_digit() {
+            break;
+        }
+        mantissa = mantissa * 10 + u64::from(c - b'0');
+        digits += 1;
+        i += 1;
+        if digits > 15 {
+            return None;
+        }
+    }
+    let mut fraction = 0;
+    if s.get(i) == Some(&b'.') {
+        i += 1;
+        while let Some(&c) = s.get(i) {
+            if !c.is_ascii_digit() {
+                break;
+            }
+            mantissa = mantissa * 10 + u64::from(c - b'0');
+            digits += 1;
+            fraction += 1;
+            i += 1;
+            if digits > 15 {
+                return None;
+            }
+        }
+    }
+    if digits == 0 || matches!(s.get(i), Some(b'e' | b'E')) {
+        return None;
+    }
+    let value = mantissa as f64 / POW10[fraction];
+    Some((if negative { -value } else { value }, i))
+}
+
 fn parse_prefix(s: &[u8]) -> f64 {
     // The prefix is ASCII digits, signs, '.', 'e': always valid UTF-8.
     std::str::from_utf8(s).ok().and_then(|t| t.parse::<f64>().ok()).unwrap_or(0.0)
@@ -123,6 +176,9 @@ fn parse_prefix(s: &[u8]) -> f64 {
 pub fn str_to_num(s: &[u8]) -> f64 {
     let start = s.iter().position(|&c| !is_blank(c) && c != b'\r' && c != 0x0b && c != 0x0c).unwrap_or(s.len());
     let rest = &s[start..];
+    if let Some((value, _)) = simple_prefix(rest) {
+        return value;
+    }
     let len = number_prefix(rest);
     if len == 0 {
         return 0.0;
@@ -137,6 +193,9 @@ pub fn looks_numeric(s: &[u8]) -> Option<f64> {
     let start = s.iter().position(|&c| !is_space(c))?;
     let end = s.iter().rposition(|&c| !is_space(c))? + 1;
     let body = &s[start..end];
+    if let Some((value, len)) = simple_prefix(body) {
+        return (len == body.len()).then_some(value);
+    }
     let len = number_prefix(body);
     if len == 0 || len != body.len() {
         return None;
