@@ -577,6 +577,42 @@ mod tests {
         assert_eq!(num_to_str(0.00001, b"%.6g"), b"1e-05");
     }
 
+    /// The short path for plain decimals gives what the general parser
+    /// gives, to the bit (signs of zero included).
+    #[test]
+    fn plain_decimals_parse_as_the_general_parser_does() {
+        let general = |s: &[u8]| {
+            let len = number_prefix(s);
+            if len == 0 {
+                0.0
+            } else {
+                parse_prefix(&s[..len])
+            }
+        };
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let alphabet = b"0123456789.-+ex";
+        for _ in 0..200_000 {
+            let len = (next() % 20) as usize;
+            let text: Vec<u8> = (0..len).map(|_| alphabet[(next() % alphabet.len() as u64) as usize]).collect();
+            let (fast, slow) = (str_to_num(&text), general(&text));
+            assert_eq!(fast.to_bits(), slow.to_bits(), "{:?}", String::from_utf8_lossy(&text));
+        }
+        for text in
+            [&b"0.1"[..], b"-0", b"-0.0", b"999999999999999", b"0.000000000000001", b"123456.789012345", b"5.", b"+.5"]
+        {
+            assert_eq!(str_to_num(text).to_bits(), general(text).to_bits(), "{:?}", String::from_utf8_lossy(text));
+        }
+        assert_eq!(looks_numeric(b" 3.25 "), Some(3.25));
+        assert_eq!(looks_numeric(b"1.2.3"), None);
+        assert_eq!(looks_numeric(b"-"), None);
+    }
+
     #[test]
     fn printf_formats() {
         let n = |x: f64| Value::Num(x);

@@ -21,7 +21,7 @@ use output::*;
 use super::ere;
 use super::lexer::Builtin;
 use super::parser::*;
-use super::value::{self, is_blank, num_to_str, sprintf, Value, MAX_STRING};
+use super::value::{self, num_to_str, sprintf, Value, MAX_STRING};
 use crate::shell::command::{error_reason, Context, EnvChange, Output, ReadFailed, Reader};
 use crate::shell::LimitHit;
 
@@ -1300,9 +1300,12 @@ fn apply(op: BinOp, x: f64, y: f64) -> R<f64> {
             // Integers (the usual case, `NR % 2`) without the slow
             // software fmod; the result keeps fmod's sign of zero.
             const EXACT: f64 = (1u64 << 53) as f64;
-            if x.fract() == 0.0 && y.fract() == 0.0 && x.abs() < EXACT && y.abs() < EXACT {
-                let r = (x as i64 % y as i64) as f64;
-                return Ok(if r == 0.0 && x.is_sign_negative() { -0.0 } else { r });
+            if x.abs() < EXACT && y.abs() < EXACT {
+                let (a, b) = (x as i64, y as i64);
+                if a as f64 == x && b as f64 == y {
+                    let r = (a % b) as f64;
+                    return Ok(if r == 0.0 && x.is_sign_negative() { -0.0 } else { r });
+                }
             }
             x % y
         }
