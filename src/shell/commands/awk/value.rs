@@ -70,8 +70,10 @@ impl Value {
 
 /// Whether `c` is a blank as awk's number scanner and default field
 /// splitting see it.
+#[inline]
 pub fn is_blank(c: u8) -> bool {
-    c == b' ' || c == b'\t' || c == b'\n'
+    // Most bytes are past the space: one comparison for them.
+    c <= b' ' && (c == b' ' || c == b'\t' || c == b'\n')
 }
 
 /// Length of the longest decimal number at the start of `s` (after no
@@ -113,6 +115,57 @@ fn number_prefix(s: &[u8]) -> usize {
     i
 }
 
+/// Powers of ten exact in an `f64`.
+const POW10: [f64; 16] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
+/// The number at the start of `s` (no blanks before it) and its length,
+/// when it is a plain decimal of at most 15 digits with no exponent (most
+/// input numbers): the digits as an integer, exact in an `f64`, divided
+/// by an exact power of ten is the correctly rounded value, the one the
+/// general parser gives. `None` sends the caller to the general path.
+#[inline]
+fn simple_prefix(s: &[u8]) -> Option<(f64, usize)> {
+    let (negative, mut i) = match s.first() {
+        Some(b'-') => (true, 1),
+        Some(b'+') => (false, 1),
+        _ => (false, 0),
+    };
+    let mut mantissa: u64 = 0;
+    let mut digits = 0;
+    while let Some(&c) = s.get(i) {
+        if !c.is_ascii_digit() {
+            break;
+        }
+        mantissa = mantissa * 10 + u64::from(c - b'0');
+        digits += 1;
+        i += 1;
+        if digits > 15 {
+            return None;
+        }
+    }
+    let mut fraction = 0;
+    if s.get(i) == Some(&b'.') {
+        i += 1;
+        while let Some(&c) = s.get(i) {
+            if !c.is_ascii_digit() {
+                break;
+            }
+            mantissa = mantissa * 10 + u64::from(c - b'0');
+            digits += 1;
+            fraction += 1;
+            i += 1;
+            if digits > 15 {
+                return None;
+            }
+        }
+    }
+    if digits == 0 || matches!(s.get(i), Some(b'e' | b'E')) {
+        return None;
+    }
+    let value = mantissa as f64 / POW10[fraction];
+    Some((if negative { -value } else { value }, i))
+}
+
 fn parse_prefix(s: &[u8]) -> f64 {
     // The prefix is ASCII digits, signs, '.', 'e': always valid UTF-8.
     std::str::from_utf8(s).ok().and_then(|t| t.parse::<f64>().ok()).unwrap_or(0.0)
@@ -123,6 +176,9 @@ fn parse_prefix(s: &[u8]) -> f64 {
 pub fn str_to_num(s: &[u8]) -> f64 {
     let start = s.iter().position(|&c| !is_blank(c) && c != b'\r' && c != 0x0b && c != 0x0c).unwrap_or(s.len());
     let rest = &s[start..];
+    if let Some((value, _)) = simple_prefix(rest) {
+        return value;
+    }
     let len = number_prefix(rest);
     if len == 0 {
         return 0.0;
@@ -137,6 +193,9 @@ pub fn looks_numeric(s: &[u8]) -> Option<f64> {
     let start = s.iter().position(|&c| !is_space(c))?;
     let end = s.iter().rposition(|&c| !is_space(c))? + 1;
     let body = &s[start..end];
+    if let Some((value, len)) = simple_prefix(body) {
+        return (len == body.len()).then_some(value);
+    }
     let len = number_prefix(body);
     if len == 0 || len != body.len() {
         return None;
@@ -516,6 +575,42 @@ mod tests {
         assert_eq!(num_to_str(123456789.5, b"%.6g"), b"1.23457e+08");
         assert_eq!(num_to_str(0.0001, b"%.6g"), b"0.0001");
         assert_eq!(num_to_str(0.00001, b"%.6g"), b"1e-05");
+    }
+
+    /// The short path for plain decimals gives what the general parser
+    /// gives, to the bit (signs of zero included).
+    #[test]
+    fn plain_decimals_parse_as_the_general_parser_does() {
+        let general = |s: &[u8]| {
+            let len = number_prefix(s);
+            if len == 0 {
+                0.0
+            } else {
+                parse_prefix(&s[..len])
+            }
+        };
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let alphabet = b"0123456789.-+ex";
+        for _ in 0..200_000 {
+            let len = (next() % 20) as usize;
+            let text: Vec<u8> = (0..len).map(|_| alphabet[(next() % alphabet.len() as u64) as usize]).collect();
+            let (fast, slow) = (str_to_num(&text), general(&text));
+            assert_eq!(fast.to_bits(), slow.to_bits(), "{:?}", String::from_utf8_lossy(&text));
+        }
+        for text in
+            [&b"0.1"[..], b"-0", b"-0.0", b"999999999999999", b"0.000000000000001", b"123456.789012345", b"5.", b"+.5"]
+        {
+            assert_eq!(str_to_num(text).to_bits(), general(text).to_bits(), "{:?}", String::from_utf8_lossy(text));
+        }
+        assert_eq!(looks_numeric(b" 3.25 "), Some(3.25));
+        assert_eq!(looks_numeric(b"1.2.3"), None);
+        assert_eq!(looks_numeric(b"-"), None);
     }
 
     #[test]
