@@ -174,8 +174,9 @@ impl<'a> State<'a> {
                 self.stopped |= stop;
             }
             b'q' => {
+                // The precision cuts the quoted text, as bash's does.
                 let quoted = shell_quote(self.take().unwrap_or("").as_bytes());
-                format::pad(&mut self.out, spec, &quoted);
+                format::text(&mut self.out, spec, &quoted);
             }
             b'c' => {
                 let byte = self.take().map_or(0, |arg| arg.as_bytes().first().copied().unwrap_or(0));
@@ -570,6 +571,7 @@ mod tests {
         assert_eq!(out(&["\\u263a\\e"]), "\u{263a}\x1b");
         assert_eq!(out(&["a\\"]), "a\\");
         assert_eq!(run(&["\\x"]), (0, "\\x".into(), "printf: missing hex digit for \\x\n".into()));
+        assert_eq!(out(&["[%.2q][%5.3q][%-6q]\n", "a b", "a b", "x"]), "[a\\][  a\\ ][x     ]\n");
         assert_eq!(
             out(&["%q\n", "a b", "", "it's", "a\nb", "#a", "x,y", "a=b"]),
             "a\\ b\n''\nit\\'s\n$'a\\nb'\n\\#a\nx\\,y\na=b\n"
