@@ -67,11 +67,38 @@ struct Options {
     printable: bool,
     reverse: bool,
     method: Method,
+    /// The ordering letters given, as bits of [`ORDERING_LETTERS`] (GNU
+    /// keeps each as a flag, so `-n -g` is two, which it refuses).
+    letters: u16,
 }
 
+/// GNU's `key_to_opts` order, for the `options '-hn' are incompatible` message.
+const ORDERING_LETTERS: &[u8] = b"bdfghiMnRrV";
+
 impl Options {
+    /// GNU's check_ordering_compatibility: at most one of `-n -g -h -M`
+    /// and `-V`/`-R`/`-d`/`-i`; the message lists the key's letters
+    /// without `b` and `r`.
+    fn incompatible(&self) -> Option<String> {
+        let has = |letter: u8| {
+            let bit = ORDERING_LETTERS.iter().position(|&l| l == letter).map_or(0, |at| 1 << at);
+            self.letters & bit != 0
+        };
+        let methods = [b'n', b'g', b'h', b'M'].iter().filter(|&&l| has(l)).count()
+            + usize::from(has(b'V') || has(b'R') || has(b'd') || has(b'i'));
+        if methods <= 1 {
+            return None;
+        }
+        let letters: String =
+            ORDERING_LETTERS.iter().filter(|&&l| l != b'b' && l != b'r' && has(l)).map(|&l| l as char).collect();
+        Some(format!("options '-{letters}' are incompatible"))
+    }
+
     /// Sets the option for one ordering letter; false if it is not one.
     fn set(&mut self, letter: u8, end: bool) -> bool {
+        if let Some(at) = ORDERING_LETTERS.iter().position(|&l| l == letter) {
+            self.letters |= 1 << at;
+        }
         match letter {
             b'b' if end => self.skip_end_blanks = true,
             b'b' => self.skip_start_blanks = true,
@@ -121,7 +148,8 @@ pub(super) fn sort(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
     let mut keys = Vec::new();
     let mut tab = None;
     let (mut unique, mut stable, mut delim) = (false, false, b'\n');
-    let mut check: Option<bool> = None;
+    // `-c` (diagnose) or `-C` (quiet), by its letter.
+    let mut check: Option<char> = None;
     let mut output: Option<String> = None;
     let mut files = Vec::new();
     for arg in parsed {
@@ -136,7 +164,7 @@ pub(super) fn sort(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
             },
             Arg::Opt("t", Some(value)) => {
                 let bytes = value.as_bytes();
-                tab = Some(match bytes {
+                let new_tab = match bytes {
                     [] => {
                         ctx.error("empty tab")?;
                         return Ok(2);
@@ -147,16 +175,40 @@ pub(super) fn sort(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
                         ctx.error(format!("multi-character tab '{value}'"))?;
                         return Ok(2);
                     }
-                });
+                };
+                if tab.is_some_and(|tab| tab != new_tab) {
+                    ctx.error("incompatible tabs")?;
+                    return Ok(2);
+                }
+                tab = Some(new_tab);
             }
-            Arg::Opt("o", value) => output = value,
+            Arg::Opt("o", value) => {
+                if output.is_some() && output != value {
+                    ctx.error("multiple output files specified")?;
+                    return Ok(2);
+                }
+                output = value;
+            }
             Arg::Opt("u", _) => unique = true,
             Arg::Opt("s", _) => stable = true,
             Arg::Opt("z", _) => delim = 0,
-            Arg::Opt("c", _) => check = Some(true),
-            Arg::Opt("C", _) => check = Some(false),
-            Arg::Opt("check", value) => {
-                check = Some(!matches!(value.as_deref(), Some("quiet" | "silent")));
+            Arg::Opt(letter @ ("c" | "C" | "check"), value) => {
+                let letter = match (letter, value.as_deref()) {
+                    ("c", _) | ("check", None | Some("diagnose-first")) => 'c',
+                    ("C", _) | ("check", Some("quiet" | "silent")) => 'C',
+                    (_, other) => {
+                        let other = other.unwrap_or_default();
+                        let message = format!(
+                            "invalid argument '{other}' for '--check'\nValid arguments are:\n  - 'quiet', 'silent'\n  - 'diagnose-first'"
+                        );
+                        return usage(ctx, &message, 1);
+                    }
+                };
+                if check.is_some_and(|c| c != letter) {
+                    ctx.error("options '-cC' are incompatible")?;
+                    return Ok(2);
+                }
+                check = Some(letter);
             }
             Arg::Opt("sort", Some(value)) => {
                 let letter = match value.as_str() {
@@ -167,8 +219,8 @@ pub(super) fn sort(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
                     "random" => b'R',
                     "version" => b'V',
                     _ => {
-                        let message = format!("invalid argument '{value}' for '--sort'");
-                        return usage(ctx, &message, 2);
+                        let message = format!("invalid argument '{value}' for '--sort'\nValid arguments are:\n  - 'general-numeric'\n  - 'human-numeric'\n  - 'month'\n  - 'numeric'\n  - 'random'\n  - 'version'");
+                        return usage(ctx, &message, 1);
                     }
                 };
                 global.set(letter, false);
@@ -192,16 +244,24 @@ pub(super) fn sort(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
     if keys.is_empty() && global != Options::default() {
         keys.push(Key { start_field: 0, start_char: 0, end_field: None, end_char: 0, options: global });
     }
+    if let Some(message) = keys.iter().find_map(|key| key.options.incompatible()) {
+        ctx.error(message)?;
+        return Ok(2);
+    }
     let config = Config { keys, tab, unique, stable, reverse: global.reverse, seed: Default::default() };
     if files.is_empty() {
         files.push("-".to_string());
     }
-    if let Some(diagnose) = check {
+    if let Some(letter) = check {
         if let Some(extra) = files.get(1) {
-            ctx.error(format!("extra operand {} not allowed with -c", super::common::quote(extra)))?;
+            ctx.error(format!("extra operand {} not allowed with -{letter}", super::common::quote(extra)))?;
             return Ok(2);
         }
-        return check_order(ctx, &config, &files[0], delim, diagnose);
+        if output.is_some() {
+            ctx.error(format!("options '-{letter}o' are incompatible"))?;
+            return Ok(2);
+        }
+        return check_order(ctx, &config, &files[0], delim, letter == 'c');
     }
     let mut inputs: Vec<Cow<'_, [u8]>> = Vec::new();
     for file in &files {
