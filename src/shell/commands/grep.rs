@@ -505,7 +505,9 @@ fn perl_error(pattern: &str, error: &str) -> String {
         unsupported("back-references")
     } else if pattern.contains("\\K") {
         unsupported("\\K")
-    } else if pattern.contains("(?>") || detail.contains("repetition operator missing expression") && pattern.contains("++") {
+    } else if pattern.contains("(?>")
+        || detail.contains("repetition operator missing expression") && pattern.contains("++")
+    {
         unsupported("atomic groups or possessive repetition")
     } else if detail.contains("unclosed group") {
         "missing closing parenthesis".to_string()
@@ -884,7 +886,8 @@ impl State<'_> {
                 }
             };
             let block = &pending[..cut];
-            let mut search = Search { regex: self.regex, hay: block, invert: o.invert, pos: 0, per_line: self.per_line() };
+            let mut search =
+                Search { regex: self.regex, hay: block, invert: o.invert, pos: 0, per_line: self.per_line() };
             if answer_only {
                 found = search.next_selected(ctx)?.is_some();
             } else if o.count {

@@ -223,7 +223,14 @@ impl SideBySide {
         let off = (width + t + 3) / (2 * t) * t;
         let half_width = off.saturating_sub(3).min(width.saturating_sub(off));
         let column2 = if half_width > 0 { off } else { width };
-        SideBySide { half_width, column2, tabsize: tabsize.max(1), expand_tabs, suppress_common: false, left_column: false }
+        SideBySide {
+            half_width,
+            column2,
+            tabsize: tabsize.max(1),
+            expand_tabs,
+            suppress_common: false,
+            left_column: false,
+        }
     }
 
     /// GNU's tab_from_to: tabs (unless `-t`) then spaces from `from` to `to`.

@@ -3,7 +3,7 @@
 //! blanks unless `-b`), per-key options that replace the global ones, the
 //! whole-line byte comparison as a last resort unless `-s` or `-u`, and
 //! `-n`, `-g`, `-h`, `-V`, `-M`, `-R`, `-f`, `-d`, `-i`, `-c`/`-C`, `-o`,
-//! `-z`. `-m` sorts rather than merges (same output for sorted inputs).
+//! `-z`, `-m` (a merge of the inputs as they are, GNU's order on ties).
 //! `-R` uses a per-run random hash of the key.
 
 use std::borrow::Cow;
@@ -147,7 +147,7 @@ pub(super) fn sort(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
     let mut global = Options::default();
     let mut keys = Vec::new();
     let mut tab = None;
-    let (mut unique, mut stable, mut delim) = (false, false, b'\n');
+    let (mut unique, mut stable, mut delim, mut merge) = (false, false, b'\n', false);
     // `-c` (diagnose) or `-C` (quiet), by its letter.
     let mut check: Option<char> = None;
     let mut output: Option<String> = None;
@@ -190,6 +190,7 @@ pub(super) fn sort(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
                 output = value;
             }
             Arg::Opt("u", _) => unique = true,
+            Arg::Opt("m", _) => merge = true,
             Arg::Opt("s", _) => stable = true,
             Arg::Opt("z", _) => delim = 0,
             Arg::Opt(letter @ ("c" | "C" | "check"), value) => {
@@ -271,10 +272,14 @@ pub(super) fn sort(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
         }
     }
     let mut all: Vec<&[u8]> = Vec::new();
+    // Where each input's lines start in `all` (for `-m`).
+    let mut starts = Vec::with_capacity(inputs.len() + 1);
     for data in &inputs {
         (ctx.check)()?;
+        starts.push(all.len());
         all.extend(lines(data, delim));
     }
+    starts.push(all.len());
     (ctx.check)()?;
     // Keys are cut once per line, into one flat vector, not per comparison.
     let width = config.keys.len();
@@ -290,7 +295,11 @@ pub(super) fn sort(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
     } else {
         all.iter().copied().zip(texts.chunks(width)).collect()
     };
-    sort_entries(&config, &mut entries);
+    if merge {
+        entries = merge_entries(ctx, &config, &entries, &starts)?;
+    } else {
+        sort_entries(&config, &mut entries);
+    }
     (ctx.check)()?;
     if config.unique {
         entries.dedup_by(|later, earlier| {
@@ -312,6 +321,44 @@ pub(super) fn sort(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
         }
     }
     Ok(0)
+}
+
+/// `-m`: the inputs (`entries[starts[i]..starts[i + 1]]`, each taken as
+/// sorted) merged: at each step the least head, the earlier input on a tie.
+fn merge_entries<'l, 'k>(
+    ctx: &Context<'_>,
+    config: &Config,
+    entries: &[Line<'l, 'k>],
+    starts: &[usize],
+) -> Result<Vec<Line<'l, 'k>>, LimitHit> {
+    let mut heads: Vec<usize> = starts[..starts.len() - 1].to_vec();
+    let mut merged = Vec::with_capacity(entries.len());
+    while merged.len() < entries.len() {
+        if merged.len() % 4096 == 4095 {
+            (ctx.check)()?;
+        }
+        let mut best: Option<usize> = None;
+        for input in 0..heads.len() {
+            if heads[input] >= starts[input + 1] {
+                continue;
+            }
+            let candidate = entries[heads[input]];
+            let better = match best {
+                None => true,
+                Some(b) => {
+                    let current = entries[heads[b]];
+                    compare_decorated(config, candidate.0, candidate.1, current.0, current.1, 0) == Ordering::Less
+                }
+            };
+            if better {
+                best = Some(input);
+            }
+        }
+        let Some(input) = best else { break };
+        merged.push(entries[heads[input]]);
+        heads[input] += 1;
+    }
+    Ok(merged)
 }
 
 fn check_order(ctx: &mut Context<'_>, config: &Config, file: &str, delim: u8, diagnose: bool) -> Result<i32, LimitHit> {
