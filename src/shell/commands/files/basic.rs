@@ -870,7 +870,9 @@ pub(super) fn mktemp(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Limi
             .map(str::to_string)
             .or_else(|| (ctx.var)("TMPDIR").filter(|dir| !dir.is_empty()))
             .unwrap_or_else(|| "/tmp".to_string());
-        let _ = ctx.storage.mkdir(&ctx.path(&dir), true);
+        if !parsed.has("u") {
+            let _ = ctx.storage.mkdir(&ctx.path(&dir), true);
+        }
         Some(dir)
     } else {
         None
