@@ -20,6 +20,8 @@ enum Sort {
     Size,
     Time,
     Extension,
+    /// `-v`: natural order of version numbers (GNU's filevercmp).
+    Version,
     None,
 }
 
@@ -85,7 +87,7 @@ impl Item {
 /// `ls [-1aACdFghlmnopQrRStUxX] [-w COLS] [-T COLS] [FILE]…`.
 pub(super) fn ls(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     const SPEC: Spec = Spec {
-        short: "aAdFhlpRrStU1CxfgoGnNLHcumQXw:T:",
+        short: "aAdFhlpRrStU1CxfgoGnNLHcumQvXw:T:",
         long: &[
             ("all", "a", HasArg::No),
             ("almost-all", "A", HasArg::No),
@@ -151,6 +153,7 @@ pub(super) fn ls(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit
             "t" => options.sort = Sort::Time,
             "U" => options.sort = Sort::None,
             "X" => options.sort = Sort::Extension,
+            "v" => options.sort = Sort::Version,
             "format" => {
                 options.format = match value.as_str() {
                     "long" | "verbose" => Format::Long,
@@ -171,6 +174,7 @@ pub(super) fn ls(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit
                     "size" => Sort::Size,
                     "time" => Sort::Time,
                     "extension" => Sort::Extension,
+                    "version" => Sort::Version,
                     _ => {
                         let valid = "Valid arguments are:\n  - 'none'\n  - 'time'\n  - 'size'\n  - 'extension'\n  - 'version'\n  - 'width'";
                         super::usage_error(ctx, format!("invalid argument '{value}' for '--sort'\n{valid}"))?;
@@ -254,6 +258,10 @@ fn sort_items(items: &mut [Item], options: &LsOptions) {
         Sort::Extension => items.sort_by(|a, b| {
             extension(&a.name).cmp(extension(&b.name)).then_with(|| a.name.as_bytes().cmp(b.name.as_bytes()))
         }),
+        Sort::Version => items.sort_by(|a, b| {
+            super::super::text::version::compare(a.name.as_bytes(), b.name.as_bytes())
+                .then_with(|| a.name.as_bytes().cmp(b.name.as_bytes()))
+        }),
         Sort::None => {}
     }
     if options.reverse {
@@ -267,7 +275,7 @@ fn sort_items(items: &mut [Item], options: &LsOptions) {
 
 /// `-X`'s key: what follows the name's last dot (nothing without one).
 fn extension(name: &str) -> &[u8] {
-    name.rfind('.').map_or(&b""[..], |at| name[at + 1..].as_bytes())
+    name.rfind('.').map_or(&b""[..], |at| &name.as_bytes()[at + 1..])
 }
 
 /// `-Q`'s form of a name: in double quotes, with C escapes.
