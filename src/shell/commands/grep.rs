@@ -12,7 +12,11 @@
 //!   `grep: NAME: binary file matches` on stderr instead of lines;
 //! - `-r` lists directories in sorted order (GNU uses directory order);
 //! - with `-o`, context options (`-A`/`-B`/`-C`) are ignored;
-//! - `-Z`/`--null`, `--label`, `-z`, `-P`, `-D` and `-d` are not supported.
+//! - `-P` patterns use the `regex` crate's syntax (Perl's classes, flags,
+//!   lazy repetition, named groups), without look-around, back-references,
+//!   `\K` or atomic groups: those are refused with a message, status 2;
+//! - `-z` reads the whole input before it searches; `-T` pads numbers for
+//!   stdin as GNU does for a pipe (19 digits) even when it is a file.
 
 use regex::bytes::{Regex, RegexBuilder};
 
@@ -26,12 +30,48 @@ pub(super) const COMMANDS: &[(&str, CommandFn)] = &[("grep", grep), ("egrep", eg
 
 const USAGE: &str = "Usage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n";
 
+/// `grep --help`, shortened to what this grep does.
+const HELP: &str = "Usage: grep [OPTION]... PATTERNS [FILE]...
+Search for PATTERNS in each FILE.
+Example: grep -i 'hello world' menu.h main.c
+PATTERNS can contain multiple patterns separated by newlines.
+
+Pattern selection and interpretation:
+  -E, --extended-regexp     PATTERNS are extended regular expressions
+  -F, --fixed-strings       PATTERNS are strings
+  -G, --basic-regexp        PATTERNS are basic regular expressions
+  -P, --perl-regexp         PATTERNS are Perl-like regular expressions (Rust regex syntax)
+  -e, --regexp=PATTERNS     use PATTERNS for matching
+  -f, --file=FILE           take PATTERNS from FILE
+  -i, --ignore-case         ignore case distinctions in patterns and data
+  -w, --word-regexp         match only whole words
+  -x, --line-regexp         match only whole lines
+  -z, --null-data           a data line ends in 0 byte, not newline
+
+Output control: -m NUM, -b, -n, --line-buffered, -H, -h, --label=LABEL,
+  -o, -q, --binary-files=TYPE, -a, -I, -d ACTION, -D ACTION, -r, -R,
+  --include=GLOB, --exclude=GLOB, --exclude-from=FILE, --exclude-dir=GLOB,
+  -L, -l, -c, -T, -Z
+Context control: -B NUM, -A NUM, -C NUM, -NUM, --group-separator=SEP,
+  --no-group-separator, --color[=WHEN], -U
+";
+
 /// How the pattern is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Syntax {
     Basic,
     Extended,
     Fixed,
+    /// `-P`: the `regex` crate's Perl-like syntax, matched line by line.
+    Perl,
+}
+
+/// `-d ACTION`: what a directory operand does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Directories {
+    Read,
+    Recurse,
+    Skip,
 }
 
 /// Everything the command line chose.
@@ -66,6 +106,17 @@ struct Options {
     /// `-A`, `-B` or `-C` given (even 0): groups get `--` separators.
     context_given: bool,
     max_count: Option<u64>,
+    /// `-T`: a tab after the prefixes, numbers padded to a common width.
+    initial_tab: bool,
+    /// `--label`: the name stdin is shown as.
+    label: Option<String>,
+    /// `-Z`: a NUL after each file name instead of `:` or a newline.
+    null_after_name: bool,
+    /// `-z`: records end in NUL bytes, not newlines.
+    null_data: bool,
+    /// `--group-separator` (`None`: `--no-group-separator`).
+    group_separator: Option<String>,
+    directories: Directories,
 }
 
 fn grep(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
@@ -89,46 +140,58 @@ fn usage(ctx: &mut Context<'_>, message: Option<String>) -> Result<i32, LimitHit
     Ok(2)
 }
 
-/// The options GNU grep 3.8 has that we take (the rest are refused as
-/// unknown; see the module doc).
+/// The options of GNU grep 3.8 (`--help`, `--version` and `-X` aside).
 const SPEC: Spec = Spec {
-    short: "0123456789A:B:C:EFGHILRUabce:f:hilm:noqrsvwxy",
+    short: "0123456789A:B:C:D:EFGHIPTUabcd:e:f:hiLlm:noqRrsuvwxyZz",
     // GNU grep's table order, which its ambiguity messages list.
     long: &[
         ("basic-regexp", "G", HasArg::No),
         ("extended-regexp", "E", HasArg::No),
         ("fixed-regexp", "F", HasArg::No),
         ("fixed-strings", "F", HasArg::No),
+        ("perl-regexp", "P", HasArg::No),
         ("after-context", "A", HasArg::Yes),
         ("before-context", "B", HasArg::Yes),
+        ("binary-files", "binary-files", HasArg::Yes),
         ("byte-offset", "b", HasArg::No),
         ("context", "C", HasArg::Yes),
         ("color", "color", HasArg::Optional),
         ("colour", "color", HasArg::Optional),
         ("count", "c", HasArg::No),
-        ("dereference-recursive", "R", HasArg::No),
+        ("devices", "D", HasArg::Yes),
+        ("directories", "d", HasArg::Yes),
         ("exclude", "exclude", HasArg::Yes),
+        ("exclude-from", "exclude-from", HasArg::Yes),
         ("exclude-dir", "exclude-dir", HasArg::Yes),
         ("file", "f", HasArg::Yes),
         ("files-with-matches", "l", HasArg::No),
         ("files-without-match", "L", HasArg::No),
+        ("group-separator", "group-separator", HasArg::Yes),
+        ("help", "help", HasArg::No),
         ("include", "include", HasArg::Yes),
         ("ignore-case", "i", HasArg::No),
         ("no-ignore-case", "no-ignore-case", HasArg::No),
+        ("initial-tab", "T", HasArg::No),
+        ("label", "label", HasArg::Yes),
         ("line-buffered", "line-buffered", HasArg::No),
         ("line-number", "n", HasArg::No),
         ("line-regexp", "x", HasArg::No),
         ("max-count", "m", HasArg::Yes),
         ("no-filename", "h", HasArg::No),
+        ("no-group-separator", "no-group-separator", HasArg::No),
         ("no-messages", "s", HasArg::No),
+        ("null", "Z", HasArg::No),
+        ("null-data", "z", HasArg::No),
         ("only-matching", "o", HasArg::No),
         ("quiet", "q", HasArg::No),
         ("recursive", "r", HasArg::No),
+        ("dereference-recursive", "R", HasArg::No),
         ("regexp", "e", HasArg::Yes),
         ("invert-match", "v", HasArg::No),
         ("silent", "q", HasArg::No),
         ("text", "a", HasArg::No),
         ("binary", "U", HasArg::No),
+        ("unix-byte-offsets", "u", HasArg::No),
         ("with-filename", "H", HasArg::No),
         ("word-regexp", "w", HasArg::No),
     ],
@@ -169,7 +232,15 @@ fn parse(ctx: &mut Context<'_>, args: &[String], syntax: Syntax) -> Result<Parse
         before: 0,
         context_given: false,
         max_count: None,
+        initial_tab: false,
+        label: None,
+        null_after_name: false,
+        null_data: false,
+        group_separator: Some("--".to_string()),
+        directories: Directories::Read,
     };
+    // `-E`, `-F`, `-G`, `-P` once chosen may not change (egrep is `grep -E`).
+    let mut matcher = (syntax != Syntax::Basic).then_some(syntax);
     let mut context: Option<usize> = None;
     let (mut after, mut before) = (None, None);
     let mut operands = Vec::new();
@@ -225,9 +296,68 @@ fn parse(ctx: &mut Context<'_>, args: &[String], syntax: Syntax) -> Result<Parse
             "include" => o.include.push(value),
             "exclude" => o.exclude.push(value),
             "exclude-dir" => o.exclude_dir.push(value),
-            "E" => o.syntax = Syntax::Extended,
-            "F" => o.syntax = Syntax::Fixed,
-            "G" => o.syntax = Syntax::Basic,
+            "E" | "F" | "G" | "P" => {
+                let chosen = match key {
+                    "E" => Syntax::Extended,
+                    "F" => Syntax::Fixed,
+                    "G" => Syntax::Basic,
+                    _ => Syntax::Perl,
+                };
+                if matcher.is_some_and(|m| m != chosen) {
+                    ctx.error("conflicting matchers specified")?;
+                    return Ok(Parsed::Exit(2));
+                }
+                matcher = Some(chosen);
+                o.syntax = chosen;
+            }
+            "d" => {
+                o.directories = match value.as_str() {
+                    "read" => Directories::Read,
+                    "recurse" => Directories::Recurse,
+                    "skip" => Directories::Skip,
+                    _ => {
+                        let message = format!(
+                            "invalid argument '{value}' for '--directories'\nValid arguments are:\n  - 'read'\n  - 'recurse'\n  - 'skip'"
+                        );
+                        // argmatch's failure is grep's usage(EXIT_FAILURE): status 1.
+                        usage(ctx, Some(message))?;
+                        return Ok(Parsed::Exit(1));
+                    }
+                }
+            }
+            "D" if value != "read" && value != "skip" => {
+                ctx.error("unknown devices method")?;
+                return Ok(Parsed::Exit(2));
+            }
+            "binary-files" => match value.as_str() {
+                "binary" => (o.text, o.skip_binary) = (false, false),
+                "text" => (o.text, o.skip_binary) = (true, false),
+                "without-match" => (o.text, o.skip_binary) = (false, true),
+                _ => {
+                    ctx.error("unknown binary-files type")?;
+                    return Ok(Parsed::Exit(2));
+                }
+            },
+            "exclude-from" => match ctx.read(&value) {
+                Ok(data) => {
+                    o.exclude.extend(String::from_utf8_lossy(&data).lines().filter(|l| !l.is_empty()).map(String::from))
+                }
+                Err(error) => {
+                    ctx.storage_error(&value, &error)?;
+                    return Ok(Parsed::Exit(2));
+                }
+            },
+            "T" => o.initial_tab = true,
+            "Z" => o.null_after_name = true,
+            "z" => o.null_data = true,
+            "label" => o.label = Some(value),
+            "group-separator" => o.group_separator = Some(value),
+            "no-group-separator" => o.group_separator = None,
+            "u" => ctx.error("warning: --unix-byte-offsets (-u) is obsolete")?,
+            "help" => {
+                ctx.stdout.write_str(HELP)?;
+                return Ok(Parsed::Exit(0));
+            }
             "i" | "y" => o.ignore_case = true,
             "no-ignore-case" => o.ignore_case = false,
             "v" => o.invert = true,
@@ -243,9 +373,9 @@ fn parse(ctx: &mut Context<'_>, args: &[String], syntax: Syntax) -> Result<Parse
             "o" => o.only_matching = true,
             "q" => o.quiet = true,
             "s" => o.no_messages = true,
-            "r" => o.recursive = true,
+            "r" => o.directories = Directories::Recurse,
             "R" => {
-                o.recursive = true;
+                o.directories = Directories::Recurse;
                 o.dereference = true;
             }
             "a" => o.text = true,
@@ -254,6 +384,7 @@ fn parse(ctx: &mut Context<'_>, args: &[String], syntax: Syntax) -> Result<Parse
             _ => {}
         }
     }
+    o.recursive = o.directories == Directories::Recurse;
     o.after = after.or(context).unwrap_or(0);
     o.before = before.or(context).unwrap_or(0);
     o.context_given = after.is_some() || before.is_some() || context.is_some();
@@ -308,11 +439,14 @@ fn build_regex(o: &Options, warnings: &mut Vec<String>) -> Result<Option<Regex>,
     if patterns.is_empty() {
         return Ok(None);
     }
+    if o.syntax == Syntax::Perl {
+        return perl_regex(o, &patterns).map(Some);
+    }
     let mut parts = Vec::with_capacity(patterns.len());
     for pattern in patterns {
         let body = match o.syntax {
             Syntax::Fixed => pattern.bytes().map(literal).collect::<String>(),
-            Syntax::Basic | Syntax::Extended => {
+            Syntax::Basic | Syntax::Extended | Syntax::Perl => {
                 if o.syntax == Syntax::Extended {
                     if let Some(op @ ('*' | '+' | '?')) = pattern.chars().next() {
                         warnings.push(format!("warning: {op} at start of expression"));
@@ -336,6 +470,54 @@ fn build_regex(o: &Options, warnings: &mut Vec<String>) -> Result<Option<Regex>,
         regex::Error::CompiledTooBig(_) => "regular expression is too big".to_string(),
         other => other.to_string(),
     })
+}
+
+/// `-P`: one pattern in the `regex` crate's syntax, matched against one
+/// line at a time (so `\s` or `[^a]` never reach the next line). What
+/// PCRE has and the crate lacks is refused with a message naming it.
+fn perl_regex(o: &Options, patterns: &[&str]) -> Result<Regex, String> {
+    let [pattern] = patterns else {
+        return Err("the -P option only supports a single pattern".to_string());
+    };
+    let body = if o.line {
+        format!("^(?:{pattern})$")
+    } else if o.word {
+        format!("\\b{{start-half}}(?:{pattern})\\b{{end-half}}")
+    } else {
+        pattern.to_string()
+    };
+    let flags = if o.ignore_case { "(?i-u)" } else { "(?-u)" };
+    let text = format!("{flags}{body}");
+    RegexBuilder::new(&text).size_limit(1 << 26).build().map_err(|error| match error {
+        regex::Error::CompiledTooBig(_) => "regular expression is too big".to_string(),
+        other => perl_error(pattern, &other.to_string()),
+    })
+}
+
+/// A `regex` crate error as a short grep message: PCRE's wording where
+/// there is one, else what is not supported.
+fn perl_error(pattern: &str, error: &str) -> String {
+    let detail = error.lines().rev().find_map(|line| line.strip_prefix("error: ")).unwrap_or(error).trim();
+    let unsupported = |what: &str| format!("-P supports no {what} (its syntax is the Rust regex crate's)");
+    if detail.contains("look-around") {
+        unsupported("look-around: (?=, (?!, (?<=, (?<!")
+    } else if detail.contains("backreferences") {
+        unsupported("back-references")
+    } else if pattern.contains("\\K") {
+        unsupported("\\K")
+    } else if pattern.contains("(?>")
+        || detail.contains("repetition operator missing expression") && pattern.contains("++")
+    {
+        unsupported("atomic groups or possessive repetition")
+    } else if detail.contains("unclosed group") {
+        "missing closing parenthesis".to_string()
+    } else if detail.contains("unopened group") {
+        "unmatched closing parenthesis".to_string()
+    } else if detail.contains("unclosed character class") {
+        "missing terminating ] for character class".to_string()
+    } else {
+        format!("-P: {detail}")
+    }
 }
 
 fn run(ctx: &mut Context<'_>, args: &[String], syntax: Syntax) -> Result<i32, LimitHit> {
@@ -374,6 +556,7 @@ fn run(ctx: &mut Context<'_>, args: &[String], syntax: Syntax) -> Result<i32, Li
         matched: false,
         error: false,
         context_printed: false,
+        is_stdin: false,
     };
     for operand in &operands {
         (ctx.check)()?;
@@ -410,6 +593,8 @@ struct State<'a> {
     /// With context lines, whether an earlier file printed a group: the
     /// next file's first group is then set off by `--`, as GNU does.
     context_printed: bool,
+    /// The input being searched is stdin (`-T` then pads as for a pipe).
+    is_stdin: bool,
 }
 
 /// Whether a name (or its last component) matches a glob, as `--include` does.
@@ -511,6 +696,9 @@ impl State<'_> {
             }
         };
         if kind == FileKind::Directory {
+            if self.o.directories == Directories::Skip {
+                return Ok(());
+            }
             if !self.o.recursive {
                 self.error = true;
                 if !self.o.no_messages {
@@ -606,6 +794,7 @@ impl State<'_> {
         shown: &str,
         show: bool,
     ) -> Result<(), LimitHit> {
+        self.is_stdin = false;
         match reader.into_whole() {
             Ok(data) => self.file(ctx, &data, shown, show),
             Err(reader) => self.stream(ctx, reader, shown, show),
@@ -618,7 +807,11 @@ impl State<'_> {
     /// of stdin first.
     fn stdin(&mut self, ctx: &mut Context<'_>, show: bool) -> Result<(), LimitHit> {
         match ctx.open("-") {
-            Ok(reader) => self.stream(ctx, reader, "(standard input)", show),
+            Ok(reader) => {
+                self.is_stdin = true;
+                let name = self.o.label.as_deref().unwrap_or("(standard input)");
+                self.stream(ctx, reader, name, show)
+            }
             Err(error) => ctx.storage_error("-", &error),
         }
     }
@@ -654,7 +847,7 @@ impl State<'_> {
         show: bool,
     ) -> Result<(), LimitHit> {
         let o = self.o;
-        if (o.context_given && !o.only_matching) || o.byte_offset {
+        if (o.context_given && !o.only_matching) || o.byte_offset || o.initial_tab || o.null_data {
             let mut data = Vec::new();
             while let Some(piece) = self.piece(ctx, &mut reader, name)? {
                 data.extend_from_slice(&piece);
@@ -679,7 +872,7 @@ impl State<'_> {
                 Some(chunk) => pending.extend_from_slice(&chunk),
                 None => done = true,
             }
-            if o.skip_binary && !o.text && first_piece && memchr::memchr(0, &pending).is_some() {
+            if o.skip_binary && first_piece && self.binary(&pending) {
                 // `-I`, decided on the first piece as GNU decides on its first buffer.
                 break;
             }
@@ -693,7 +886,8 @@ impl State<'_> {
                 }
             };
             let block = &pending[..cut];
-            let mut search = Search { regex: self.regex, hay: block, invert: o.invert, pos: 0 };
+            let mut search =
+                Search { regex: self.regex, hay: block, invert: o.invert, pos: 0, per_line: self.per_line() };
             if answer_only {
                 found = search.next_selected(ctx)?.is_some();
             } else if o.count {
@@ -701,7 +895,7 @@ impl State<'_> {
                 count += n;
                 left -= n;
             } else {
-                binary |= !o.text && memchr::memchr(0, block).is_some();
+                binary |= self.binary(block);
                 if binary {
                     if search.next_selected(ctx)?.is_some() {
                         found = true;
@@ -717,6 +911,7 @@ impl State<'_> {
                         any_printed: false,
                         earlier_group: false,
                         lines: LineCounter { pos: 0, line },
+                        style: Style { null_after_name: o.null_after_name, ..Style::default() },
                     };
                     while left > 0 {
                         let Some((start, end)) = search.next_selected(ctx)? else { break };
@@ -739,41 +934,72 @@ impl State<'_> {
         self.matched |= found;
         if answer_only {
             if !o.quiet && ((found && o.files_with_matches) || (!found && o.files_without_match)) {
-                ctx.stdout.write_str(name)?;
-                ctx.stdout.write(b"\n")?;
+                self.list_name(ctx, name)?;
             }
         } else if o.count {
-            let line = if show { format!("{name}:{count}\n") } else { format!("{count}\n") };
-            ctx.stdout.write_str(&line)?;
+            self.count_line(ctx, name, show, count)?;
         } else if binary && found {
             ctx.error(format!("{name}: binary file matches"))?;
         }
         Ok(())
     }
 
+    /// Whether lines are matched one at a time (`-P`) rather than by one
+    /// search over the buffer.
+    fn per_line(&self) -> bool {
+        self.o.syntax == Syntax::Perl
+    }
+
+    /// Whether `data` is binary: a NUL byte, unless `-a` or `-z`.
+    fn binary(&self, data: &[u8]) -> bool {
+        !self.o.text && !self.o.null_data && memchr::memchr(0, data).is_some()
+    }
+
+    /// `-l`/`-L`'s line: the name and a newline, or a NUL with `-Z`.
+    fn list_name(&self, ctx: &mut Context<'_>, name: &str) -> Result<(), LimitHit> {
+        ctx.stdout.write_str(name)?;
+        ctx.stdout.write(if self.o.null_after_name { b"\0" } else { b"\n" })
+    }
+
+    /// `-c`'s line.
+    fn count_line(&self, ctx: &mut Context<'_>, name: &str, show: bool, count: u64) -> Result<(), LimitHit> {
+        if show {
+            ctx.stdout.write_str(name)?;
+            ctx.stdout.write(if self.o.null_after_name { b"\0" } else { b":" })?;
+        }
+        ctx.stdout.write_str(&format!("{count}\n"))
+    }
+
     /// Searches one file's bytes, printing what the options ask for.
     fn file(&mut self, ctx: &mut Context<'_>, data: &[u8], name: &str, show: bool) -> Result<(), LimitHit> {
         let o = self.o;
+        // `-z`: records end in NULs; with the two bytes swapped the search
+        // is the newline one, and the printer swaps them back.
+        let swapped: Vec<u8>;
+        let data: &[u8] = if o.null_data {
+            swapped = data.iter().map(|&b| swap_eol(b)).collect();
+            &swapped
+        } else {
+            data
+        };
         // `-I`: a binary file matches nothing (`-c` counts 0, `-L` lists it).
-        let data: &[u8] = if o.skip_binary && !o.text && memchr::memchr(0, data).is_some() { &[] } else { data };
-        let mut search = Search { regex: self.regex, hay: data, invert: o.invert, pos: 0 };
+        let data: &[u8] = if o.skip_binary && self.binary(data) { &[] } else { data };
+        let mut search = Search { regex: self.regex, hay: data, invert: o.invert, pos: 0, per_line: self.per_line() };
         let limit = o.max_count.unwrap_or(u64::MAX);
         if o.quiet || o.files_with_matches || o.files_without_match {
             let found = limit > 0 && search.next_selected(ctx)?.is_some();
             self.matched |= found;
             if !o.quiet && ((found && o.files_with_matches) || (!found && o.files_without_match)) {
-                ctx.stdout.write_str(name)?;
-                ctx.stdout.write(b"\n")?;
+                self.list_name(ctx, name)?;
             }
             return Ok(());
         }
         if o.count {
             let count = search.count(ctx, limit)?;
             self.matched |= count > 0;
-            let line = if show { format!("{name}:{count}\n") } else { format!("{count}\n") };
-            return ctx.stdout.write_str(&line);
+            return self.count_line(ctx, name, show, count);
         }
-        if !o.text && memchr::memchr(0, data).is_some() {
+        if self.binary(data) {
             if limit > 0 && search.next_selected(ctx)?.is_some() {
                 self.matched = true;
                 ctx.error(format!("{name}: binary file matches"))?;
@@ -781,6 +1007,13 @@ impl State<'_> {
             return Ok(());
         }
         let contextual = o.context_given && !o.only_matching;
+        // `-T`: numbers as wide as the file's size (stdin: a pipe's, any size).
+        let width = if o.initial_tab {
+            let size = if self.is_stdin { u64::MAX >> 1 } else { data.len() as u64 + u64::from(o.line_number) };
+            size.to_string().len()
+        } else {
+            0
+        };
         let mut printer = Printer {
             hay: data,
             name: show.then_some(name),
@@ -790,6 +1023,13 @@ impl State<'_> {
             any_printed: false,
             earlier_group: contextual && self.context_printed,
             lines: LineCounter { pos: 0, line: 1 },
+            style: Style {
+                width,
+                tab: o.initial_tab,
+                null_after_name: o.null_after_name,
+                swap: o.null_data,
+                separator: o.group_separator.as_deref(),
+            },
         };
         let mut selected = 0u64;
         while selected < limit {
@@ -823,6 +1063,8 @@ struct Search<'a> {
     invert: bool,
     /// Start of the first line not yet looked at.
     pos: usize,
+    /// Match each line on its own (`-P`, whose regex may cross newlines).
+    per_line: bool,
 }
 
 impl Search<'_> {
@@ -831,6 +1073,17 @@ impl Search<'_> {
     fn next_match(&self, from: usize) -> Option<(usize, usize)> {
         let regex = self.regex?;
         if from > self.hay.len() || (from == self.hay.len() && (from == 0 || self.hay[from - 1] == b'\n')) {
+            return None;
+        }
+        if self.per_line {
+            let mut start = from;
+            while start < self.hay.len() {
+                let end = self.line_end(start);
+                if regex.is_match(&self.hay[start..end]) {
+                    return Some((start, end));
+                }
+                start = end + 1;
+            }
             return None;
         }
         let end = regex.shortest_match_at(self.hay, from)?;
@@ -941,32 +1194,80 @@ struct Printer<'a> {
     /// An earlier file printed a group: this file's first group starts with `--`.
     earlier_group: bool,
     lines: LineCounter,
+    style: Style<'a>,
+}
+
+/// How lines are set out: `-T`, `-Z`, `-z` and the group separator.
+#[derive(Default)]
+struct Style<'a> {
+    /// `-T`: the width of line numbers and byte offsets (0: as they are).
+    width: usize,
+    /// `-T`: a tab between the prefixes and a non-empty line.
+    tab: bool,
+    /// `-Z`: a NUL after the file name instead of the separator.
+    null_after_name: bool,
+    /// `-z`: the data has newlines and NULs swapped; swap them back.
+    swap: bool,
+    /// The line between groups of context (`None`: none).
+    separator: Option<&'a str>,
+}
+
+/// `-z`'s swap of the record terminator and the newline.
+fn swap_eol(byte: u8) -> u8 {
+    match byte {
+        b'\n' => 0,
+        0 => b'\n',
+        other => other,
+    }
 }
 
 impl Printer<'_> {
-    fn prefix(&mut self, ctx: &mut Context<'_>, line_start: usize, offset: usize, sep: u8) -> Result<(), LimitHit> {
+    /// The file name, line number and byte offset before a line (or a
+    /// match) of `len` bytes.
+    fn prefix(
+        &mut self,
+        ctx: &mut Context<'_>,
+        line_start: usize,
+        offset: usize,
+        sep: u8,
+        len: usize,
+    ) -> Result<(), LimitHit> {
         let mut prefix = Vec::new();
+        let width = self.style.width;
         if let Some(name) = self.name {
             prefix.extend_from_slice(name.as_bytes());
-            prefix.push(sep);
+            prefix.push(if self.style.null_after_name { 0 } else { sep });
         }
         if self.line_number {
             let line = self.lines.line_at(self.hay, line_start);
-            prefix.extend_from_slice(line.to_string().as_bytes());
+            prefix.extend_from_slice(format!("{line:>width$}").as_bytes());
             prefix.push(sep);
         }
         if self.byte_offset {
-            prefix.extend_from_slice(offset.to_string().as_bytes());
+            prefix.extend_from_slice(format!("{offset:>width$}").as_bytes());
             prefix.push(sep);
+        }
+        if self.style.tab && !prefix.is_empty() && len != 0 {
+            prefix.push(b'\t');
         }
         ctx.stdout.write(&prefix)
     }
 
+    /// Writes data bytes and the record terminator.
+    fn text(&self, ctx: &mut Context<'_>, bytes: &[u8]) -> Result<(), LimitHit> {
+        if self.style.swap {
+            let mut out: Vec<u8> = bytes.iter().map(|&b| swap_eol(b)).collect();
+            out.push(0);
+            return ctx.stdout.write(&out);
+        }
+        ctx.stdout.write(bytes)?;
+        ctx.stdout.write(b"\n")
+    }
+
     /// One whole line, `sep` being `:` for a selected line and `-` for context.
     fn line(&mut self, ctx: &mut Context<'_>, start: usize, end: usize, sep: u8) -> Result<(), LimitHit> {
-        self.prefix(ctx, start, start, sep)?;
-        ctx.stdout.write(&self.hay[start..end])?;
-        ctx.stdout.write(b"\n")?;
+        self.prefix(ctx, start, start, sep, end - start)?;
+        self.text(ctx, &self.hay[start..end])?;
         self.printed_to = end + 1;
         self.any_printed = true;
         Ok(())
@@ -986,9 +1287,8 @@ impl Printer<'_> {
             if found.is_empty() {
                 continue;
             }
-            self.prefix(ctx, start, start + found.start(), b':')?;
-            ctx.stdout.write(found.as_bytes())?;
-            ctx.stdout.write(b"\n")?;
+            self.prefix(ctx, start, start + found.start(), b':', found.len())?;
+            self.text(ctx, found.as_bytes())?;
         }
         Ok(())
     }
@@ -1021,7 +1321,10 @@ impl Printer<'_> {
         }
         let first = first.max(self.printed_to);
         if (self.any_printed && first > self.printed_to) || (!self.any_printed && self.earlier_group) {
-            ctx.stdout.write(b"--\n")?;
+            if let Some(separator) = self.style.separator {
+                ctx.stdout.write_str(separator)?;
+                ctx.stdout.write(b"\n")?;
+            }
         }
         let mut at = first;
         while at < start {

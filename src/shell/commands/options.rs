@@ -34,7 +34,9 @@
 //!
 //! Not getopt, so not here: jq's command line (`jq/args.rs`: `--arg NAME
 //! VALUE` takes two arguments, names are never abbreviated, the messages
-//! are jq's), awk's and find's (an expression, not options).
+//! are jq's), find's (an expression, not options) and `which` (Debian's is
+//! a shell script with its own `Illegal option` message). awk's options go
+//! through here as gawk's do (`+F:v:f:W:`: the program ends them).
 //!
 //! Not done: `POSIXLY_CORRECT` in the environment (GNU stops at the first
 //! operand then); a script that wants it writes the options first.

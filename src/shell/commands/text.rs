@@ -16,7 +16,7 @@ pub(crate) use printf::format_all as printf_format;
 mod sort;
 mod tr;
 mod uniq;
-mod version;
+pub(super) mod version;
 mod wc;
 
 pub(super) const COMMANDS: &[(&str, CommandFn)] = &[

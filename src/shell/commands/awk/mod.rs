@@ -40,6 +40,7 @@ mod value;
 #[cfg(test)]
 pub(super) use value::{sprintf, Value};
 
+use super::options::{Arg, HasArg, Spec};
 use crate::shell::command::{CommandFn, Context};
 use crate::shell::LimitHit;
 
@@ -56,59 +57,44 @@ fn awk(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     let mut fs: Option<Vec<u8>> = None;
     let mut assigns: Vec<(String, Vec<u8>)> = Vec::new();
     let mut program_files: Vec<String> = Vec::new();
-    let mut i = 0;
-    // Options: -F fs, -v a=b, -f file; attached or separate values.
-    while i < args.len() {
-        let arg = &args[i];
-        if arg == "--" {
-            i += 1;
-            break;
-        }
-        if !arg.starts_with('-') || arg == "-" {
-            break;
-        }
-        // The flag is `-` and one character, which may take several bytes.
-        let (flag, attached) = arg.split_at(arg.char_indices().nth(2).map_or(arg.len(), |(at, _)| at));
-        let value = |i: &mut usize| -> Option<String> {
-            if !attached.is_empty() {
-                return Some(attached.to_string());
-            }
-            *i += 1;
-            args.get(*i).cloned()
-        };
-        match flag {
-            "-F" => {
-                let Some(v) = value(&mut i) else {
-                    return usage(ctx, "option requires an argument -- F");
-                };
-                fs = Some(lexer::unescape(v.as_bytes()));
-            }
-            "-v" => {
-                let Some(v) = value(&mut i) else {
-                    return usage(ctx, "option requires an argument -- v");
-                };
-                match interp::split_assignment(v.as_bytes()) {
-                    Some((name, val)) => assigns.push((name.to_string(), lexer::unescape(val))),
-                    None => {
-                        ctx.error(format!("improper assignment: -v {v}"))?;
-                        return Ok(2);
-                    }
+    // Options through getopt_long, as gawk parses them; the first operand
+    // (the program, unless `-f`) ends them.
+    const SPEC: Spec = Spec {
+        short: "+F:v:f:W:",
+        long: &[
+            ("field-separator", "F", HasArg::Yes),
+            ("assign", "v", HasArg::Yes),
+            ("file", "f", HasArg::Yes),
+            ("version", "version", HasArg::No),
+        ],
+    };
+    let parsed = match super::options::parse(&SPEC, args) {
+        Ok(parsed) => parsed,
+        Err(message) => return usage(ctx, &message),
+    };
+    let mut operands: Vec<String> = Vec::new();
+    for arg in parsed {
+        match arg {
+            Arg::Operand(operand) => operands.push(operand),
+            Arg::Opt("F", Some(v)) => fs = Some(lexer::unescape(v.as_bytes())),
+            Arg::Opt("v", Some(v)) => match interp::split_assignment(v.as_bytes()) {
+                Some((name, val)) => assigns.push((name.to_string(), lexer::unescape(val))),
+                None => {
+                    ctx.error(format!("improper assignment: -v {v}"))?;
+                    return Ok(2);
                 }
-            }
-            "-f" => {
-                let Some(v) = value(&mut i) else {
-                    return usage(ctx, "option requires an argument -- f");
-                };
-                program_files.push(v);
-            }
-            _ if arg == "--version" => {
+            },
+            Arg::Opt("f", Some(v)) => program_files.push(v),
+            Arg::Opt("version", _) | Arg::Opt("W", Some(_)) => {
+                // `-W version` (mawk, gawk); other `-W` words are taken as it.
                 ctx.stdout.write_str("awk (libaikido virtual shell), POSIX awk with gawk extensions\n")?;
                 return Ok(0);
             }
-            _ => return usage(ctx, &format!("unknown option {arg}")),
+            Arg::Opt(..) => {}
         }
-        i += 1;
     }
+    let args = &operands[..];
+    let mut i = 0;
     let source: Vec<u8> = if program_files.is_empty() {
         let Some(text) = args.get(i) else {
             return usage(ctx, "no program given");
@@ -213,9 +199,26 @@ mod tests {
     fn an_option_with_a_multibyte_letter_is_refused() {
         let (status, _, stderr) = awk(&["-\u{2e2}F,", "{print}"], "");
         assert_eq!(status, 2, "{stderr}");
-        assert!(stderr.contains("unknown option -\u{2e2}F,"), "{stderr}");
+        assert!(stderr.contains("invalid option -- '\u{2e2}'"), "{stderr}");
         let (status, stdout, _) = awk(&["-F\u{2e2}", "{print $2}"], "a\u{2e2}b\n");
         assert_eq!((status, stdout.as_str()), (0, "b\n"));
+    }
+
+    /// The options go through getopt_long (`commands/options.rs`), as gawk's.
+    #[test]
+    fn options_are_getopts() {
+        let (status, _, stderr) = awk(&["-x", "1"], "");
+        assert_eq!(status, 2);
+        assert!(stderr.starts_with("awk: invalid option -- 'x'\n"), "{stderr}");
+        let (status, _, stderr) = awk(&["-F"], "");
+        assert_eq!(status, 2);
+        assert!(stderr.starts_with("awk: option requires an argument -- 'F'\n"), "{stderr}");
+        assert_eq!(out(&["-vx=1", "-F:", "BEGIN{print x FS}"], ""), "1:\n");
+        assert_eq!(out(&["--assign", "y=2", "--", "BEGIN{print y}"], ""), "2\n");
+        // The program ends the options: a later `-x` is a file operand.
+        let (status, _, stderr) = awk(&["{print}", "-x"], "");
+        assert_eq!(status, 2);
+        assert!(stderr.contains("-x"), "{stderr}");
     }
 
     #[test]

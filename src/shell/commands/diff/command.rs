@@ -13,8 +13,16 @@ use super::super::text::common::{parse, Arg, HasArg, Spec};
 use super::*;
 
 const DIFF_SPEC: Spec = Spec {
-    short: "qsrNiwbBuU:cC:a",
+    short: "qsrNiwbBuU:cC:aeytW:",
     long: &[
+        ("normal", "normal", HasArg::No),
+        ("ed", "e", HasArg::No),
+        ("side-by-side", "y", HasArg::No),
+        ("width", "W", HasArg::Yes),
+        ("left-column", "left-column", HasArg::No),
+        ("suppress-common-lines", "suppress-common-lines", HasArg::No),
+        ("expand-tabs", "t", HasArg::No),
+        ("tabsize", "tabsize", HasArg::Yes),
         ("brief", "q", HasArg::No),
         ("report-identical-files", "s", HasArg::No),
         ("recursive", "r", HasArg::No),
@@ -53,6 +61,20 @@ pub(super) struct DiffOptions {
     pub(super) labels: Vec<String>,
     /// The options as written, for the `diff -r a/f b/f` lines.
     pub(super) switches: String,
+    /// `-y`: the side-by-side layout.
+    pub(super) side_by_side: Option<SideBySide>,
+    /// `-e`: an ed script.
+    pub(super) ed: bool,
+}
+
+/// The output formats, of which a command line may choose one.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Style {
+    Normal,
+    Unified,
+    Context,
+    SideBySide,
+    Ed,
 }
 
 pub(super) fn diff(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
@@ -62,6 +84,9 @@ pub(super) fn diff(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
     };
     let mut options = DiffOptions::default();
     let mut operands = Vec::new();
+    let mut style: Option<Style> = None;
+    let (mut width, mut tabsize, mut expand_tabs) = (130usize, 8usize, false);
+    let (mut left_column, mut suppress_common) = (false, false);
     for arg in parsed {
         match arg {
             Arg::Operand(operand) => operands.push(operand),
@@ -76,11 +101,43 @@ pub(super) fn diff(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
                 "B" => options.ignore_blank_lines = true,
                 "a" => options.text = true,
                 // GNU keeps the largest context asked for (`-u -U1` is 3).
-                "u" | "U" | "unified" | "c" | "C" | "context" => {
-                    let context_format = matches!(key, "c" | "C" | "context");
-                    if options.unified.is_some() && options.context_format != context_format {
+                "normal" | "e" | "y" => {
+                    let chosen = match key {
+                        "normal" => Style::Normal,
+                        "e" => Style::Ed,
+                        _ => Style::SideBySide,
+                    };
+                    if style.is_some_and(|s| s != chosen) {
                         return diffutils_usage(ctx, "conflicting output style options");
                     }
+                    style = Some(chosen);
+                }
+                "W" | "tabsize" => {
+                    let text = value.unwrap_or_default();
+                    match text.parse::<usize>() {
+                        Ok(n) if n > 0 => {
+                            if key == "W" {
+                                width = n;
+                            } else {
+                                tabsize = n;
+                            }
+                        }
+                        _ => {
+                            let what = if key == "W" { "width" } else { "tabsize" };
+                            return diffutils_usage(ctx, &format!("invalid {what} '{text}'"));
+                        }
+                    }
+                }
+                "t" => expand_tabs = true,
+                "left-column" => left_column = true,
+                "suppress-common-lines" => suppress_common = true,
+                "u" | "U" | "unified" | "c" | "C" | "context" => {
+                    let context_format = matches!(key, "c" | "C" | "context");
+                    let chosen = if context_format { Style::Context } else { Style::Unified };
+                    if style.is_some_and(|s| s != chosen) {
+                        return diffutils_usage(ctx, "conflicting output style options");
+                    }
+                    style = Some(chosen);
                     options.context_format = context_format;
                     let value = if matches!(key, "u" | "c") { None } else { value };
                     let lines = match value {
@@ -103,6 +160,16 @@ pub(super) fn diff(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
                 _ => {}
             },
         }
+    }
+    match style {
+        Some(Style::SideBySide) => {
+            let mut layout = SideBySide::new(width, tabsize, expand_tabs);
+            layout.left_column = left_column;
+            layout.suppress_common = suppress_common;
+            options.side_by_side = Some(layout);
+        }
+        Some(Style::Ed) => options.ed = true,
+        _ => {}
     }
     // The switches as the user wrote them: the arguments that are not operands.
     let mut rest: Vec<&String> = args.iter().collect();
@@ -212,7 +279,7 @@ fn diff_files(ctx: &mut Context<'_>, options: &DiffOptions, a: &str, b: &str, in
     let missing = (data_a.is_none(), data_b.is_none());
     let data_a = data_a.unwrap_or_default();
     let data_b = data_b.unwrap_or_default();
-    if data_a == data_b && missing == (false, false) {
+    if data_a == data_b && missing == (false, false) && (options.side_by_side.is_none() || options.brief) {
         if options.report_identical {
             ctx.stdout.write_str(&format!("Files {a} and {b} are identical\n"))?;
         }
@@ -236,6 +303,12 @@ fn diff_files(ctx: &mut Context<'_>, options: &DiffOptions, a: &str, b: &str, in
     let changes = compute_changes(ctx, options, &lines_a, &lines_b)?;
     let shown: Vec<bool> = changes.iter().map(|change| !ignorable(options, change, &lines_a, &lines_b)).collect();
     if !shown.iter().any(|&shown| shown) {
+        // `-y` shows the files side by side even when they are the same.
+        if let (Some(layout), false) = (options.side_by_side, options.brief) {
+            let mut out = Vec::new();
+            layout.format(&mut out, &changes, &shown, (&lines_a, &lines_b));
+            ctx.stdout.write(&out)?;
+        }
         if options.report_identical && changes.is_empty() {
             ctx.stdout.write_str(&format!("Files {a} and {b} are identical\n"))?;
         }
@@ -250,6 +323,12 @@ fn diff_files(ctx: &mut Context<'_>, options: &DiffOptions, a: &str, b: &str, in
         out.extend_from_slice(format!("diff{} {a} {b}\n", options.switches).as_bytes());
     }
     match options.unified {
+        _ if options.side_by_side.is_some() => {
+            if let Some(layout) = options.side_by_side {
+                layout.format(&mut out, &changes, &shown, (&lines_a, &lines_b));
+            }
+        }
+        _ if options.ed => ed_format(&mut out, &changes, &shown, &lines_b),
         None => normal_format(&mut out, &changes, &shown, &lines_a, &lines_b, options.color),
         Some(context) if options.context_format => {
             let label_a = context_header(ctx, options.labels.first(), a, missing.0);

@@ -30,6 +30,6 @@ mod tests;
 use cmp::cmp;
 use comm::comm;
 use command::{diff, DiffOptions};
-use format::{context_format, normal_format, paint, push_line, unified_format};
+use format::{context_format, ed_format, normal_format, paint, push_line, unified_format, SideBySide};
 use lines::{ignorable, line_key, split_lines, Change};
 use myers::compute_changes;

@@ -112,11 +112,11 @@ fn diff_directories_and_errors() {
         run("diff", &["a"], ""),
         (2, "".into(), "diff: missing operand after 'a'\ndiff: Try 'diff --help' for more information.\n".into())
     );
-    // Not GNU's answer: -y (side by side) is left out, and a flag left
-    // out fails with getopt's own message rather than doing something else.
+    // Not GNU's answer: -Z (--ignore-trailing-space) is left out, and a flag
+    // left out fails with getopt's own message rather than doing something else.
     assert_eq!(
-        run("diff", &["-y", "a", "b"], ""),
-        (2, "".into(), "diff: invalid option -- 'y'\ndiff: Try 'diff --help' for more information.\n".into())
+        run("diff", &["-Z", "a", "b"], ""),
+        (2, "".into(), "diff: invalid option -- 'Z'\ndiff: Try 'diff --help' for more information.\n".into())
     );
     assert_eq!(
         run("diff", &["-U", "x", "a", "b"], ""),

@@ -829,7 +829,7 @@ pub(super) fn mktemp(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Limi
             ("quiet", "q", HasArg::No),
             ("dry-run", "u", HasArg::No),
             ("tmpdir", "p", HasArg::Yes),
-            ("suffix", "S", HasArg::No),
+            ("suffix", "S", HasArg::Yes),
         ],
     };
     let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(1) };
@@ -838,10 +838,29 @@ pub(super) fn mktemp(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Limi
         return Ok(1);
     }
     let template = parsed.operands.first().cloned().unwrap_or_else(|| "tmp.XXXXXXXXXX".to_string());
-    let suffix = parsed.value("S").unwrap_or("");
+    // The suffix is `--suffix`'s (then the template must end in X), else
+    // what follows the template's last X, as GNU's.
+    let (template, suffix) = match parsed.value("S") {
+        Some(suffix) => {
+            if suffix.contains('/') {
+                ctx.error(format_args!("invalid suffix {}, contains directory separator", quote(suffix)))?;
+                return Ok(1);
+            }
+            if !template.ends_with('X') {
+                ctx.error(format_args!("with --suffix, template {} must end in X", quote(&template)))?;
+                return Ok(1);
+            }
+            (template.clone(), suffix.to_string())
+        }
+        None => match template.rfind('X') {
+            Some(at) => (template[..=at].to_string(), template[at + 1..].to_string()),
+            None => (template.clone(), String::new()),
+        },
+    };
+    let suffix = suffix.as_str();
     let stem_len = template.len() - template.trim_end_matches('X').len();
     if stem_len < 3 {
-        ctx.error(format_args!("too few X's in template {}", quote(&template)))?;
+        ctx.error(format_args!("too few X's in template {}", quote(&format!("{template}{suffix}"))))?;
         return Ok(1);
     }
     let use_dir = parsed.operands.is_empty() || parsed.has("t") || parsed.has("p");
@@ -851,7 +870,9 @@ pub(super) fn mktemp(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Limi
             .map(str::to_string)
             .or_else(|| (ctx.var)("TMPDIR").filter(|dir| !dir.is_empty()))
             .unwrap_or_else(|| "/tmp".to_string());
-        let _ = ctx.storage.mkdir(&ctx.path(&dir), true);
+        if !parsed.has("u") {
+            let _ = ctx.storage.mkdir(&ctx.path(&dir), true);
+        }
         Some(dir)
     } else {
         None

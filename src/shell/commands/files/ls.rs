@@ -1,7 +1,9 @@
 //! `ls`, `du` and `stat`.
 //!
-//! `ls` writes one name per line (its output is never a terminal); `-C`
-//! and `-x` are accepted and change nothing. `ls -l` shows the owner and
+//! `ls` writes one name per line by default (its output is never a
+//! terminal); `-C`, `-x` and `-m` lay names out in GNU's columns for a
+//! width of `-w`, `$COLUMNS` or 80, with tabs every `-T` (8) columns as GNU
+//! does. `ls -l` shows the owner and
 //! group `user user`, one link per file, the storage's modification time
 //! in UTC, and 4096 bytes for a directory.
 
@@ -17,7 +19,23 @@ enum Sort {
     Name,
     Size,
     Time,
+    Extension,
+    /// `-v`: natural order of version numbers (GNU's filevercmp).
+    Version,
     None,
+}
+
+/// How names are laid out (GNU's `format`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Format {
+    OnePerLine,
+    Long,
+    /// `-C`: columns, filled down.
+    Columns,
+    /// `-x`: columns, filled across.
+    Across,
+    /// `-m`: a comma-separated list.
+    Commas,
 }
 
 struct LsOptions {
@@ -34,6 +52,15 @@ struct LsOptions {
     owner: bool,
     group: bool,
     now: i64,
+    format: Format,
+    /// `-Q`: names in double quotes, with C escapes.
+    quote: bool,
+    /// `--group-directories-first`.
+    dirs_first: bool,
+    /// The line width for `-C`, `-x`, `-m` (0: no limit).
+    width: usize,
+    /// Tab stops for `-C` and `-x` (0: spaces only).
+    tabsize: usize,
 }
 
 /// One name to show: as shown, its absolute path, and its metadata (the
@@ -42,35 +69,50 @@ struct Item {
     name: String,
     absolute: String,
     meta: Metadata,
+    /// A directory or a link to one (`--group-directories-first`).
+    is_dir: bool,
 }
 
-/// `ls [-aAdFhlpRrStU1] [FILE]…`.
+impl Item {
+    fn new(ctx: &Context<'_>, name: String, absolute: String, meta: Metadata) -> Item {
+        let is_dir = match meta.kind {
+            FileKind::Directory => true,
+            FileKind::Symlink => ctx.storage.stat(&absolute).is_ok_and(|target| target.kind == FileKind::Directory),
+            FileKind::File => false,
+        };
+        Item { name, absolute, meta, is_dir }
+    }
+}
+
+/// `ls [-1aACdFghlmnopQrRStUxX] [-w COLS] [-T COLS] [FILE]…`.
 pub(super) fn ls(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     const SPEC: Spec = Spec {
-        short: "aAdFhlpRrStU1CxfgoGnNLHcu",
+        short: "aAdFhlpRrStU1CxfgoGnNLHcumQvXw:T:",
         long: &[
             ("all", "a", HasArg::No),
             ("almost-all", "A", HasArg::No),
+            ("color", "color", HasArg::Optional),
+            ("colour", "color", HasArg::Optional),
             ("directory", "d", HasArg::No),
-            ("classify", "F", HasArg::No),
+            ("dereference", "L", HasArg::No),
+            ("dereference-command-line", "H", HasArg::No),
+            ("classify", "F", HasArg::Optional),
+            ("format", "format", HasArg::Yes),
+            ("group-directories-first", "group-directories-first", HasArg::No),
             ("human-readable", "h", HasArg::No),
+            ("literal", "N", HasArg::No),
+            ("no-group", "G", HasArg::No),
+            ("numeric-uid-gid", "n", HasArg::No),
+            ("quote-name", "Q", HasArg::No),
             ("recursive", "R", HasArg::No),
             ("reverse", "r", HasArg::No),
-            ("dereference", "L", HasArg::No),
-            ("numeric-uid-gid", "n", HasArg::No),
-            ("no-group", "G", HasArg::No),
-            ("literal", "N", HasArg::No),
+            ("show-control-chars", "show-control-chars", HasArg::No),
+            ("sort", "sort", HasArg::Yes),
+            ("tabsize", "T", HasArg::Yes),
+            ("width", "w", HasArg::Yes),
         ],
     };
-    // Options with no effect on an output that is not a terminal.
-    let args: Vec<String> = args
-        .iter()
-        .filter(|arg| {
-            !(arg.starts_with("--color") || *arg == "--group-directories-first" || *arg == "--show-control-chars")
-        })
-        .cloned()
-        .collect();
-    let Some(parsed) = parse(ctx, &args, &SPEC)? else { return Ok(2) };
+    let Some(parsed) = parse(ctx, args, &SPEC)? else { return Ok(2) };
     let mut options = LsOptions {
         all: false,
         almost_all: false,
@@ -85,21 +127,80 @@ pub(super) fn ls(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit
         owner: true,
         group: !parsed.has("G"),
         now: epoch_seconds(SystemTime::now()),
+        format: Format::OnePerLine,
+        quote: parsed.has("Q"),
+        dirs_first: parsed.has("group-directories-first"),
+        width: 80,
+        tabsize: 8,
     };
-    for (option, _) in &parsed.options {
+    if let Some(columns) = (ctx.var)("COLUMNS").and_then(|text| text.parse::<usize>().ok()).filter(|&n| n > 0) {
+        options.width = columns;
+    }
+    for (option, value) in &parsed.options {
         match *option {
             "a" => (options.all, options.almost_all) = (true, false),
             "A" => (options.all, options.almost_all) = (false, true),
             "f" => (options.all, options.sort) = (true, Sort::None),
-            "l" | "n" => options.long = true,
-            "g" => (options.long, options.owner) = (true, false),
-            "o" => (options.long, options.group) = (true, false),
-            "1" | "C" | "x" => {}
+            "l" | "n" => options.format = Format::Long,
+            "g" => (options.format, options.owner) = (Format::Long, false),
+            "o" => (options.format, options.group) = (Format::Long, false),
+            // -1 has no effect after -l, as in GNU.
+            "1" if options.format != Format::Long => options.format = Format::OnePerLine,
+            "C" => options.format = Format::Columns,
+            "x" => options.format = Format::Across,
+            "m" => options.format = Format::Commas,
             "S" => options.sort = Sort::Size,
             "t" => options.sort = Sort::Time,
             "U" => options.sort = Sort::None,
+            "X" => options.sort = Sort::Extension,
+            "v" => options.sort = Sort::Version,
+            "format" => {
+                options.format = match value.as_str() {
+                    "long" | "verbose" => Format::Long,
+                    "single-column" => Format::OnePerLine,
+                    "vertical" => Format::Columns,
+                    "across" | "horizontal" => Format::Across,
+                    "commas" => Format::Commas,
+                    _ => {
+                        let valid = "Valid arguments are:\n  - 'verbose', 'long'\n  - 'commas'\n  - 'horizontal', 'across'\n  - 'vertical'\n  - 'single-column'";
+                        super::usage_error(ctx, format!("invalid argument '{value}' for '--format'\n{valid}"))?;
+                        return Ok(1);
+                    }
+                }
+            }
+            "sort" => {
+                options.sort = match value.as_str() {
+                    "none" => Sort::None,
+                    "size" => Sort::Size,
+                    "time" => Sort::Time,
+                    "extension" => Sort::Extension,
+                    "version" => Sort::Version,
+                    _ => {
+                        let valid = "Valid arguments are:\n  - 'none'\n  - 'time'\n  - 'size'\n  - 'extension'\n  - 'version'\n  - 'width'";
+                        super::usage_error(ctx, format!("invalid argument '{value}' for '--sort'\n{valid}"))?;
+                        return Ok(1);
+                    }
+                }
+            }
+            "w" | "T" => {
+                let Ok(number) = value.parse::<usize>() else {
+                    let what = if *option == "w" { "line width" } else { "tab size" };
+                    ctx.error(format_args!("invalid {what}: {}", super::quote(value)))?;
+                    return Ok(2);
+                };
+                if *option == "w" {
+                    options.width = number;
+                } else {
+                    options.tabsize = number;
+                }
+            }
             _ => {}
         }
+    }
+    options.long = options.format == Format::Long;
+    if options.width == 0 {
+        // No line limit: GNU pads with spaces only.
+        options.tabsize = 0;
     }
     let follow_operands = parsed.has("L") || !(options.long || options.directory || options.classify);
     let operands = if parsed.operands.is_empty() { vec![".".to_string()] } else { parsed.operands.clone() };
@@ -119,7 +220,7 @@ pub(super) fn ls(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit
         };
         match result {
             Ok(meta) => {
-                let item = Item { name: operand.clone(), absolute, meta };
+                let item = Item::new(ctx, operand.clone(), absolute, meta);
                 if item.meta.kind == FileKind::Directory && !options.directory {
                     dirs.push(item);
                 } else {
@@ -154,11 +255,49 @@ fn sort_items(items: &mut [Item], options: &LsOptions) {
             items.sort_by(|a, b| shown_size(&b.meta).cmp(&shown_size(&a.meta)).then_with(|| a.name.cmp(&b.name)))
         }
         Sort::Time => items.sort_by(|a, b| b.meta.modified.cmp(&a.meta.modified).then_with(|| a.name.cmp(&b.name))),
+        Sort::Extension => items.sort_by(|a, b| {
+            extension(&a.name).cmp(extension(&b.name)).then_with(|| a.name.as_bytes().cmp(b.name.as_bytes()))
+        }),
+        Sort::Version => items.sort_by(|a, b| {
+            super::super::text::version::compare(a.name.as_bytes(), b.name.as_bytes())
+                .then_with(|| a.name.as_bytes().cmp(b.name.as_bytes()))
+        }),
         Sort::None => {}
     }
     if options.reverse {
         items.reverse();
     }
+    if options.dirs_first {
+        // Directories (and links to them) first; each group keeps its order.
+        items.sort_by_key(|item| !item.is_dir);
+    }
+}
+
+/// `-X`'s key: what follows the name's last dot (nothing without one).
+fn extension(name: &str) -> &[u8] {
+    name.rfind('.').map_or(&b""[..], |at| &name.as_bytes()[at + 1..])
+}
+
+/// `-Q`'s form of a name: in double quotes, with C escapes.
+fn quoted(name: &str) -> String {
+    let mut out = String::from("\"");
+    for c in name.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\x07' => out.push_str("\\a"),
+            '\x08' => out.push_str("\\b"),
+            '\x0b' => out.push_str("\\v"),
+            '\x0c' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\{:03o}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// Lists one directory (and, with `-R`, those under it); returns whether
@@ -191,7 +330,7 @@ fn list_dir(
         for name in [".", ".."] {
             let path = crate::storage::normalize(&child(absolute, name));
             if let Ok(meta) = ctx.storage.stat(&path) {
-                items.push(Item { name: name.to_string(), absolute: path, meta });
+                items.push(Item::new(ctx, name.to_string(), path, meta));
             }
         }
     }
@@ -203,7 +342,7 @@ fn list_dir(
         }
         let path = child(absolute, &entry.name);
         if let Ok(meta) = ctx.storage.lstat(&path) {
-            items.push(Item { name: entry.name, absolute: path, meta });
+            items.push(Item::new(ctx, entry.name, path, meta));
         }
     }
     sort_items(&mut items, options);
@@ -230,14 +369,134 @@ fn indicator(meta: &Metadata, options: &LsOptions) -> &'static str {
     }
 }
 
-fn print_block(ctx: &mut Context<'_>, items: &[Item], options: &LsOptions, with_total: bool) -> Result<(), LimitHit> {
-    if !options.long {
-        let mut out = String::new();
-        for item in items {
-            out.push_str(&item.name);
-            out.push_str(indicator(&item.meta, options));
+/// A name as listed: quoted with `-Q`.
+fn shown_name(name: &str, options: &LsOptions) -> String {
+    if options.quote {
+        quoted(name)
+    } else {
+        name.to_string()
+    }
+}
+
+/// GNU's `indent`: spaces from column `from` to `to`, a tab where one fits.
+fn indent(out: &mut String, mut from: usize, to: usize, tabsize: usize) {
+    while from < to {
+        if tabsize != 0 && to / tabsize > (from + 1) / tabsize {
+            out.push('\t');
+            from += tabsize - from % tabsize;
+        } else {
+            out.push(' ');
+            from += 1;
+        }
+    }
+}
+
+/// `-C` (`across` false) and `-x`: GNU's many-per-line layout, the most
+/// columns whose widths (each name plus two, the last column without them)
+/// stay under the line width.
+fn columns(names: &[String], options: &LsOptions, across: bool) -> String {
+    let n = names.len();
+    let lengths: Vec<usize> = names.iter().map(|name| name.chars().count()).collect();
+    let max_cols = if options.width == 0 { n } else { (options.width / 3).max(1).min(n) };
+    let mut cols = 1;
+    let mut widths = vec![lengths.iter().copied().max().unwrap_or(0)];
+    for try_cols in (2..=max_cols).rev() {
+        let rows = n.div_ceil(try_cols);
+        let mut col_widths = vec![3usize; try_cols];
+        for (index, length) in lengths.iter().enumerate() {
+            let col = if across { index % try_cols } else { index / rows };
+            let real = length + if col == try_cols - 1 { 0 } else { 2 };
+            col_widths[col] = col_widths[col].max(real);
+        }
+        if options.width == 0 || col_widths.iter().sum::<usize>() < options.width {
+            cols = try_cols;
+            widths = col_widths;
+            break;
+        }
+    }
+    let mut out = String::new();
+    if cols == 1 {
+        for name in names {
+            out.push_str(name);
             out.push('\n');
         }
+        return out;
+    }
+    let rows = n.div_ceil(cols);
+    if across {
+        let mut pos = 0;
+        for (index, name) in names.iter().enumerate() {
+            let col = index % cols;
+            if index > 0 {
+                if col == 0 {
+                    out.push('\n');
+                    pos = 0;
+                } else {
+                    indent(&mut out, pos + lengths[index - 1], pos + widths[col - 1], options.tabsize);
+                    pos += widths[col - 1];
+                }
+            }
+            out.push_str(name);
+        }
+        out.push('\n');
+        return out;
+    }
+    for row in 0..rows {
+        let (mut index, mut col, mut pos) = (row, 0, 0);
+        loop {
+            out.push_str(&names[index]);
+            let width = widths[col];
+            col += 1;
+            if index + rows >= n {
+                break;
+            }
+            indent(&mut out, pos + lengths[index], pos + width, options.tabsize);
+            pos += width;
+            index += rows;
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// `-m`: names separated by `, `, a new line where the next would reach the width.
+fn commas(names: &[String], options: &LsOptions) -> String {
+    let mut out = String::new();
+    let mut pos = 0;
+    for (index, name) in names.iter().enumerate() {
+        let length = if options.width == 0 { 0 } else { name.chars().count() };
+        if index > 0 {
+            out.push(',');
+            if options.width == 0 || pos + length + 2 < options.width {
+                out.push(' ');
+                pos += 2;
+            } else {
+                out.push('\n');
+                pos = 0;
+            }
+        }
+        out.push_str(name);
+        pos += length;
+    }
+    out.push('\n');
+    out
+}
+
+fn print_block(ctx: &mut Context<'_>, items: &[Item], options: &LsOptions, with_total: bool) -> Result<(), LimitHit> {
+    if !options.long {
+        if items.is_empty() {
+            return Ok(());
+        }
+        let names: Vec<String> = items
+            .iter()
+            .map(|item| format!("{}{}", shown_name(&item.name, options), indicator(&item.meta, options)))
+            .collect();
+        let out = match options.format {
+            Format::Columns => columns(&names, options, false),
+            Format::Across => columns(&names, options, true),
+            Format::Commas => commas(&names, options),
+            Format::OnePerLine | Format::Long => names.iter().map(|name| format!("{name}\n")).collect(),
+        };
         return ctx.stdout.write_str(&out);
     }
     if with_total {
@@ -257,10 +516,10 @@ fn print_block(ctx: &mut Context<'_>, items: &[Item], options: &LsOptions, with_
         };
         let size = shown_size(&item.meta);
         let size = if options.human { human(size) } else { size.to_string() };
-        let mut name = format!("{}{}", item.name, indicator(&item.meta, options));
+        let mut name = format!("{}{}", shown_name(&item.name, options), indicator(&item.meta, options));
         if item.meta.kind == FileKind::Symlink {
             if let Ok(target) = ctx.storage.readlink(&item.absolute) {
-                name = format!("{} -> {target}", item.name);
+                name = format!("{} -> {}", shown_name(&item.name, options), shown_name(&target, options));
             }
         }
         rows.push((mode_string(&item.meta), links.to_string(), size, date(item.meta.modified, options.now), name));

@@ -3,7 +3,7 @@
 //! blanks unless `-b`), per-key options that replace the global ones, the
 //! whole-line byte comparison as a last resort unless `-s` or `-u`, and
 //! `-n`, `-g`, `-h`, `-V`, `-M`, `-R`, `-f`, `-d`, `-i`, `-c`/`-C`, `-o`,
-//! `-z`. `-m` sorts rather than merges (same output for sorted inputs).
+//! `-z`, `-m` (a merge of the inputs as they are, GNU's order on ties).
 //! `-R` uses a per-run random hash of the key.
 
 use std::borrow::Cow;
@@ -67,11 +67,38 @@ struct Options {
     printable: bool,
     reverse: bool,
     method: Method,
+    /// The ordering letters given, as bits of [`ORDERING_LETTERS`] (GNU
+    /// keeps each as a flag, so `-n -g` is two, which it refuses).
+    letters: u16,
 }
 
+/// GNU's `key_to_opts` order, for the `options '-hn' are incompatible` message.
+const ORDERING_LETTERS: &[u8] = b"bdfghiMnRrV";
+
 impl Options {
+    /// GNU's check_ordering_compatibility: at most one of `-n -g -h -M`
+    /// and `-V`/`-R`/`-d`/`-i`; the message lists the key's letters
+    /// without `b` and `r`.
+    fn incompatible(&self) -> Option<String> {
+        let has = |letter: u8| {
+            let bit = ORDERING_LETTERS.iter().position(|&l| l == letter).map_or(0, |at| 1 << at);
+            self.letters & bit != 0
+        };
+        let methods = [b'n', b'g', b'h', b'M'].iter().filter(|&&l| has(l)).count()
+            + usize::from(has(b'V') || has(b'R') || has(b'd') || has(b'i'));
+        if methods <= 1 {
+            return None;
+        }
+        let letters: String =
+            ORDERING_LETTERS.iter().filter(|&&l| l != b'b' && l != b'r' && has(l)).map(|&l| l as char).collect();
+        Some(format!("options '-{letters}' are incompatible"))
+    }
+
     /// Sets the option for one ordering letter; false if it is not one.
     fn set(&mut self, letter: u8, end: bool) -> bool {
+        if let Some(at) = ORDERING_LETTERS.iter().position(|&l| l == letter) {
+            self.letters |= 1 << at;
+        }
         match letter {
             b'b' if end => self.skip_end_blanks = true,
             b'b' => self.skip_start_blanks = true,
@@ -120,8 +147,9 @@ pub(super) fn sort(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
     let mut global = Options::default();
     let mut keys = Vec::new();
     let mut tab = None;
-    let (mut unique, mut stable, mut delim) = (false, false, b'\n');
-    let mut check: Option<bool> = None;
+    let (mut unique, mut stable, mut delim, mut merge) = (false, false, b'\n', false);
+    // `-c` (diagnose) or `-C` (quiet), by its letter.
+    let mut check: Option<char> = None;
     let mut output: Option<String> = None;
     let mut files = Vec::new();
     for arg in parsed {
@@ -136,7 +164,7 @@ pub(super) fn sort(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
             },
             Arg::Opt("t", Some(value)) => {
                 let bytes = value.as_bytes();
-                tab = Some(match bytes {
+                let new_tab = match bytes {
                     [] => {
                         ctx.error("empty tab")?;
                         return Ok(2);
@@ -147,16 +175,41 @@ pub(super) fn sort(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
                         ctx.error(format!("multi-character tab '{value}'"))?;
                         return Ok(2);
                     }
-                });
+                };
+                if tab.is_some_and(|tab| tab != new_tab) {
+                    ctx.error("incompatible tabs")?;
+                    return Ok(2);
+                }
+                tab = Some(new_tab);
             }
-            Arg::Opt("o", value) => output = value,
+            Arg::Opt("o", value) => {
+                if output.is_some() && output != value {
+                    ctx.error("multiple output files specified")?;
+                    return Ok(2);
+                }
+                output = value;
+            }
             Arg::Opt("u", _) => unique = true,
+            Arg::Opt("m", _) => merge = true,
             Arg::Opt("s", _) => stable = true,
             Arg::Opt("z", _) => delim = 0,
-            Arg::Opt("c", _) => check = Some(true),
-            Arg::Opt("C", _) => check = Some(false),
-            Arg::Opt("check", value) => {
-                check = Some(!matches!(value.as_deref(), Some("quiet" | "silent")));
+            Arg::Opt(letter @ ("c" | "C" | "check"), value) => {
+                let letter = match (letter, value.as_deref()) {
+                    ("c", _) | ("check", None | Some("diagnose-first")) => 'c',
+                    ("C", _) | ("check", Some("quiet" | "silent")) => 'C',
+                    (_, other) => {
+                        let other = other.unwrap_or_default();
+                        let message = format!(
+                            "invalid argument '{other}' for '--check'\nValid arguments are:\n  - 'quiet', 'silent'\n  - 'diagnose-first'"
+                        );
+                        return usage(ctx, &message, 1);
+                    }
+                };
+                if check.is_some_and(|c| c != letter) {
+                    ctx.error("options '-cC' are incompatible")?;
+                    return Ok(2);
+                }
+                check = Some(letter);
             }
             Arg::Opt("sort", Some(value)) => {
                 let letter = match value.as_str() {
@@ -167,8 +220,8 @@ pub(super) fn sort(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
                     "random" => b'R',
                     "version" => b'V',
                     _ => {
-                        let message = format!("invalid argument '{value}' for '--sort'");
-                        return usage(ctx, &message, 2);
+                        let message = format!("invalid argument '{value}' for '--sort'\nValid arguments are:\n  - 'general-numeric'\n  - 'human-numeric'\n  - 'month'\n  - 'numeric'\n  - 'random'\n  - 'version'");
+                        return usage(ctx, &message, 1);
                     }
                 };
                 global.set(letter, false);
@@ -192,16 +245,24 @@ pub(super) fn sort(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
     if keys.is_empty() && global != Options::default() {
         keys.push(Key { start_field: 0, start_char: 0, end_field: None, end_char: 0, options: global });
     }
+    if let Some(message) = keys.iter().find_map(|key| key.options.incompatible()) {
+        ctx.error(message)?;
+        return Ok(2);
+    }
     let config = Config { keys, tab, unique, stable, reverse: global.reverse, seed: Default::default() };
     if files.is_empty() {
         files.push("-".to_string());
     }
-    if let Some(diagnose) = check {
+    if let Some(letter) = check {
         if let Some(extra) = files.get(1) {
-            ctx.error(format!("extra operand {} not allowed with -c", super::common::quote(extra)))?;
+            ctx.error(format!("extra operand {} not allowed with -{letter}", super::common::quote(extra)))?;
             return Ok(2);
         }
-        return check_order(ctx, &config, &files[0], delim, diagnose);
+        if output.is_some() {
+            ctx.error(format!("options '-{letter}o' are incompatible"))?;
+            return Ok(2);
+        }
+        return check_order(ctx, &config, &files[0], delim, letter == 'c');
     }
     let mut inputs: Vec<Cow<'_, [u8]>> = Vec::new();
     for file in &files {
@@ -211,10 +272,14 @@ pub(super) fn sort(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
         }
     }
     let mut all: Vec<&[u8]> = Vec::new();
+    // Where each input's lines start in `all` (for `-m`).
+    let mut starts = Vec::with_capacity(inputs.len() + 1);
     for data in &inputs {
         (ctx.check)()?;
+        starts.push(all.len());
         all.extend(lines(data, delim));
     }
+    starts.push(all.len());
     (ctx.check)()?;
     // Keys are cut once per line, into one flat vector, not per comparison.
     let width = config.keys.len();
@@ -230,7 +295,11 @@ pub(super) fn sort(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
     } else {
         all.iter().copied().zip(texts.chunks(width)).collect()
     };
-    sort_entries(&config, &mut entries);
+    if merge {
+        entries = merge_entries(ctx, &config, &entries, &starts)?;
+    } else {
+        sort_entries(&config, &mut entries);
+    }
     (ctx.check)()?;
     if config.unique {
         entries.dedup_by(|later, earlier| {
@@ -252,6 +321,44 @@ pub(super) fn sort(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
         }
     }
     Ok(0)
+}
+
+/// `-m`: the inputs (`entries[starts[i]..starts[i + 1]]`, each taken as
+/// sorted) merged: at each step the least head, the earlier input on a tie.
+fn merge_entries<'l, 'k>(
+    ctx: &Context<'_>,
+    config: &Config,
+    entries: &[Line<'l, 'k>],
+    starts: &[usize],
+) -> Result<Vec<Line<'l, 'k>>, LimitHit> {
+    let mut heads: Vec<usize> = starts[..starts.len() - 1].to_vec();
+    let mut merged = Vec::with_capacity(entries.len());
+    while merged.len() < entries.len() {
+        if merged.len() % 4096 == 4095 {
+            (ctx.check)()?;
+        }
+        let mut best: Option<usize> = None;
+        for input in 0..heads.len() {
+            if heads[input] >= starts[input + 1] {
+                continue;
+            }
+            let candidate = entries[heads[input]];
+            let better = match best {
+                None => true,
+                Some(b) => {
+                    let current = entries[heads[b]];
+                    compare_decorated(config, candidate.0, candidate.1, current.0, current.1, 0) == Ordering::Less
+                }
+            };
+            if better {
+                best = Some(input);
+            }
+        }
+        let Some(input) = best else { break };
+        merged.push(entries[heads[input]]);
+        heads[input] += 1;
+    }
+    Ok(merged)
 }
 
 fn check_order(ctx: &mut Context<'_>, config: &Config, file: &str, delim: u8, diagnose: bool) -> Result<i32, LimitHit> {

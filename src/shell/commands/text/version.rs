@@ -5,7 +5,7 @@
 use std::cmp::Ordering;
 
 /// Compares two version strings the way GNU `sort -V` does.
-pub(super) fn compare(a: &[u8], b: &[u8]) -> Ordering {
+pub(in crate::shell::commands) fn compare(a: &[u8], b: &[u8]) -> Ordering {
     if a.is_empty() || b.is_empty() {
         return (!a.is_empty()).cmp(&!b.is_empty());
     }
