@@ -456,6 +456,12 @@ impl Interp<'_> {
             return Ok(());
         }
         if quoted {
+            // `"${a[@]+"${a[@]}"}"`: the elements stay words of their own.
+            if word.contains('@') && !word.contains(['\'', '\\']) {
+                if let Some(pieces) = self.word_pieces(word) {
+                    return self.expand_pieces(&pieces, true, fields);
+                }
+            }
             // Inside double quotes the word is double-quoted text.
             let text = self.expand_string(word)?;
             fields.exp(&text, true);
