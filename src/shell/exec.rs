@@ -995,6 +995,9 @@ impl<'r> Interp<'r> {
         if let Some(line) = simple_line(simple) {
             self.at.line = line;
         }
+        if (!self.st.traps.is_empty() || self.st.exit_trap.is_some()) && !self.st.in_trap {
+            self.at.command = Some(simple.to_string().into());
+        }
         self.subst_status = None;
         let mut argv: Vec<String> = Vec::new();
         let mut decl: Option<Vec<DeclArg>> = None;
@@ -1690,6 +1693,9 @@ pub(crate) struct Position {
     /// Command and process substitutions the command runs inside: `set -x`
     /// repeats its `+` once more for each (`++ echo` inside `$(…)`).
     pub(crate) substs: u32,
+    /// `$BASH_COMMAND`: the simple command running, kept while a trap is
+    /// set (the only time scripts read it) and not updated inside traps.
+    pub(crate) command: Option<Arc<str>>,
 }
 
 impl Default for Position {
@@ -1706,6 +1712,7 @@ impl Default for Position {
             line: 1,
             random: 0x2545_f491,
             substs: 0,
+            command: None,
         }
     }
 }

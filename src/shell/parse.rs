@@ -258,7 +258,14 @@ fn describe(script: &str, error: &ParseError, options: &ParserOptions) -> String
             format!("bash: -c: line {line}: syntax error: unexpected end of file\n")
         }
         ParseError::Tokenizing { inner, position } => {
-            let line = position.as_ref().map_or(1, |p| p.line);
+            // bash names the line where an unclosed quote opened.
+            let line = match inner {
+                TokenizerError::UnterminatedSingleQuote(start)
+                | TokenizerError::UnterminatedAnsiCQuote(start)
+                | TokenizerError::UnterminatedDoubleQuote(start)
+                | TokenizerError::UnterminatedBackquote(start) => start.line,
+                _ => position.as_ref().map_or(1, |p| p.line),
+            };
             let wanted = match inner {
                 TokenizerError::UnterminatedSingleQuote(_) | TokenizerError::UnterminatedAnsiCQuote(_) => "'",
                 TokenizerError::UnterminatedDoubleQuote(_) => "\"",

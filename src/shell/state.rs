@@ -236,6 +236,13 @@ impl State {
         let cwd = crate::storage::normalize(cwd);
         vars.insert("PWD".to_string(), Var { exported: true, ..Var::string(cwd.clone()) });
         vars.entry("IFS".to_string()).or_insert_with(|| Var::string(" \t\n".to_string()));
+        // The bash this shell stands for (scripts test `$BASH_VERSION`).
+        vars.insert("BASH".to_string(), Var::string("/bin/bash".to_string()));
+        vars.entry("SHELL".to_string()).or_insert_with(|| Var::string("/bin/bash".to_string()));
+        vars.insert("BASH_VERSION".to_string(), Var::string("5.2.15(1)-release".to_string()));
+        let info = ["5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"];
+        let info = info.iter().enumerate().map(|(i, v)| (i as i64, (*v).to_string())).collect();
+        vars.insert("BASH_VERSINFO".to_string(), Var { value: Value::Indexed(info), ..Var::string(String::new()) });
         State {
             cwd: cwd.into(),
             vars: Arc::new(vars),

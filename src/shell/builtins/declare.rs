@@ -44,6 +44,8 @@ pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg])
     let mut readonly = name == "readonly";
     let mut print = false;
     let mut functions = false;
+    // `-F`: names only (`-f` prints the definitions).
+    let mut names_only = false;
     let mut export_functions = false;
     let mut global = false;
     let mut case: Option<u8> = None;
@@ -76,7 +78,11 @@ pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg])
                         // `export -f NAME`: marks functions (a child shell
                         // sees them already); nothing is printed.
                         'f' if name == "export" => export_functions = true,
-                        'f' | 'F' => functions = true,
+                        'f' => functions = true,
+                        'F' => {
+                            functions = true;
+                            names_only = true;
+                        }
                         'g' => global = true,
                         'u' => case = Some(if on { 1 } else { 0 }),
                         'l' => case = Some(if on { 2 } else { 0 }),
@@ -115,10 +121,10 @@ pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg])
         let mut text = String::new();
         for item in &items {
             if let DeclArg::Word(f) = item {
-                if interp.st.functions.contains_key(f.as_str()) {
-                    text.push_str(&format!("declare -f {f}\n"));
-                } else {
-                    status = 1;
+                match interp.st.functions.get(f.as_str()) {
+                    Some(_) if names_only => text.push_str(&format!("{f}\n")),
+                    Some(body) => text.push_str(&function_text(f, body)),
+                    None => status = 1,
                 }
             }
         }
@@ -126,7 +132,11 @@ pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg])
             let mut names: Vec<&String> = interp.st.functions.keys().collect();
             names.sort();
             for f in names {
-                text.push_str(&format!("declare -f {f}\n"));
+                if names_only {
+                    text.push_str(&format!("declare -f {f}\n"));
+                } else if let Some(body) = interp.st.functions.get(f.as_str()) {
+                    text.push_str(&function_text(f, body));
+                }
             }
         }
         interp.out(text.as_bytes())?;
@@ -357,6 +367,12 @@ pub(super) fn attribute_string(var: &Var) -> String {
         letters if letters.is_empty() => "--".to_string(),
         letters => format!("-{letters}"),
     }
+}
+
+/// A function's definition as bash prints it (`declare -f`, `type`):
+/// `name () ` and its body, laid out by the parser's printer.
+pub(crate) fn function_text(name: &str, body: &crate::shell::state::Function) -> String {
+    format!("{name} () \n{body}\n")
 }
 
 #[cfg(test)]

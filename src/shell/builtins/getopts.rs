@@ -46,7 +46,9 @@ pub(super) fn getopts(interp: &mut Interp<'_>, argv: &[String]) -> Res {
                 let _ = set(interp, "OPTARG", opt.to_string());
             } else {
                 interp.unset_quiet("OPTARG");
-                interp.error(format_args!("illegal option -- {opt}"))?;
+                // As bash: `$0: …`, without a line.
+                let text = format!("{}: illegal option -- {opt}\n", interp.st.arg0);
+                interp.err(text.as_bytes())?;
             }
             let _ = set(interp, &name, "?".to_string());
             0
@@ -76,7 +78,8 @@ pub(super) fn getopts(interp: &mut Interp<'_>, argv: &[String]) -> Res {
                             let _ = set(interp, "OPTARG", opt.to_string());
                             let _ = set(interp, &name, ":".to_string());
                         } else {
-                            interp.error(format_args!("option requires an argument -- {opt}"))?;
+                            let text = format!("{}: option requires an argument -- {opt}\n", interp.st.arg0);
+                            interp.err(text.as_bytes())?;
                             let _ = set(interp, &name, "?".to_string());
                         }
                     }

@@ -136,7 +136,8 @@ pub(super) fn read(interp: &mut Interp<'_>, argv: &[String]) -> Res {
                     'r' => raw = true,
                     's' | 'e' => {}
                     'a' => array = value,
-                    'd' => delim = value.and_then(|v| v.bytes().next()).or(None),
+                    // `-d ''`: the NUL byte (`find -print0 | while read -d ''`).
+                    'd' => delim = Some(value.and_then(|v| v.bytes().next()).unwrap_or(0)),
                     'n' | 'N' => count = value.and_then(|v| v.parse().ok()),
                     'u' => unit = value,
                     'p' | 't' | 'i' => {}

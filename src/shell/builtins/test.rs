@@ -224,33 +224,63 @@ impl Interp<'_> {
                 Ok(false) => return self.eval_extended(b),
                 other => return Ok(other),
             },
-            ExtendedTestExpr::Not(a) => match self.eval_extended(a)? {
-                Ok(v) => !v,
-                Err(e) => return Ok(Err(e)),
-            },
+            ExtendedTestExpr::Not(a) => {
+                let result = match &**a {
+                    ExtendedTestExpr::UnaryTest(..) | ExtendedTestExpr::BinaryTest(..) => self.eval_test(a, true)?,
+                    _ => self.eval_extended(a)?,
+                };
+                match result {
+                    Ok(v) => !v,
+                    Err(e) => return Ok(Err(e)),
+                }
+            }
             ExtendedTestExpr::Parenthesized(a) => return self.eval_extended(a),
+            ExtendedTestExpr::UnaryTest(..) | ExtendedTestExpr::BinaryTest(..) => return self.eval_test(expr, false),
+        }))
+    }
+
+    /// One test of `[[ ]]`, traced under `set -x` as bash does (`+ [[ -n
+    /// abc ]]`, `+ [[ ! -f x ]]`, a test at a time).
+    fn eval_test(&mut self, expr: &ExtendedTestExpr, negated: bool) -> Result<Result<bool, String>, Flow> {
+        let not = if negated { "! " } else { "" };
+        Ok(Ok(match expr {
             ExtendedTestExpr::UnaryTest(predicate, word) => {
                 let operand = self.expand_string(&word.value)?;
+                if self.st.options.xtrace {
+                    self.trace_test(&format!("{not}{predicate} {}", shown(&operand)))?;
+                }
                 unary(self, predicate, &operand)
             }
             ExtendedTestExpr::BinaryTest(predicate, left, right) => {
                 let l = self.expand_string(&left.value)?;
                 match predicate {
-                    BinaryPredicate::StringExactlyMatchesPattern | BinaryPredicate::StringExactlyMatchesString => {
-                        let pattern = self.expand_pattern(&right.value)?;
-                        self.pattern_matches(&pattern, &l, true)?
-                    }
-                    BinaryPredicate::StringDoesNotExactlyMatchPattern
+                    BinaryPredicate::StringExactlyMatchesPattern
+                    | BinaryPredicate::StringExactlyMatchesString
+                    | BinaryPredicate::StringDoesNotExactlyMatchPattern
                     | BinaryPredicate::StringDoesNotExactlyMatchString => {
                         let pattern = self.expand_pattern(&right.value)?;
-                        !self.pattern_matches(&pattern, &l, true)?
+                        if self.st.options.xtrace {
+                            self.trace_test(&format!("{not}{} {predicate} {}", shown(&l), shown(&pattern)))?;
+                        }
+                        let matched = self.pattern_matches(&pattern, &l, true)?;
+                        let equal = matches!(
+                            predicate,
+                            BinaryPredicate::StringExactlyMatchesPattern | BinaryPredicate::StringExactlyMatchesString
+                        );
+                        matched == equal
                     }
                     BinaryPredicate::StringMatchesRegex => {
                         let regex = self.expand_regex(&right.value)?;
+                        if self.st.options.xtrace {
+                            self.trace_test(&format!("{not}{} =~ {}", shown(&l), shown(&regex)))?;
+                        }
                         return Ok(self.regex_match(&l, &regex));
                     }
                     _ => {
                         let r = self.expand_string(&right.value)?;
+                        if self.st.options.xtrace {
+                            self.trace_test(&format!("{not}{} {predicate} {}", shown(&l), shown(&r)))?;
+                        }
                         match binary_common(self, predicate, &l, &r, true) {
                             Ok(v) => v,
                             Err(e) => return Ok(Err(e)),
@@ -258,7 +288,13 @@ impl Interp<'_> {
                     }
                 }
             }
+            _ => return self.eval_extended(expr),
         }))
+    }
+
+    fn trace_test(&mut self, text: &str) -> Result<(), Flow> {
+        let line = format!("{} [[ {text} ]]\n", "+".repeat(self.at.substs as usize + 1));
+        self.err(line.as_bytes())
     }
 
     /// `text =~ regex`: sets `BASH_REMATCH`.
@@ -296,5 +332,14 @@ impl Interp<'_> {
         };
         self.set_value("BASH_REMATCH", Value::Indexed(map));
         Ok(matched)
+    }
+}
+
+/// An operand as bash's `[[ ]]` trace shows it: as it is, `''` when empty.
+fn shown(text: &str) -> &str {
+    if text.is_empty() {
+        "''"
+    } else {
+        text
     }
 }

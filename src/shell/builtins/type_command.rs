@@ -43,7 +43,12 @@ pub(super) fn type_(interp: &mut Interp<'_>, argv: &[String]) -> Res {
                         (Kind::Builtin, true, _) => "builtin\n".to_string(),
                         (Kind::Keyword, true, _) => "keyword\n".to_string(),
                         (Kind::File, true, _) => "file\n".to_string(),
-                        (Kind::Function, false, _) => format!("{name} is a function\n"),
+                        (Kind::Function, false, _) => match interp.st.functions.get(name) {
+                            Some(body) => {
+                                format!("{name} is a function\n{}", super::declare::function_text(name, body))
+                            }
+                            None => format!("{name} is a function\n"),
+                        },
                         (Kind::Builtin, false, _) => format!("{name} is a shell builtin\n"),
                         (Kind::Keyword, false, _) => format!("{name} is a shell keyword\n"),
                         (Kind::File, false, _) => format!("{name} is /usr/bin/{name}\n"),

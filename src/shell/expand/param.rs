@@ -178,6 +178,7 @@ impl Interp<'_> {
             "LINENO" => PVal::Str(self.st.trap_line.unwrap_or(self.at.line).to_string()),
             "SECONDS" => PVal::Str(self.rt.elapsed_secs().to_string()),
             "BASHPID" => PVal::Str(FAKE_PID.to_string()),
+            "BASH_COMMAND" => PVal::Str(self.at.command.as_deref().unwrap_or_default().to_string()),
             "PIPESTATUS" => PVal::Str(self.st.pipestatus.first().copied().unwrap_or(0).to_string()),
             "FUNCNAME" => match self.at.function_names.last() {
                 Some(name) => PVal::Str(name.clone()),
@@ -455,6 +456,12 @@ impl Interp<'_> {
             return Ok(());
         }
         if quoted {
+            // `"${a[@]+"${a[@]}"}"`: the elements stay words of their own.
+            if word.contains('@') && !word.contains(['\'', '\\']) {
+                if let Some(pieces) = self.word_pieces(word) {
+                    return self.expand_pieces(&pieces, true, fields);
+                }
+            }
             // Inside double quotes the word is double-quoted text.
             let text = self.expand_string(word)?;
             fields.exp(&text, true);

@@ -277,12 +277,18 @@ impl Interp<'_> {
 }
 
 pub(super) fn is_at_expansion(piece: &WordPiece) -> bool {
-    match piece {
-        WordPiece::ParameterExpansion(ParameterExpr::Parameter { parameter, .. }) => matches!(
+    let is_at = |parameter: &Parameter| {
+        matches!(
             parameter,
             Parameter::Special(SpecialParameter::AllPositionalParameters { concatenate: false })
                 | Parameter::NamedWithAllIndices { concatenate: false, .. }
-        ),
+        )
+    };
+    match piece {
+        WordPiece::ParameterExpansion(ParameterExpr::Parameter { parameter, .. }) => is_at(parameter),
+        // `"${a[@]+…}"` of an empty array is no word at all (bash), the
+        // idiom `"${a[@]+"${a[@]}"}"` of `set -u` scripts.
+        WordPiece::ParameterExpansion(ParameterExpr::UseAlternativeValue { parameter, .. }) => is_at(parameter),
         _ => false,
     }
 }

@@ -343,7 +343,8 @@ impl Display for Pipeline {
         }
         for (i, command) in self.seq.iter().enumerate() {
             if i > 0 {
-                write!(f, " |")?;
+                // Ours: `a | b`, as bash prints a pipeline.
+                write!(f, " | ")?;
             }
             write!(f, "{command}")?;
         }
@@ -1348,7 +1349,12 @@ impl Display for IoRedirect {
                     write!(f, "{fd_num}")?;
                 }
 
-                write!(f, "{kind} {target}")?;
+                // Ours: `2>&1` and `>&2` without a blank, as bash prints them.
+                if matches!(target, IoFileRedirectTarget::Fd(_) | IoFileRedirectTarget::Duplicate(_)) {
+                    write!(f, "{kind}{target}")?;
+                } else {
+                    write!(f, "{kind} {target}")?;
+                }
             }
             Self::OutputAndError(target, append) => {
                 write!(f, "&>")?;
