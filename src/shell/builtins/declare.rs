@@ -224,7 +224,7 @@ pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg])
                     }
                     Value::Indexed(map)
                 };
-                interp.set_value(var_name, value);
+                interp.st.set_value(var_name, value);
             }
         }
         if let Some(on) = integer {

@@ -85,7 +85,7 @@ pub(super) fn source(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     };
     let path = storage_path(&interp.st.cwd, file);
     // `source <(cmd)`: a process substitution's path.
-    let data = match interp.proc_fd_input(&path).map_or_else(|| interp.rt.storage.read(&path), Ok) {
+    let data = match interp.io.proc_fd_input(&path).map_or_else(|| interp.rt.storage.read(&path), Ok) {
         Ok(data) => data,
         Err(error) => {
             interp.error(format_args!("{file}: {}", crate::shell::command::error_reason(&error)))?;
@@ -128,7 +128,7 @@ pub(super) fn let_(interp: &mut Interp<'_>, argv: &[String]) -> Res {
         match interp.arith_value(expr) {
             Ok(v) => last = v,
             Err(error) => {
-                let message = Interp::arith_message(expr, &error);
+                let message = super::super::arith::message(expr, &error);
                 interp.error(format_args!("let: {message}"))?;
                 return Ok(1);
             }

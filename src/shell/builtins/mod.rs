@@ -12,7 +12,8 @@ use std::sync::Arc;
 use brush_parser::ast::{BinaryPredicate, ExtendedTestExpr, TestExpr, UnaryPredicate};
 
 use super::commands;
-use super::exec::{Assign, AssignValue, DeclArg, Flow, Interp, Res};
+use super::exec::{DeclArg, Flow, Interp, Res};
+use super::expand::{Assign, AssignValue, Expand};
 use super::state::{Value, Var};
 use super::storage_path;
 use crate::storage::FileKind;

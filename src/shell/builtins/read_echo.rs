@@ -157,7 +157,7 @@ pub(super) fn read(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     // next reader. `read -u N`: fd N (0, or 3 to 9 opened for reading).
     let input_index = match unit {
         None => interp.io.fd.input,
-        Some(unit) => match unit.parse::<i32>().ok().and_then(|n| interp.input_fd(n)) {
+        Some(unit) => match unit.parse::<i32>().ok().and_then(|n| interp.io.input_fd(n)) {
             Some(index) => index,
             None => {
                 interp.error(format_args!("read: {unit}: invalid file descriptor: Bad file descriptor"))?;
@@ -204,7 +204,7 @@ pub(super) fn read(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     if let Some(array) = array {
         let fields = split_read(&text, &escaped, &ifs, usize::MAX);
         let map = fields.into_iter().enumerate().map(|(i, f)| (i as i64, f)).collect();
-        interp.set_value(&array, Value::Indexed(map));
+        interp.st.set_value(&array, Value::Indexed(map));
         return Ok(status);
     }
     if names.is_empty() {
@@ -374,7 +374,7 @@ pub(super) fn mapfile(interp: &mut Interp<'_>, argv: &[String]) -> Res {
         items.insert(index, String::from_utf8_lossy(&item).into_owned());
         index += 1;
     }
-    interp.set_value(&name, Value::Indexed(items));
+    interp.st.set_value(&name, Value::Indexed(items));
     Ok(0)
 }
 

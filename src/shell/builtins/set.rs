@@ -214,7 +214,7 @@ pub(super) fn unset_element(interp: &mut Interp<'_>, name: &str, index: &str) ->
         }
         Some(Value::Indexed(_)) | Some(Value::Str(_)) => {
             let i = interp.arith_expand(index)?;
-            let Some(i) = interp.resolve_index(name, i) else { return Ok(()) };
+            let Some(i) = interp.st.resolve_index(name, i) else { return Ok(()) };
             let var = interp.st.vars_mut().get_mut(name);
             match var.map(|v| &mut v.value) {
                 Some(Value::Indexed(map)) => {

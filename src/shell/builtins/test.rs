@@ -116,7 +116,7 @@ pub(super) fn var_is_set(interp: &mut Interp<'_>, operand: &str) -> bool {
             Some(Value::Indexed(_)) => interp.arith_value(index).unwrap_or(-1),
             _ => 0,
         };
-        let i = interp.resolve_index(name, i);
+        let i = interp.st.resolve_index(name, i);
         return match interp.st.var(name).map(|v| &v.value) {
             Some(Value::Assoc(map)) => map.contains_key(index),
             Some(Value::Indexed(map)) => i.is_some_and(|i| map.contains_key(&i)),
@@ -150,7 +150,7 @@ pub(super) fn binary_common(
 ) -> Result<bool, String> {
     let int = |interp: &mut Interp<'_>, s: &str| -> Result<i64, String> {
         if arith {
-            interp.arith_value(s).map_err(|e| Interp::arith_message(s, &e))
+            interp.arith_value(s).map_err(|e| super::super::arith::message(s, &e))
         } else {
             parse_integer(s)
         }
@@ -294,7 +294,7 @@ impl Interp<'_> {
             }
             None => false,
         };
-        self.set_value("BASH_REMATCH", Value::Indexed(map));
+        self.st.set_value("BASH_REMATCH", Value::Indexed(map));
         Ok(matched)
     }
 }
