@@ -40,7 +40,7 @@ use std::time::Instant;
 
 use brush_parser::ast;
 
-use super::builtins;
+use super::builtins::{self, DeclArg, ExtendedTest};
 use super::command::{CommandFn, Context, EnvChange, Output, Runner, Stdin};
 use super::commands;
 use super::expand::{Assign, AssignValue, Caches, Expand};
@@ -52,14 +52,6 @@ use crate::storage::Storage;
 pub(crate) use super::flow::{Flow, Res};
 pub(crate) use super::runtime::{Runtime, Seed, Shared};
 pub(crate) use super::state::Position;
-
-/// A declaration builtin's argument (`declare`, `local`, `export`,
-/// `readonly`): a plain word, or an assignment already expanded.
-#[derive(Debug, Clone)]
-pub(crate) enum DeclArg {
-    Word(String),
-    Assign(Assign),
-}
 
 /// One run's interpreter over a session's state, in parts: what the run
 /// shares (`rt`), the session's state (`st`), the streams and descriptors

@@ -1,10 +1,12 @@
 //! How the interpreter gives its parts the narrow interfaces they see it
 //! through: [`ExpandEnv`] for word expansion (with command substitution,
 //! the one way expansion runs commands), [`RedirectEnv`] for redirections
-//! (with process substitution).
+//! (with process substitution), [`BuiltinEnv`] for the builtins of the
+//! shell's state and streams.
 
 use brush_parser::ast;
 
+use super::builtins::BuiltinEnv;
 use super::exec::{Interp, Res};
 use super::expand::{Caches, Expand, ExpandEnv};
 use super::flow::Flow;
@@ -55,6 +57,12 @@ impl RedirectEnv for Interp<'_> {
     }
     fn process_substitution_input(&mut self, list: &ast::CompoundList) -> Result<Input, Flow> {
         Interp::process_substitution_input(self, list)
+    }
+}
+
+impl BuiltinEnv for Interp<'_> {
+    fn out(&mut self, bytes: &[u8]) -> Result<(), Flow> {
+        Interp::out(self, bytes)
     }
 }
 
