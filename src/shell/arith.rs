@@ -23,6 +23,8 @@ pub(crate) enum ArithError {
     Base(String),
     Recursion,
     Assign(String),
+    /// A text bash cannot read, with bash's whole message for it.
+    Diagnosed(String),
 }
 
 impl std::fmt::Display for ArithError {
@@ -33,7 +35,7 @@ impl std::fmt::Display for ArithError {
             ArithError::Syntax(text) => write!(f, "syntax error in expression (error token is \"{text}\")"),
             ArithError::Base(text) => write!(f, "value too great for base (error token is \"{text}\")"),
             ArithError::Recursion => f.write_str("expression recursion level exceeded"),
-            ArithError::Assign(message) => f.write_str(message),
+            ArithError::Assign(message) | ArithError::Diagnosed(message) => f.write_str(message),
         }
     }
 }
@@ -49,7 +51,7 @@ pub(crate) fn message(text: &str, error: &ArithError) -> String {
             let token = text.rfind(['*', '-']).map_or(text, |i| text[i + 1..].trim_start());
             format!("{}: {error} (error token is \"{token}\")", text.trim_start())
         }
-        ArithError::Assign(message) => message.clone(),
+        ArithError::Assign(message) | ArithError::Diagnosed(message) => message.clone(),
         // The text at fault may be a variable's value, not the expression.
         ArithError::Syntax(inner) | ArithError::Base(inner) => format!("{inner}: {error}"),
         _ => format!("{}: {error}", text.trim_start()),
@@ -119,7 +121,10 @@ impl<E: ExpandEnv + ?Sized> Expander<'_, E> {
                     if super::parse::arith_too_deep(trimmed) {
                         ArithError::Recursion
                     } else {
-                        bad_number_or_syntax(trimmed)
+                        // bash's own words for it, about the text
+                        // as written (its trailing blanks too).
+                        super::arith_syntax::diagnose(text)
+                            .map_or_else(|| bad_number_or_syntax(trimmed), ArithError::Diagnosed)
                     }
                 })?;
                 let expr = Rc::new(expr);

@@ -146,7 +146,9 @@ impl<'r> Interp<'r> {
         let saved_scopes = std::mem::replace(&mut self.at.scopes, 0);
         self.at.subshells += 1;
         let (jobs, left) = (self.jobs.running.len(), self.jobs.left.len());
+        let floor = std::mem::replace(&mut self.jobs.floor, jobs);
         let result = f(self);
+        self.jobs.floor = floor;
         let result = if wait { self.join_jobs(jobs, left, result) } else { self.leave_jobs(jobs, result) };
         self.at.subshells -= 1;
         let result = self.end_subshell_streams(result, saved_fd, saved_outs, saved_ins);
@@ -515,6 +517,15 @@ impl<'r> Interp<'r> {
         let mut status = 0;
         for value in values {
             self.rt.count_iteration()?;
+            if self.st.options.xtrace {
+                // bash traces the loop's words as written, each time round.
+                if let Some(words) = &clause.values {
+                    let words: Vec<&str> = words.iter().map(|w| w.value.as_str()).collect();
+                    let prefix = "+".repeat(self.at.substs as usize + 1);
+                    let line = format!("{prefix} for {} in {}\n", clause.variable_name, words.join(" "));
+                    self.err(line.as_bytes())?;
+                }
+            }
             // A nameref loop variable refers to each word in turn (bash).
             if self.st.vars.get(&clause.variable_name).is_some_and(|v| v.nameref) {
                 if let Some(var) = self.st.vars_mut().get_mut(&clause.variable_name) {
@@ -618,6 +629,10 @@ impl<'r> Interp<'r> {
     fn run_case(&mut self, clause: &ast::CaseClauseCommand) -> Res {
         self.at.line = clause.loc.start.line;
         let value = self.expand_string(&clause.value.value)?;
+        if self.st.options.xtrace {
+            let line = format!("{} case {} in\n", "+".repeat(self.at.substs as usize + 1), clause.value.value);
+            self.err(line.as_bytes())?;
+        }
         let mut status = 0;
         let mut fall_through = false;
         for item in &clause.cases {
@@ -727,51 +742,78 @@ impl<'r> Interp<'r> {
                 }
             }
         }
-        // bash traces a command before its redirections apply (so `set -x;
-        // echo hi 2>&1` traces to the shell's stderr).
-        if self.st.options.xtrace && assigns.is_empty() {
-            self.trace(&[], &argv)?;
+        // bash expands and makes a command's assignments and traces it
+        // before its redirections apply (so `set -x; x=1 echo hi 2>&1`
+        // traces to the shell's stderr, and so does a failed assignment's
+        // message).
+        if argv.is_empty() {
+            let status = self.assign_only(assigns)?;
+            if !has_redirects {
+                return Ok(status);
+            }
+            return self.with_redirects(Self::redirects_of(simple), move |_| Ok(status));
         }
-        if !has_redirects {
-            return self.run_expanded(argv, decl, assigns);
-        }
-        let redirects =
-            simple.prefix.iter().flat_map(|p| p.0.iter()).chain(simple.suffix.iter().flat_map(|s| s.0.iter()));
-        let mut redirects = redirects.filter_map(|item| match item {
+        let saved = self.prefix_assign(assigns)?;
+        let result = self.run_with_words(simple, argv, decl, has_redirects);
+        self.restore_vars(saved);
+        result
+    }
+
+    /// The redirections of a simple command, in order.
+    fn redirects_of(simple: &ast::SimpleCommand) -> impl Iterator<Item = &ast::IoRedirect> {
+        let items = simple.prefix.iter().flat_map(|p| p.0.iter()).chain(simple.suffix.iter().flat_map(|s| s.0.iter()));
+        items.filter_map(|item| match item {
             ast::CommandPrefixOrSuffixItem::IoRedirect(r) => Some(r),
             _ => None,
-        });
+        })
+    }
+
+    /// Traces an expanded command, applies its redirections and runs it.
+    fn run_with_words(
+        &mut self,
+        simple: &ast::SimpleCommand,
+        argv: Vec<String>,
+        decl: Option<Vec<DeclArg>>,
+        has_redirects: bool,
+    ) -> Res {
+        if self.st.options.xtrace {
+            match &decl {
+                Some(decl) => self.trace_declaration(&argv, decl)?,
+                None => self.trace(&[], &argv)?,
+            }
+        }
+        if !has_redirects {
+            return self.dispatch(&argv, decl.as_deref());
+        }
+        let mut redirects = Self::redirects_of(simple);
         if argv.len() == 1 && argv[0] == "exec" && !self.st.functions.contains_key("exec") {
             return self.exec_redirects(&mut redirects);
         }
-        self.with_redirects(redirects, move |s| s.run_expanded(argv, decl, assigns))
+        self.with_redirects(redirects, move |s| s.dispatch(&argv, decl.as_deref()))
     }
 
-    /// Runs a command whose words are expanded; its assignments are
-    /// expanded and made one after the other, after the redirections.
-    /// (A command without assignments was traced before its redirections.)
-    fn run_expanded(&mut self, argv: Vec<String>, decl: Option<Vec<DeclArg>>, assigns: Vec<&ast::Assignment>) -> Res {
-        if argv.is_empty() {
-            for assignment in assigns {
-                let assign = self.expand_assignment(assignment)?;
-                if self.st.options.xtrace {
-                    self.trace(std::slice::from_ref(&assign), &[])?;
-                }
-                if let Err(message) = self.assign(&assign, false) {
-                    // A failed assignment ends a non-interactive bash; one to a
-                    // readonly variable only abandons the current line (5.2).
-                    let readonly =
-                        message.ends_with(": readonly variable") || message.ends_with(": circular name reference");
-                    self.error(message)?;
-                    return Err(if readonly { Flow::Abort(1) } else { Flow::Exit(1) });
-                }
+    /// An assignment-only command: its assignments, one after the other.
+    fn assign_only(&mut self, assigns: Vec<&ast::Assignment>) -> Res {
+        for assignment in assigns {
+            let assign = self.expand_assignment(assignment)?;
+            if self.st.options.xtrace {
+                self.trace(std::slice::from_ref(&assign), &[])?;
             }
-            return Ok(self.subst_status.unwrap_or(0));
+            if let Err(message) = self.assign(&assign, false) {
+                // A failed assignment ends a non-interactive bash; one to a
+                // readonly variable only abandons the current line (5.2).
+                let readonly =
+                    message.ends_with(": readonly variable") || message.ends_with(": circular name reference");
+                self.error(message)?;
+                return Err(if readonly { Flow::Abort(1) } else { Flow::Exit(1) });
+            }
         }
-        if assigns.is_empty() {
-            return self.dispatch(&argv, decl.as_deref());
-        }
-        // `VAR=x cmd`: the variables hold for this command only.
+        Ok(self.subst_status.unwrap_or(0))
+    }
+
+    /// `VAR=x cmd`: makes the variables (exported) for this command only
+    /// and traces them; gives what to restore after it.
+    fn prefix_assign(&mut self, assigns: Vec<&ast::Assignment>) -> Result<Vec<SavedVar>, Flow> {
         let mut saved = Vec::with_capacity(assigns.len());
         let mut expanded = Vec::with_capacity(assigns.len());
         for assignment in assigns {
@@ -784,8 +826,14 @@ impl<'r> Interp<'r> {
             };
             saved.push((assign.name.clone(), self.st.vars.get(&assign.name).cloned()));
             if let Err(message) = self.assign(&assign, false) {
-                self.error(message)?;
-            } else if let Some(var) = self.st.vars_mut().get_mut(&assign.name) {
+                if let Err(flow) = self.error(message) {
+                    self.restore_vars(saved);
+                    return Err(flow);
+                }
+                // bash traces only the assignments made.
+                continue;
+            }
+            if let Some(var) = self.st.vars_mut().get_mut(&assign.name) {
                 var.exported = true;
             }
             expanded.push(assign);
@@ -793,16 +841,16 @@ impl<'r> Interp<'r> {
         if self.st.options.xtrace {
             // bash traces the assignments, then the command, a line each.
             for assign in &expanded {
-                self.trace(std::slice::from_ref(assign), &[])?;
+                if let Err(flow) = self.trace(std::slice::from_ref(assign), &[]) {
+                    self.restore_vars(saved);
+                    return Err(flow);
+                }
             }
-            self.trace(&[], &argv)?;
         }
-        let result = self.dispatch(&argv, decl.as_deref());
-        self.restore_vars(saved);
-        result
+        Ok(saved)
     }
 
-    fn restore_vars(&mut self, saved: Vec<(String, Option<super::state::Var>)>) {
+    fn restore_vars(&mut self, saved: Vec<SavedVar>) {
         for (name, var) in saved.into_iter().rev() {
             match var {
                 Some(var) => {
@@ -813,14 +861,70 @@ impl<'r> Interp<'r> {
         }
     }
 
+    /// `set -x` for `declare`, `export`, `local`…, as bash 5.2 writes it:
+    /// `+ declare 'b=q r' c`; an array's assignment first, on its own line
+    /// (`+ a=('1' '2')`, then `+ declare -a a`); `export` and `readonly`
+    /// trace their assignments again after the command.
+    fn trace_declaration(&mut self, argv: &[String], decl: &[DeclArg]) -> Result<(), Flow> {
+        let mut words = argv.to_vec();
+        let mut after = Vec::new();
+        for arg in decl {
+            match arg {
+                DeclArg::Word(word) => words.push(word.clone()),
+                DeclArg::Assign(assign) => match &assign.value {
+                    AssignValue::Scalar(value) => {
+                        let index = assign.index.as_ref().map(|i| format!("[{i}]")).unwrap_or_default();
+                        let op = if assign.append { "+=" } else { "=" };
+                        words.push(format!("{}{index}{op}{value}", assign.name));
+                        if matches!(argv[0].as_str(), "export" | "readonly") {
+                            after.push(assign.clone());
+                        }
+                    }
+                    AssignValue::Array(items) => {
+                        let items: Vec<String> = items
+                            .iter()
+                            .map(|(key, v)| {
+                                let v = format!("'{}'", v.replace('\'', "'\\''"));
+                                key.as_ref().map_or(v.clone(), |k| format!("['{k}']={v}"))
+                            })
+                            .collect();
+                        let prefix = "+".repeat(self.at.substs as usize + 1);
+                        let line = format!("{prefix} {}=({})\n", assign.name, items.join(" "));
+                        self.err(line.as_bytes())?;
+                        words.push(assign.name.clone());
+                    }
+                },
+            }
+        }
+        self.trace(&[], &words)?;
+        for assign in after {
+            self.trace(std::slice::from_ref(&assign), &[])?;
+        }
+        Ok(())
+    }
+
     fn trace(&mut self, assigns: &[Assign], argv: &[String]) -> Result<(), Flow> {
-        let mut line = String::from("+");
+        let mut line = "+".repeat(self.at.substs as usize + 1);
         for assign in assigns {
-            if let AssignValue::Scalar(v) = &assign.value {
-                line.push(' ');
-                line.push_str(&assign.name);
-                line.push('=');
-                line.push_str(&super::quote::quote_for_trace(v));
+            // `+ x=1`, `+ b[1]=x`, `+ s+=t`, `+ a=(1 2)`.
+            line.push(' ');
+            line.push_str(&assign.name);
+            if let Some(index) = &assign.index {
+                line.push_str(&format!("[{index}]"));
+            }
+            line.push_str(if assign.append { "+=" } else { "=" });
+            match &assign.value {
+                AssignValue::Scalar(v) => line.push_str(&super::quote::quote_for_trace(v)),
+                AssignValue::Array(items) => {
+                    let items: Vec<String> = items
+                        .iter()
+                        .map(|(key, v)| {
+                            let v = super::quote::quote_for_trace(v);
+                            key.as_ref().map_or(v.clone(), |k| format!("[{k}]={v}"))
+                        })
+                        .collect();
+                    line.push_str(&format!("({})", items.join(" ")));
+                }
             }
         }
         for arg in argv {
@@ -845,7 +949,13 @@ impl<'r> Interp<'r> {
             };
         }
         if let Some(command) = commands::lookup(name) {
-            return self.run_table(command, argv);
+            let status = self.run_table(command, argv);
+            // bash takes the jobs that ended out of its table after a
+            // foreground command.
+            if !self.jobs.running.is_empty() {
+                self.clean_up_jobs();
+            }
+            return status;
         }
         if name.contains('/') {
             return builtins::run_script_file(self, name, &argv[1..]);
@@ -987,6 +1097,9 @@ impl<'r> Interp<'r> {
 
 /// The `ERR` and `RETURN` traps a function call set aside, and the caller's line.
 type SavedTraps = ([Option<(String, Arc<str>)>; 2], usize);
+
+/// A variable's name and what it held before a `VAR=x cmd` (none: unset).
+type SavedVar = (String, Option<super::state::Var>);
 
 /// Whether a failed pipeline sets off `trap … ERR`: a pipeline of several
 /// stages or a simple command, subshell, `[[ ]]` or `(( ))`; the compound

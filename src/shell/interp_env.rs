@@ -7,6 +7,7 @@
 use brush_parser::ast;
 
 use super::builtins::BuiltinEnv;
+use super::command::Output;
 use super::exec::{Interp, Res};
 use super::expand::{Caches, Expand, ExpandEnv};
 use super::flow::Flow;
@@ -58,6 +59,9 @@ impl RedirectEnv for Interp<'_> {
     fn process_substitution_input(&mut self, list: &ast::CompoundList) -> Result<Input, Flow> {
         Interp::process_substitution_input(self, list)
     }
+    fn process_substitution_output(&mut self, list: &ast::CompoundList) -> Result<Output, Flow> {
+        Interp::process_substitution_output(self, list)
+    }
 }
 
 impl BuiltinEnv for Interp<'_> {
@@ -94,10 +98,16 @@ impl Interp<'_> {
                 }
             };
         }
-        let (data, status) = self.capture(|s| {
+        self.at.substs += 1;
+        let captured = self.capture(|s| {
             s.st.options.errexit = false;
             s.run_program(&program)
-        })?;
+        });
+        self.at.substs -= 1;
+        if !self.jobs.running.is_empty() {
+            self.clean_up_jobs();
+        }
+        let (data, status) = captured?;
         self.subst_status = Some(status);
         self.st.last_status = status;
         Ok(String::from_utf8_lossy(&data).into_owned())

@@ -339,6 +339,8 @@ pub(crate) trait RedirectEnv: ExpandEnv {
     fn streams_mut(&mut self) -> &mut Streams;
     /// `< <(cmd)`: starts `cmd`, whose output is the input returned.
     fn process_substitution_input(&mut self, list: &ast::CompoundList) -> Result<Input, Flow>;
+    /// `> >(cmd)`: starts `cmd`, whose input is the output returned.
+    fn process_substitution_output(&mut self, list: &ast::CompoundList) -> Result<Output, Flow>;
 }
 
 /// Redirections over any [`RedirectEnv`].
@@ -490,16 +492,32 @@ trait Apply: RedirectEnv {
                         self.duplicate(fd, &source, input_kind, files)
                     }
                     ast::IoFileRedirectTarget::ProcessSubstitution(ast::ProcessSubstitutionKind::Read, sub)
-                        if fd == 0 =>
+                        if input_kind =>
                     {
-                        // `< <(cmd)`: cmd's output is the input, as it comes.
+                        // `< <(cmd)`, `3< <(cmd)`: cmd's output is the input, as it comes.
                         let input = self.process_substitution_input(&sub.list)?;
-                        self.streams_mut().ins.push(input);
-                        self.streams_mut().fd.input = self.streams_mut().ins.len() - 1;
+                        self.push_input(fd, input);
+                        Ok(true)
+                    }
+                    ast::IoFileRedirectTarget::ProcessSubstitution(ast::ProcessSubstitutionKind::Write, sub)
+                        if !input_kind =>
+                    {
+                        // `> >(cmd)`, `2> >(cmd)`: the descriptor writes into cmd.
+                        let output = self.process_substitution_output(&sub.list)?;
+                        let io = self.streams_mut();
+                        io.outs.push(output);
+                        let target = io.outs.len() - 1;
+                        match fd {
+                            1 => io.fd.out = target,
+                            2 => io.fd.err = target,
+                            _ => io.fd.set(fd, Slot::Out(target)),
+                        }
                         Ok(true)
                     }
                     ast::IoFileRedirectTarget::ProcessSubstitution(..) => {
-                        self.error("process substitution is only supported as `< <(command)'")?;
+                        // `> <(cmd)`, `< >(cmd)`: bash opens the pipe's
+                        // other end; nothing is read or written here.
+                        self.error("process substitution: wrong direction for this redirection")?;
                         Ok(false)
                     }
                 }

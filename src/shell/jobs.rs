@@ -24,8 +24,12 @@
 //!   for the jobs started inside before they end (in bash a job holding
 //!   the pipe keeps the reader waiting too; one that redirected its output
 //!   elsewhere would not).
-//! - `jobs` lists the jobs still running; bash without job control lists a
-//!   finished job only in rare cases. `$!` counts up from 4243.
+//! - Jobs that ended leave the table as in bash: after the next command of
+//!   the table (bash's next foreground child), a command substitution, or
+//!   `jobs` (which lists them once, `Done` or `Exit N`); `wait PID` still
+//!   gives their status. Starting a job also cleans up once the table holds
+//!   256, so a loop of short jobs keeps a short table. `$!` counts up from
+//!   4243.
 //! - A job started where stdin is a pipe takes the rest of that pipe over
 //!   (the shell reads its end afterwards); from a file or here-document it
 //!   reads a copy of the rest.
@@ -65,9 +69,22 @@ pub(crate) struct JobTable {
     /// Jobs of subshells that ended without waiting for them: no shell's
     /// to wait for, joined when an enclosing substitution (or the run) ends.
     pub(crate) left: Vec<Job>,
-    /// The statuses of jobs already waited for, by `$!` (`wait PID` again).
+    /// The statuses of jobs already waited for or cleaned up, by `$!`
+    /// (`wait PID` again), the latest [`MAX_REAPED`].
     pub(crate) reaped: Vec<(u32, i32)>,
+    /// Where the jobs of the innermost subshell start in `running`: a
+    /// cleanup takes out only jobs from here on, so that the subshell's end
+    /// finds its own jobs where it left them.
+    pub(crate) floor: usize,
 }
+
+/// How many statuses of ended jobs a shell remembers for `wait PID` (bash
+/// keeps as many as the process limit allows, some thousands).
+const MAX_REAPED: usize = 4096;
+
+/// How many jobs the table holds before starting one cleans up those that
+/// ended (bash keeps them until its next foreground command).
+const MAX_TABLE: usize = 256;
 
 /// A background job this shell started.
 pub(crate) struct Job {
@@ -214,6 +231,9 @@ impl Interp<'_> {
             return Ok(0);
         };
         self.reap_ended();
+        if self.jobs.running.len() >= MAX_TABLE {
+            self.clean_up_jobs();
+        }
         self.rt.reserve_threads(1)?;
         let shared = self.rt.shared.clone();
         let pid = shared.pids.fetch_add(1, std::sync::atomic::Ordering::AcqRel) + 1;
@@ -258,6 +278,37 @@ impl Interp<'_> {
                 job.join();
             }
         }
+    }
+
+    /// Takes the jobs that have ended out of the table, as bash does after a
+    /// foreground command: `jobs` no longer lists them and `wait -n` no
+    /// longer sees them, but `wait PID` still gives their status. A loop
+    /// starting many short jobs thus keeps a short table.
+    pub(crate) fn clean_up_jobs(&mut self) {
+        let floor = self.jobs.floor.min(self.jobs.running.len());
+        if self.jobs.running.len() == floor {
+            return;
+        }
+        let mut index = floor;
+        while index < self.jobs.running.len() {
+            let job = &self.jobs.running[index];
+            let ended = !job.inherited && job.clock.killed().is_none() && job.status().is_some();
+            if ended && job.handle.as_ref().is_none_or(JoinHandle::is_finished) {
+                let mut job = self.jobs.running.remove(index);
+                job.join();
+                let status = job.status().map_or(0, |(status, _)| status);
+                self.remember(job.pid, status);
+            } else {
+                index += 1;
+            }
+        }
+    }
+
+    fn remember(&mut self, pid: u32, status: i32) {
+        if self.jobs.reaped.len() >= MAX_REAPED {
+            self.jobs.reaped.drain(..MAX_REAPED / 2);
+        }
+        self.jobs.reaped.push((pid, status));
     }
 
     /// Waits for the jobs started since `base` and those left by subshells
@@ -332,7 +383,7 @@ impl Interp<'_> {
         let mut job = self.jobs.running.remove(index);
         job.join();
         let status = job.status().map_or(0, |(status, _)| status);
-        self.jobs.reaped.push((job.pid, status));
+        self.remember(job.pid, status);
         if let Some(name) = job.clock.killed().and_then(signal_report) {
             let text = format!("{} {:<24}{}", job.pid, name, job.text);
             self.error(text)?;
@@ -522,7 +573,9 @@ pub(crate) fn jobs(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     let mut chosen = Vec::new();
     let mut status = 0;
     if specs.is_empty() {
-        chosen.extend((0..interp.jobs.running.len()).filter(|&i| interp.jobs.running[i].status().is_none()));
+        // The jobs that ended are listed once (`Done`, `Exit 3`), then
+        // taken out of the table, as bash does.
+        chosen.extend(0..interp.jobs.running.len());
     } else {
         for spec in &specs {
             match interp.find_job(spec) {
@@ -559,6 +612,7 @@ pub(crate) fn jobs(interp: &mut Interp<'_>, argv: &[String]) -> Res {
         text.push_str(&format!("[{}]{mark}{pid} {state:<24}{}{tail}\n", job.number, job.text));
     }
     interp.out(text.as_bytes())?;
+    interp.clean_up_jobs();
     Ok(status)
 }
 

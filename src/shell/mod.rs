@@ -6,6 +6,7 @@
 //! command are ours, written against [`Storage`] (see `docs/SHELL.md`).
 
 mod arith;
+mod arith_syntax;
 mod builtins;
 pub mod command;
 mod commands;

@@ -184,14 +184,21 @@ impl Pipe {
 /// A new pipe: its write end and its read end.
 pub(crate) fn pipe(clock: Arc<Clock>) -> (PipeWriter, PipeReader) {
     let pipe = Arc::new(Pipe { state: Mutex::new(State::default()), changed: Condvar::new(), clock });
-    (PipeWriter(pipe.clone()), PipeReader { pipe, guard: None })
+    (PipeWriter(pipe.clone(), None), PipeReader { pipe, guard: None })
 }
 
-/// The write end; dropping it is end of file for the reader.
+/// The write end; dropping it is end of file for the reader. Its guard (a
+/// `>(cmd)`'s thread, which its drop joins) goes after the end has closed.
 #[derive(Debug)]
-pub(crate) struct PipeWriter(Arc<Pipe>);
+pub(crate) struct PipeWriter(Arc<Pipe>, Option<Box<dyn std::any::Any + Send>>);
 
 impl PipeWriter {
+    /// This write end with `guard`, dropped once the end has closed.
+    pub(crate) fn with_guard(mut self, guard: Box<dyn std::any::Any + Send>) -> Self {
+        self.1 = Some(guard);
+        self
+    }
+
     /// Writes all of `bytes`, waiting while the pipe is full; fails with
     /// [`LimitHit::BrokenPipe`] once the reader has gone and the buffer is
     /// full, and with the run's limit when the run must stop.

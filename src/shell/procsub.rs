@@ -2,7 +2,9 @@
 //! `/dev/fd/62`… as in bash, and a command that opens that path (through
 //! [`Context::open`](super::command::Context::open), the storage, or a
 //! redirection) reads what `cmd` writes, or writes to `cmd`; `< <(cmd)`
-//! makes `cmd`'s output the command's stdin.
+//! makes `cmd`'s output the command's stdin, and `> >(cmd)` (`2>`, `3>`)
+//! makes the descriptor write into `cmd`, which is waited for when the
+//! descriptor closes.
 //!
 //! As in bash, `cmd` runs beside the command, on a thread of its own (a
 //! subshell, as a background job's), through a bounded pipe
@@ -224,7 +226,7 @@ impl Interp<'_> {
             input,
             stdout,
             stderr: self.io.outs[self.io.fd.err].share(),
-            position: self.position(),
+            position: Position { substs: self.at.substs + 1, ..self.position() },
             proc_fds: self.proc_fds(),
             deadline: self.rt.deadline(),
         };
@@ -287,6 +289,18 @@ impl Interp<'_> {
         let input = self.procsub_stdin();
         let thread = self.start_procsub(list, input, Output::pipe(writer), true, clock)?;
         Ok(Input::pipe(reader.with_guard(Box::new(thread))))
+    }
+
+    /// `> >(cmd)`, `2> >(cmd)`: `cmd` starts beside the command, reading
+    /// what the returned stream is given; its stdout is the shell's. The
+    /// stream's end is `cmd`'s end of input, and waits for `cmd` (as a
+    /// `>(cmd)` path's does).
+    pub(crate) fn process_substitution_output(&mut self, list: &ast::CompoundList) -> Result<Output, Flow> {
+        let clock = Arc::new(Clock::child(&self.rt.clock));
+        let (writer, reader) = super::pipe::pipe(clock.clone());
+        let stdout = Output::view_of(&self.io.outs[self.io.fd.out].share());
+        let thread = self.start_procsub(list, Input::pipe(reader), stdout, false, clock)?;
+        Ok(Output::pipe(writer.with_guard(Box::new(thread))))
     }
 
     /// The command has ended: the substitutions since `base` close their

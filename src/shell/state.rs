@@ -432,6 +432,9 @@ pub(crate) struct Position {
     pub(crate) line: usize,
     /// `$RANDOM`'s generator state.
     pub(crate) random: u32,
+    /// Command and process substitutions the command runs inside: `set -x`
+    /// repeats its `+` once more for each (`++ echo` inside `$(…)`).
+    pub(crate) substs: u32,
 }
 
 impl Default for Position {
@@ -447,6 +450,7 @@ impl Default for Position {
             subshells: 0,
             line: 1,
             random: 0x2545_f491,
+            substs: 0,
         }
     }
 }

@@ -49,6 +49,7 @@ fn limited(limits: Limits) -> Shell {
 // One test binary (linked once), a file per part of the shell.
 mod awk_commands;
 mod builtins;
+mod compat2;
 mod control_flow;
 mod descriptors;
 mod expansion;

@@ -185,8 +185,16 @@ pub(super) fn printf(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     if argv.get(1).map(String::as_str) == Some("-v") {
         return printf_var(interp, argv);
     }
+    if argv.len() == 1 {
+        interp.err(b"printf: usage: printf [-v var] format [arguments]\n")?;
+        return Ok(2);
+    }
+    // A builtin's messages say where: `bash: line N: printf: abc: invalid number`.
+    let source = if interp.at.functions_running > 0 { "environment" } else { "bash" };
+    let mut named = argv.to_vec();
+    named[0] = format!("{source}: line {}: printf", interp.at.line);
     match commands::lookup("printf") {
-        Some(command) => interp.run_table(command, argv),
+        Some(command) => interp.run_table(command, &named),
         None => Ok(127),
     }
 }

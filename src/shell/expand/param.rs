@@ -484,7 +484,7 @@ impl<E: ExpandEnv + ?Sized> Expander<'_, E> {
     /// abandons the current line (status 1); other such words stay literal.
     pub(super) fn check_bad_substitution(&mut self, word: &str) -> Result<(), Flow> {
         let Some(bad) = bad_substitution(word, &self.caches().popts) else { return Ok(()) };
-        self.err(format!("bash: {bad}: bad substitution\n").as_bytes())?;
+        self.error(format_args!("{bad}: bad substitution"))?;
         Err(Flow::Abort(1))
     }
 

@@ -196,6 +196,18 @@ impl<E: ExpandEnv + ?Sized> Expander<'_, E> {
         }
     }
 
+    /// `set -u`: an unset `$1` written without braces is `$1: unbound
+    /// variable` in bash's message (`${1}` is `1: …`).
+    fn check_unbraced_positional(&mut self, expr: &ParameterExpr) -> Result<(), Flow> {
+        if let ParameterExpr::Parameter { parameter: parameter @ Parameter::Positional(n), indirect: false } = expr {
+            if matches!(self.param_value(parameter, false)?, PVal::Unset) {
+                self.error(format_args!("${n}: unbound variable"))?;
+                return Err(fatal(self.unset_status()));
+            }
+        }
+        Ok(())
+    }
+
     pub(super) fn expand_pieces(
         &mut self,
         pieces: &[WordPieceWithSource],
@@ -230,7 +242,12 @@ impl<E: ExpandEnv + ?Sized> Expander<'_, E> {
                     self.expand_pieces(inner, true, fields)?;
                 }
                 WordPiece::TildeExpansion(_) => fields.lit("~", quoted),
-                WordPiece::ParameterExpansion(expr) => self.expand_parameter(expr, quoted, fields)?,
+                WordPiece::ParameterExpansion(expr) => {
+                    if piece.end_index - piece.start_index == 2 && self.state().options.nounset {
+                        self.check_unbraced_positional(expr)?;
+                    }
+                    self.expand_parameter(expr, quoted, fields)?;
+                }
                 WordPiece::CommandSubstitution(command) => {
                     let text = self.command_substitution(command)?;
                     fields.exp(&text, quoted);

@@ -1001,9 +1001,11 @@ impl<'a, R: ?Sized + std::io::BufRead> Tokenizer<'a, R> {
 
                                     pending_here_doc_tokens.remove(0)
                                 } else {
+                                    // Ours: blanks kept as written (`${v:-a  b}`,
+                                    // `${v//+( )/-}`), as bash keeps the word.
                                     let cur_token = self.next_token_until(
                                         Some('}'),
-                                        false, /* include space? */
+                                        true, /* include space? */
                                     )?;
 
                                     // See if this is a here-document-related token we need to hold
