@@ -1,6 +1,15 @@
 //! The builtins: the commands that read or change the shell's own state
 //! (`cd`, `read`, `export`, `set`…), plus `echo`, `test`/`[` and `[[ ]]`.
 //!
+//! Two kinds, by what they may touch: most see the shell through
+//! [`BuiltinEnv`] (its state, streams and expansion; `declare.rs`,
+//! `set.rs`, `read_echo.rs`, `dirs.rs`, `trap.rs`, `getopts.rs`,
+//! `type_command.rs`, `test.rs`), and the few that drive the interpreter
+//! take `Interp` (`flow.rs`: `exit`, `return`, `break`, `continue`,
+//! `eval`, `source`, `command`, `builtin`, `printf` but `-v`; `scripts.rs`:
+//! `bash`, a script by path, `exec`; `wait`, `jobs`, `kill` in `jobs.rs`).
+//! This file holds the table of both.
+//!
 //! Differences from bash, on purpose or for now: `trap` runs `EXIT`, `ERR`
 //! and `RETURN`; signal and `DEBUG` traps are only kept for `trap -p` (no
 //! signal reaches the shell); `type`/`command -v` report the
