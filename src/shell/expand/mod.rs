@@ -382,3 +382,94 @@ impl<E: ExpandEnv + ?Sized> Expander<'_, E> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shell::Limits;
+    use crate::storage::{MemoryStorage, Storage};
+
+    /// An environment that is not the interpreter: what it holds is all
+    /// expansion may see, and `$(…)` answers from a table.
+    struct Bare<'r> {
+        state: State,
+        at: Position,
+        caches: Caches,
+        runtime: &'r Runtime<'r>,
+        stderr: Vec<u8>,
+        commands: Vec<String>,
+    }
+
+    impl ExpandEnv for Bare<'_> {
+        fn state(&self) -> &State {
+            &self.state
+        }
+        fn state_mut(&mut self) -> &mut State {
+            &mut self.state
+        }
+        fn at(&self) -> &Position {
+            &self.at
+        }
+        fn at_mut(&mut self) -> &mut Position {
+            &mut self.at
+        }
+        fn caches(&self) -> &Caches {
+            &self.caches
+        }
+        fn caches_mut(&mut self) -> &mut Caches {
+            &mut self.caches
+        }
+        fn runtime(&self) -> &Runtime<'_> {
+            self.runtime
+        }
+        fn err(&mut self, bytes: &[u8]) -> Result<(), Flow> {
+            self.stderr.extend_from_slice(bytes);
+            Ok(())
+        }
+        fn error(&mut self, message: impl std::fmt::Display) -> Result<(), Flow> {
+            let line = format!("bash: line {}: {message}\n", self.at.line);
+            self.err(line.as_bytes())
+        }
+        fn command_output(&mut self, command: &str) -> Result<String, Flow> {
+            self.commands.push(command.to_string());
+            Ok(format!("<{command}>\n\n"))
+        }
+    }
+
+    #[test]
+    fn expansion_runs_over_any_environment() {
+        let storage = MemoryStorage::new(Default::default());
+        storage.write("/a.txt", b"").unwrap();
+        storage.write("/b.txt", b"").unwrap();
+        let limits = Limits::default();
+        let runtime = Runtime::new(&storage, &limits, None);
+        let mut env = Bare {
+            state: State::new("/", &[("x".to_string(), "a b".to_string())]),
+            at: Position::default(),
+            caches: Caches::new(crate::shell::parse::options_with(false)),
+            runtime: &runtime,
+            stderr: Vec::new(),
+            commands: Vec::new(),
+        };
+        let mut fields = Vec::new();
+        env.expand_word_into("$x", &mut fields).unwrap();
+        env.expand_word_into("${y:-d}$((1+2))", &mut fields).unwrap();
+        env.expand_word_into("\"$(echo hi)\"", &mut fields).unwrap();
+        env.expand_word_into("*.txt", &mut fields).unwrap();
+        assert_eq!(fields, ["a", "b", "d3", "<echo hi>", "a.txt", "b.txt"]);
+        assert_eq!(env.commands, ["echo hi"]);
+        env.assign(
+            &Assign {
+                name: "n".into(),
+                index: Some("2".into()),
+                value: AssignValue::Scalar("v".into()),
+                append: false,
+            },
+            false,
+        )
+        .unwrap();
+        assert_eq!(env.expand_string("${n[2]}/${#n[@]}").unwrap(), "v/1");
+        assert_eq!(env.expand_string("${z?gone}"), Err(Flow::Exit(127)));
+        assert_eq!(String::from_utf8_lossy(&env.stderr), "bash: line 1: z: gone\n");
+    }
+}
