@@ -10,7 +10,7 @@ mod common;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use aikido::shell::{RunResult, Shell, ShellOptions};
+use aikido::shell::{LimitHit, RunResult, Shell, ShellOptions};
 use aikido::storage::MemoryStorage;
 use common::vm_hwm_kib;
 
@@ -546,4 +546,88 @@ fn find_over_a_deep_tree_ends_quickly_or_at_the_time_limit() {
         assert_eq!(result.limit, Some(aikido::shell::LimitHit::WallTime), "{}", text(&result.stderr));
     }
     assert!(started.elapsed() < Duration::from_secs(8), "{:?}", started.elapsed());
+}
+
+// ----- issue 17's bad inputs: threads and memory stay bounded -----
+
+/// Issue 17's list of bad inputs, with the limit each must end with
+/// (`None`: it ends on its own, `wait` with nothing to wait for).
+const BAD_INPUTS: &[(&str, Option<LimitHit>)] = &[
+    ("f(){ f & f & wait; }; f; echo never", Some(LimitHit::Threads)),
+    ("x=$(yes); echo never", Some(LimitHit::Output)),
+    ("PIPELINE", Some(LimitHit::Threads)),
+    ("wait; echo $?; wait -n; echo $?", None),
+];
+
+fn threads_now() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status.lines().find_map(|line| line.strip_prefix("Threads:")).and_then(|n| n.trim().parse().ok()).unwrap_or(0)
+}
+
+/// Runs one bad input (chosen by `AIKIDO_BAD_INPUT`) in a fresh process
+/// and prints its limit, the threads before and after the run, and the
+/// peak resident set; does nothing in an ordinary test run.
+#[test]
+fn bad_input_child() {
+    let Some(index) = std::env::var("AIKIDO_BAD_INPUT").ok().and_then(|i| i.parse::<usize>().ok()) else {
+        return;
+    };
+    let script = match BAD_INPUTS[index].0 {
+        "PIPELINE" => vec!["true"; 10_000].join(" | "),
+        script => script.to_string(),
+    };
+    let (threads, before) = (threads_now(), vm_hwm_kib());
+    let started = Instant::now();
+    let result = Shell::new(storage(), ShellOptions::default()).run(&script, None);
+    let elapsed = started.elapsed();
+    println!(
+        "BAD {:?} {threads} {} {before} {} {} {:?}",
+        result.limit,
+        threads_now(),
+        vm_hwm_kib(),
+        elapsed.as_millis(),
+        text(&result.stdout)
+    );
+}
+
+#[test]
+fn issue_17_bad_inputs_end_with_a_named_limit_and_bounded_threads_and_memory() {
+    if std::env::var("AIKIDO_BAD_INPUT").is_ok() || !std::path::Path::new("/proc/self/status").exists() {
+        return;
+    }
+    let exe = std::env::current_exe().unwrap();
+    for (index, (script, limit)) in BAD_INPUTS.iter().enumerate() {
+        let started = Instant::now();
+        let output = std::process::Command::new(&exe)
+            .args(["--exact", "bad_input_child", "--nocapture", "--test-threads=1"])
+            .env("AIKIDO_BAD_INPUT", index.to_string())
+            .output()
+            .unwrap();
+        let stdout = text(&output.stdout);
+        let line = stdout
+            .lines()
+            .find_map(|line| line.find("BAD ").map(|at| &line[at..]))
+            .unwrap_or_else(|| panic!("{script}: {stdout}"));
+        let fields: Vec<&str> = line.splitn(8, ' ').collect();
+        let number = |at: usize| fields[at].parse::<u64>().unwrap();
+        let (threads_before, threads_after, peak_before, peak) = (number(2), number(3), number(4), number(5));
+        eprintln!(
+            "{}: {} in {} ms, threads {threads_before} -> {threads_after}, peak VmHWM {} MiB (baseline {} MiB), {:?}",
+            &script[..script.len().min(40)],
+            fields[1],
+            fields[6],
+            peak >> 10,
+            peak_before >> 10,
+            started.elapsed()
+        );
+        assert_eq!(fields[1], format!("{limit:?}"), "{script}: {line}");
+        assert!(!fields[7].contains("never"), "{script}: {line}");
+        // Every thread of the run was joined before it returned.
+        assert!(threads_after <= threads_before, "{script}: {line}");
+        // At most 256 threads at once (their stacks and allocator arenas:
+        // the fork bomb peaked at 148-217 MiB on 2 cores under load), not
+        // growing with the run's length.
+        assert!(peak < 512 << 10, "{script}: peak {peak} KiB");
+        assert!(started.elapsed() < Duration::from_secs(60), "{script}: {:?}", started.elapsed());
+    }
 }

@@ -58,3 +58,4 @@ mod pipelines_and_jobs;
 mod process_substitution;
 mod redirections;
 mod shopt_glob;
+mod streaming2;

@@ -1,13 +1,16 @@
 //! `truncate` and `split` (GNU coreutils 9.1).
 //!
 //! The storage writes whole files, so `truncate` reads, resizes and writes
-//! the file back (new bytes are zeros), and `split` writes each piece whole.
+//! the file back (new bytes are zeros). `split -l`, `-b` and `-C` read their
+//! input in pieces and write each output file a mebibyte at a time
+//! (`write`, then `append`); `split -n` divides the input's size, so it
+//! reads the input whole and writes each piece whole.
 
-use crate::shell::command::{error_reason, Context};
+use crate::shell::command::{error_reason, Context, ReadFailed};
 use crate::shell::LimitHit;
 use crate::storage::StorageError;
 
-use super::super::text::common::{lines, parse, quote, usage, Arg, HasArg, Spec};
+use super::super::text::common::{lines, parse, quote, quotef, usage, Arg, HasArg, Spec};
 
 // ----- truncate -----
 
@@ -163,6 +166,7 @@ pub(in crate::shell::commands) fn truncate(ctx: &mut Context<'_>, args: &[String
 // ----- split -----
 
 /// How `split` cuts its input.
+#[derive(Clone, Copy)]
 enum Mode {
     Lines(u64),
     Bytes(u64),
@@ -322,10 +326,21 @@ pub(in crate::shell::commands) fn split(ctx: &mut Context<'_>, args: &[String]) 
     }
     let input = operands.first().cloned().unwrap_or_else(|| "-".to_string());
     let prefix = operands.get(1).cloned().unwrap_or_else(|| "x".to_string());
+    if !matches!(mode, Mode::Chunks { .. }) {
+        let Some(names) = output_names(ctx, prefix, alphabet, suffix_len, start, extra)? else {
+            return Ok(1);
+        };
+        return split_stream(ctx, &input, mode, names, verbose);
+    }
+    // `-n` divides the input's size: it is read whole.
     let data = match ctx.read(&input) {
         Ok(data) => data,
+        Err(StorageError::IsADirectory(_)) => {
+            ctx.error(format!("{}: cannot determine file size: Is a directory", quotef(&input)))?;
+            return Ok(1);
+        }
         Err(error) => {
-            ctx.error(format!("cannot open {} for reading: {}", quote(&input), error_reason(&error)))?;
+            open_error(ctx, &input, &error)?;
             return Ok(1);
         }
     };
@@ -333,49 +348,7 @@ pub(in crate::shell::commands) fn split(ctx: &mut Context<'_>, args: &[String]) 
     let mut pieces: Vec<(usize, usize)> = Vec::new();
     let total = data.len();
     match mode {
-        Mode::Lines(n) => {
-            let mut at = 0;
-            let mut count = 0;
-            let mut begin = 0;
-            for line in lines(&data, b'\n') {
-                at += line.len() + 1;
-                count += 1;
-                if count == n {
-                    pieces.push((begin, at.min(total)));
-                    begin = at.min(total);
-                    count = 0;
-                }
-            }
-            if begin < total {
-                pieces.push((begin, total));
-            }
-        }
-        Mode::Bytes(n) => {
-            let n = usize::try_from(n).unwrap_or(usize::MAX);
-            let mut begin = 0;
-            while begin < total {
-                let end = begin.saturating_add(n).min(total);
-                pieces.push((begin, end));
-                begin = end;
-            }
-        }
-        Mode::LineBytes(n) => {
-            let n = usize::try_from(n).unwrap_or(usize::MAX);
-            let mut begin = 0;
-            while begin < total {
-                let limit = begin.saturating_add(n).min(total);
-                let end = if limit == total {
-                    total
-                } else {
-                    match memchr::memrchr(b'\n', &data[begin..limit]) {
-                        Some(pos) => begin + pos + 1,
-                        None => limit,
-                    }
-                };
-                pieces.push((begin, end));
-                begin = end;
-            }
-        }
+        Mode::Lines(_) | Mode::Bytes(_) | Mode::LineBytes(_) => unreachable!("split in pieces above"),
         Mode::Chunks { kind, only, count } => {
             let count_usize = usize::try_from(count).unwrap_or(usize::MAX);
             if kind == b'r' {
@@ -428,6 +401,214 @@ fn chunks(text: &str) -> Option<(u8, Option<u64>, u64)> {
     }
 }
 
+/// The names of the output files (`xaa`, `xab`…); `None` when a numeric
+/// start does not fit the suffix length (the message printed).
+fn output_names(
+    ctx: &mut Context<'_>,
+    prefix: String,
+    alphabet: Vec<u8>,
+    suffix_len: Option<usize>,
+    start: u64,
+    extra: String,
+) -> Result<Option<Names>, LimitHit> {
+    let len = suffix_len.unwrap_or(2);
+    let mut names = Names {
+        prefix,
+        alphabet: alphabet.clone(),
+        index: vec![0; len],
+        auto: suffix_len.is_none(),
+        extra,
+        first: true,
+    };
+    // A numeric start: the first suffix is START in the suffix's radix.
+    if start > 0 {
+        let radix = alphabet.len() as u64;
+        let mut value = start;
+        for slot in names.index.iter_mut().rev() {
+            *slot = (value % radix) as usize;
+            value /= radix;
+        }
+        if value > 0 {
+            ctx.error("numerical suffix start value is too large for the suffix length")?;
+            return Ok(None);
+        }
+        names.auto = false;
+    }
+    Ok(Some(names))
+}
+
+/// An output file being written: its name, and what is not written yet.
+struct Part {
+    name: String,
+    pending: Vec<u8>,
+    written: bool,
+}
+
+/// Writes `-l`, `-b` and `-C` pieces as the input comes (a piece at a
+/// time from a file, stdin as it comes), each output file through
+/// `Storage::write` and then `append` a mebibyte at a time, so neither the
+/// input nor a piece is held whole.
+struct Splitter {
+    names: Names,
+    verbose: bool,
+    part: Option<Part>,
+}
+
+impl Splitter {
+    /// Appends `bytes` to the current output file, opening the next one
+    /// first when none is open. `Ok(false)`: the suffixes ran out or the
+    /// storage refused (the message printed).
+    fn add(&mut self, ctx: &mut Context<'_>, bytes: &[u8]) -> Result<bool, LimitHit> {
+        if self.part.is_none() {
+            (ctx.check)()?;
+            let Some(name) = self.names.next() else {
+                ctx.error("output file suffixes exhausted")?;
+                return Ok(false);
+            };
+            if self.verbose {
+                ctx.stdout.write_str(&format!("creating file {}\n", quote(&name)))?;
+            }
+            self.part = Some(Part { name, pending: Vec::new(), written: false });
+        }
+        let part = self.part.as_mut().expect("opened above");
+        part.pending.extend_from_slice(bytes);
+        if part.pending.len() >= 1 << 20 {
+            return self.flush(ctx);
+        }
+        Ok(true)
+    }
+
+    /// Writes what the current file holds so far.
+    fn flush(&mut self, ctx: &mut Context<'_>) -> Result<bool, LimitHit> {
+        let Some(part) = self.part.as_mut() else { return Ok(true) };
+        if part.written && part.pending.is_empty() {
+            return Ok(true);
+        }
+        let path = ctx.path(&part.name);
+        let result = if part.written {
+            ctx.storage.append(&path, &part.pending)
+        } else {
+            ctx.storage.write(&path, &part.pending)
+        };
+        part.pending.clear();
+        part.written = true;
+        if let Err(error) = result {
+            let message = format!("{}: {}", quote(&part.name), error_reason(&error));
+            ctx.error(message)?;
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    /// Ends the current output file; the next byte opens a new one.
+    fn close(&mut self, ctx: &mut Context<'_>) -> Result<bool, LimitHit> {
+        let ok = self.flush(ctx)?;
+        self.part = None;
+        Ok(ok)
+    }
+}
+
+/// GNU's message for an input split cannot read: a directory opens and
+/// fails on its read (`split: d: Is a directory`).
+fn open_error(ctx: &mut Context<'_>, input: &str, error: &StorageError) -> Result<(), LimitHit> {
+    let reason = error_reason(error);
+    match error {
+        StorageError::IsADirectory(_) => ctx.error(format!("{}: {reason}", quotef(input))),
+        _ => ctx.error(format!("cannot open {} for reading: {reason}", quote(input))),
+    }
+}
+
+/// `split -l N`, `-b N` and `-C N` over an input read in pieces.
+fn split_stream(ctx: &mut Context<'_>, input: &str, mode: Mode, names: Names, verbose: bool) -> Result<i32, LimitHit> {
+    let mut reader = match ctx.open(input) {
+        Ok(reader) => reader,
+        Err(error) => {
+            open_error(ctx, input, &error)?;
+            return Ok(1);
+        }
+    };
+    let mut out = Splitter { names, verbose, part: None };
+    // Lines or bytes already in the current file; `-C` keeps what may
+    // still end at a later newline in `held`.
+    let mut count: u64 = 0;
+    let mut held: Vec<u8> = Vec::new();
+    loop {
+        let piece = match reader.next_piece() {
+            Ok(Some(piece)) => piece,
+            Ok(None) => break,
+            Err(ReadFailed::Limit(hit)) => return Err(hit),
+            Err(ReadFailed::Storage(error)) => {
+                out.close(ctx)?;
+                ctx.error(format!("{}: {}", quote(input), error_reason(&error)))?;
+                return Ok(1);
+            }
+        };
+        (ctx.check)()?;
+        let mut rest = &piece[..];
+        match mode {
+            Mode::Lines(n) => {
+                while !rest.is_empty() {
+                    // Up to the newline that completes the file's n lines.
+                    let wanted = usize::try_from(n - count).unwrap_or(usize::MAX);
+                    match memchr::memchr_iter(b'\n', rest).nth(wanted - 1) {
+                        Some(at) => {
+                            if !out.add(ctx, &rest[..=at])? || !out.close(ctx)? {
+                                return Ok(1);
+                            }
+                            rest = &rest[at + 1..];
+                            count = 0;
+                        }
+                        None => {
+                            count += memchr::memchr_iter(b'\n', rest).count() as u64;
+                            if !out.add(ctx, rest)? {
+                                return Ok(1);
+                            }
+                            rest = &[];
+                        }
+                    }
+                }
+            }
+            Mode::Bytes(n) => {
+                while !rest.is_empty() {
+                    let room = usize::try_from(n - count).unwrap_or(usize::MAX).min(rest.len());
+                    if !out.add(ctx, &rest[..room])? {
+                        return Ok(1);
+                    }
+                    count += room as u64;
+                    rest = &rest[room..];
+                    if count == n {
+                        if !out.close(ctx)? {
+                            return Ok(1);
+                        }
+                        count = 0;
+                    }
+                }
+            }
+            Mode::LineBytes(n) => {
+                held.extend_from_slice(rest);
+                let n = usize::try_from(n).unwrap_or(usize::MAX);
+                // More than n bytes: the next file ends at the last newline
+                // within its n bytes, or after n bytes when there is none.
+                while held.len() > n {
+                    let end = memchr::memrchr(b'\n', &held[..n]).map_or(n, |at| at + 1);
+                    if !out.add(ctx, &held[..end])? || !out.close(ctx)? {
+                        return Ok(1);
+                    }
+                    held.drain(..end);
+                }
+                if held.len() > ctx.max_memory {
+                    return Err(LimitHit::Memory);
+                }
+            }
+            Mode::Chunks { .. } => unreachable!("-n reads the whole input"),
+        }
+    }
+    if !held.is_empty() && !out.add(ctx, &held)? {
+        return Ok(1);
+    }
+    Ok(if out.close(ctx)? { 0 } else { 1 })
+}
+
 #[allow(clippy::too_many_arguments)]
 fn write_pieces(
     ctx: &mut Context<'_>,
@@ -448,29 +629,9 @@ fn write_pieces(
         }
         return Ok(0);
     }
-    let len = suffix_len.unwrap_or(2);
-    let mut names = Names {
-        prefix,
-        alphabet: alphabet.clone(),
-        index: vec![0; len],
-        auto: suffix_len.is_none(),
-        extra,
-        first: true,
+    let Some(mut names) = output_names(ctx, prefix, alphabet, suffix_len, start, extra)? else {
+        return Ok(1);
     };
-    // A numeric start: the first suffix is START in the suffix's radix.
-    if start > 0 {
-        let radix = alphabet.len() as u64;
-        let mut value = start;
-        for slot in names.index.iter_mut().rev() {
-            *slot = (value % radix) as usize;
-            value /= radix;
-        }
-        if value > 0 {
-            ctx.error("numerical suffix start value is too large for the suffix length")?;
-            return Ok(1);
-        }
-        names.auto = false;
-    }
     for piece in outs {
         if elide && piece.is_empty() {
             continue;

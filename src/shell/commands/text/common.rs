@@ -57,6 +57,28 @@ pub(in crate::shell::commands) fn open_lines<'a>(
     }
 }
 
+/// How many bytes of output a streaming command gathers before it writes
+/// them (into a pipe the next stage then reads them at once).
+pub(in crate::shell::commands) const OUT_PIECE: usize = 1 << 16;
+
+/// Writes `out` and empties it once it holds `at` bytes or more.
+pub(in crate::shell::commands) fn flush_at(
+    ctx: &mut Context<'_>,
+    out: &mut Vec<u8>,
+    at: usize,
+) -> Result<(), LimitHit> {
+    if out.len() >= at {
+        ctx.stdout.write(out)?;
+        out.clear();
+    }
+    Ok(())
+}
+
+/// The file operands, or `-` (stdin) when there are none.
+pub(in crate::shell::commands) fn operands_or_stdin(files: &[String]) -> impl Iterator<Item = &str> {
+    files.iter().map(String::as_str).chain(files.is_empty().then_some("-"))
+}
+
 /// Prints the tool's message for an input it cannot read.
 pub(in crate::shell::commands) fn input_error(
     ctx: &mut Context<'_>,

@@ -1,24 +1,61 @@
 //! Small line tools: `rev` (util-linux), `nl`, `paste` and `fold` (GNU).
 //! `nl` has no logical pages: `\:` section lines are ordinary text.
 
-use crate::shell::command::{Context, ReadFailed};
+use crate::shell::command::{Context, Lines, ReadFailed};
 use crate::shell::LimitHit;
+use crate::storage::StorageError;
 
-use super::common::{input_error, lines, open_lines, parse, read_input, tick, usage, Arg, HasArg, OpenStyle, Spec};
+use super::common::{
+    flush_at, input_error, open_lines, operands_or_stdin, parse, tick, usage, Arg, HasArg, OpenStyle, Spec, OUT_PIECE,
+};
 
-/// Reads every input (stdin when none); `None` entries failed (already
-/// reported).
-fn inputs<'a>(
-    ctx: &mut Context<'a>,
-    files: &[String],
-    style: OpenStyle,
-) -> Result<Vec<Option<std::borrow::Cow<'a, [u8]>>>, LimitHit> {
-    let mut out = Vec::new();
-    let default = ["-".to_string()];
-    for file in if files.is_empty() { &default[..] } else { files } {
-        out.push(read_input(ctx, file, style)?);
+/// Writes what `out` gathered, then the tool's message for `path`: GNU's
+/// `error()` flushes stdout first, so the message follows the output
+/// printed before it.
+fn flushed_error(ctx: &mut Context<'_>, out: &mut Vec<u8>, path: &str, error: &StorageError) -> Result<(), LimitHit> {
+    ctx.stdout.write(out)?;
+    out.clear();
+    input_error(ctx, path, OpenStyle::Plain, error)
+}
+
+/// Opens an input to be read a line at a time; on failure writes `out`,
+/// then the message, and returns `None`.
+fn open_flushed<'a>(ctx: &mut Context<'a>, out: &mut Vec<u8>, path: &str) -> Result<Option<Lines<'a>>, LimitHit> {
+    match ctx.open(path) {
+        Ok(reader) => Ok(Some(Lines::new(reader, ctx.max_memory))),
+        Err(error) => {
+            flushed_error(ctx, out, path, &error)?;
+            Ok(None)
+        }
     }
-    Ok(out)
+}
+
+/// The next line of `lines` into `line`; false at the end. A storage
+/// failure on a later piece writes `out` and the message, sets `failed`
+/// and ends the input.
+fn next_line(
+    ctx: &mut Context<'_>,
+    lines: &mut Lines<'_>,
+    delim: u8,
+    line: &mut Vec<u8>,
+    out: &mut Vec<u8>,
+    path: &str,
+    failed: &mut bool,
+) -> Result<bool, LimitHit> {
+    line.clear();
+    match lines.next_line(delim) {
+        Ok(Some(next)) => {
+            line.extend_from_slice(next);
+            Ok(true)
+        }
+        Ok(None) => Ok(false),
+        Err(ReadFailed::Limit(hit)) => Err(hit),
+        Err(ReadFailed::Storage(error)) => {
+            flushed_error(ctx, out, path, &error)?;
+            *failed = true;
+            Ok(false)
+        }
+    }
 }
 
 /// `rev [FILE]...`: reverses the bytes of each line.
@@ -142,19 +179,23 @@ pub(super) fn nl(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit
     let blank = " ".repeat(width + separator.len());
     let mut status = 0;
     let mut ticks = 0;
-    for data in inputs(ctx, &files, OpenStyle::Plain)? {
-        let Some(data) = data else {
+    let mut out = Vec::new();
+    let mut line = Vec::new();
+    // A line at a time (stdin as it comes, a file a piece at a time); the
+    // output goes out 64 KiB at a time, so `yes | nl | head` ends at once.
+    for file in operands_or_stdin(&files) {
+        let Some(mut lines) = open_flushed(ctx, &mut out, file)? else {
             status = 1;
             continue;
         };
-        let mut out = Vec::with_capacity(data.len() + data.len() / 4);
-        for line in lines(&data, b'\n') {
+        let mut failed = false;
+        while next_line(ctx, &mut lines, b'\n', &mut line, &mut out, file, &mut failed)? {
             tick(ctx, &mut ticks)?;
             let numbered = match &style {
                 Style::All => true,
                 Style::NonEmpty => !line.is_empty(),
                 Style::None => false,
-                Style::Regex(re) => re.is_match(line),
+                Style::Regex(re) => re.is_match(&line),
             };
             if numbered {
                 let text = match format.as_str() {
@@ -168,11 +209,15 @@ pub(super) fn nl(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit
             } else {
                 out.extend_from_slice(blank.as_bytes());
             }
-            out.extend_from_slice(line);
+            out.extend_from_slice(&line);
             out.push(b'\n');
+            flush_at(ctx, &mut out, OUT_PIECE)?;
         }
-        ctx.stdout.write(&out)?;
+        if failed {
+            status = 1;
+        }
     }
+    ctx.stdout.write(&out)?;
     Ok(status)
 }
 
@@ -225,53 +270,138 @@ pub(super) fn paste(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, Limit
     if files.is_empty() {
         files.push("-".to_string());
     }
-    let datas = inputs(ctx, &files, OpenStyle::Plain)?;
-    if datas.iter().any(Option::is_none) {
-        return Ok(1);
-    }
-    let sources: Vec<Vec<&[u8]>> = datas.iter().flatten().map(|data| lines(data, end).collect()).collect();
-    let mut out = Vec::new();
     let mut ticks = 0;
+    let mut status = 0;
+    let mut out = Vec::new();
+    let mut line = Vec::new();
+    let mut failed = false;
     if serial {
-        for source in &sources {
-            for (index, line) in source.iter().enumerate() {
+        // One input at a time, its lines joined into one; an input that
+        // cannot be opened is skipped, a directory gives an empty line.
+        for file in &files {
+            // GNU prints the input's newline, then the message of a read
+            // that failed (a directory fails on its first read).
+            let mut lines = match ctx.open(file) {
+                Ok(reader) => Lines::new(reader, ctx.max_memory),
+                Err(error @ StorageError::IsADirectory(_)) => {
+                    out.push(end);
+                    flushed_error(ctx, &mut out, file, &error)?;
+                    status = 1;
+                    continue;
+                }
+                Err(error) => {
+                    flushed_error(ctx, &mut out, file, &error)?;
+                    status = 1;
+                    continue;
+                }
+            };
+            let mut index = 0;
+            let mut unreadable = None;
+            loop {
+                let line = match lines.next_line(end) {
+                    Ok(Some(line)) => line,
+                    Ok(None) => break,
+                    Err(ReadFailed::Limit(hit)) => return Err(hit),
+                    Err(ReadFailed::Storage(error)) => {
+                        unreadable = Some(error);
+                        break;
+                    }
+                };
                 tick(ctx, &mut ticks)?;
                 if index > 0 {
                     out.extend(delims[(index - 1) % delims.len()]);
                 }
                 out.extend_from_slice(line);
+                index += 1;
+                flush_at(ctx, &mut out, OUT_PIECE)?;
             }
             out.push(end);
+            if let Some(error) = unreadable {
+                flushed_error(ctx, &mut out, file, &error)?;
+                status = 1;
+            }
         }
         ctx.stdout.write(&out)?;
-        return Ok(0);
+        return Ok(if failed { 1 } else { status });
     }
-    // Every `-` reads from the one stdin, taking lines in turn.
-    let mut cursors = vec![0usize; files.len()];
-    let stdin_index = files.iter().position(|f| f == "-");
-    loop {
+    // Every input is opened first (the first that cannot be ends paste, as
+    // GNU's); then a line of each in turn, as GNU's paste_parallel: the
+    // delimiters after inputs that ended wait until a later input of the
+    // row has a line. Every `-` reads the one stdin; a directory opens and
+    // fails on its first read.
+    let count = files.len();
+    let mut inputs: Vec<Option<Lines<'_>>> = Vec::with_capacity(count);
+    let mut owner = Vec::with_capacity(count);
+    let mut unreadable: Vec<Option<StorageError>> = Vec::with_capacity(count);
+    for (index, file) in files.iter().enumerate() {
+        unreadable.push(None);
+        if file == "-" {
+            if let Some(first) = files[..index].iter().position(|f| f == "-") {
+                owner.push(first);
+                inputs.push(None);
+                continue;
+            }
+        }
+        owner.push(index);
+        match ctx.open(file) {
+            Ok(reader) => inputs.push(Some(Lines::new(reader, ctx.max_memory))),
+            Err(error @ StorageError::IsADirectory(_)) => {
+                unreadable[index] = Some(error);
+                inputs.push(None);
+            }
+            Err(error) => {
+                input_error(ctx, file, OpenStyle::Plain, &error)?;
+                return Ok(1);
+            }
+        }
+    }
+    let mut closed = vec![false; count];
+    let mut files_open = count;
+    let mut saved = Vec::new();
+    while files_open > 0 {
         tick(ctx, &mut ticks)?;
-        let mut row = Vec::new();
-        let mut any = false;
+        let mut somedone = false;
+        let mut delim = 0;
+        saved.clear();
         for (index, file) in files.iter().enumerate() {
-            let owner = if file == "-" { stdin_index.unwrap_or(index) } else { index };
-            if let Some(line) = sources[owner].get(cursors[owner]) {
-                row.extend_from_slice(line);
-                cursors[owner] += 1;
-                any = true;
+            if files_open == 0 {
+                break;
             }
-            if index + 1 < files.len() {
-                row.extend(delims[index % delims.len()]);
+            let mut got = false;
+            if !closed[index] {
+                if let Some(error) = unreadable[index].take() {
+                    flushed_error(ctx, &mut out, file, &error)?;
+                    status = 1;
+                } else if let Some(lines) = &mut inputs[owner[index]] {
+                    got = next_line(ctx, lines, end, &mut line, &mut out, file, &mut failed)?;
+                }
+                if got {
+                    out.append(&mut saved);
+                    out.extend_from_slice(&line);
+                } else {
+                    closed[index] = true;
+                    files_open -= 1;
+                }
             }
+            if index + 1 == count {
+                if got || somedone {
+                    out.append(&mut saved);
+                    out.push(end);
+                }
+            } else {
+                if got {
+                    out.extend(delims[delim]);
+                } else {
+                    saved.extend(delims[delim]);
+                }
+                delim = (delim + 1) % delims.len();
+            }
+            somedone |= got;
         }
-        if !any {
-            break;
-        }
-        out.extend_from_slice(&row);
-        out.push(end);
+        flush_at(ctx, &mut out, OUT_PIECE)?;
     }
     ctx.stdout.write(&out)?;
-    Ok(0)
+    Ok(if failed { 1 } else { status })
 }
 
 const FOLD_SPEC: Spec = Spec {
@@ -325,53 +455,96 @@ pub(super) fn fold(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
     };
     let mut status = 0;
     let mut ticks = 0;
-    for data in inputs(ctx, &files, OpenStyle::Plain)? {
-        let Some(data) = data else {
-            status = 1;
-            continue;
-        };
-        let mut out = Vec::with_capacity(data.len() + data.len() / 8);
-        let mut line: Vec<u8> = Vec::new();
-        let mut column = 0;
-        for &byte in data.iter() {
-            tick(ctx, &mut ticks)?;
-            if byte == b'\n' {
-                out.extend_from_slice(&line);
-                out.push(b'\n');
-                line.clear();
-                column = 0;
+    let mut out = Vec::new();
+    // Each input a piece at a time (stdin as it comes); the line being
+    // folded carries over from one piece to the next.
+    for file in operands_or_stdin(&files) {
+        let mut reader = match ctx.open(file) {
+            Ok(reader) => reader,
+            Err(error) => {
+                flushed_error(ctx, &mut out, file, &error)?;
+                status = 1;
                 continue;
             }
-            loop {
-                let next = advance(column, byte);
-                if next <= width {
-                    column = next;
-                    line.push(byte);
+        };
+        let mut line: Vec<u8> = Vec::new();
+        let mut column = 0;
+        let mut unreadable = None;
+        loop {
+            let piece = match reader.next_piece() {
+                Ok(Some(piece)) => piece,
+                Ok(None) => break,
+                Err(ReadFailed::Limit(hit)) => return Err(hit),
+                Err(ReadFailed::Storage(error)) => {
+                    unreadable = Some(error);
                     break;
                 }
-                if spaces {
-                    if let Some(blank) = line.iter().rposition(|&b| b == b' ' || b == b'\t') {
-                        out.extend_from_slice(&line[..=blank]);
-                        out.push(b'\n');
-                        line.drain(..=blank);
-                        column = line.iter().fold(0, |c, &b| advance(c, b));
-                        continue;
+            };
+            let special = |byte: u8| byte == b'\n' || (!bytes && matches!(byte, b'\x08' | b'\r' | b'\t'));
+            let mut at = 0;
+            while at < piece.len() {
+                tick(ctx, &mut ticks)?;
+                let byte = piece[at];
+                if column < width && !special(byte) {
+                    // A run of bytes one column wide each: as much of it as
+                    // the line has room for, at once.
+                    let room = (width - column).min(piece.len() - at);
+                    let take = piece[at..at + room].iter().position(|&b| special(b)).unwrap_or(room);
+                    line.extend_from_slice(&piece[at..at + take]);
+                    column += take;
+                    at += take;
+                    continue;
+                }
+                at += 1;
+                if byte == b'\n' {
+                    out.extend_from_slice(&line);
+                    out.push(b'\n');
+                    line.clear();
+                    column = 0;
+                    continue;
+                }
+                loop {
+                    let next = advance(column, byte);
+                    if next <= width {
+                        column = next;
+                        line.push(byte);
+                        break;
                     }
+                    if spaces {
+                        if let Some(blank) = line.iter().rposition(|&b| b == b' ' || b == b'\t') {
+                            out.extend_from_slice(&line[..=blank]);
+                            out.push(b'\n');
+                            line.drain(..=blank);
+                            column = line.iter().fold(0, |c, &b| advance(c, b));
+                            continue;
+                        }
+                    }
+                    if line.is_empty() {
+                        column = next;
+                        line.push(byte);
+                        break;
+                    }
+                    out.extend_from_slice(&line);
+                    out.push(b'\n');
+                    line.clear();
+                    column = 0;
                 }
-                if line.is_empty() {
-                    column = next;
-                    line.push(byte);
-                    break;
-                }
-                out.extend_from_slice(&line);
-                out.push(b'\n');
-                line.clear();
-                column = 0;
             }
+            // Backspaces and carriage returns can keep a line's column
+            // small while its bytes grow: the memory budget bounds it.
+            if line.len() > ctx.max_memory {
+                return Err(LimitHit::Memory);
+            }
+            flush_at(ctx, &mut out, OUT_PIECE)?;
         }
+        // GNU writes the line it was folding, then the message.
         out.extend_from_slice(&line);
-        ctx.stdout.write(&out)?;
+        if let Some(error) = unreadable {
+            flushed_error(ctx, &mut out, file, &error)?;
+            status = 1;
+        }
     }
+    ctx.stdout.write(&out)?;
     Ok(status)
 }
 

@@ -8,10 +8,13 @@
 
 use std::time::{Duration, Instant};
 
-use crate::shell::command::{CommandFn, Context, EnvChange};
+use crate::shell::command::{CommandFn, Context, EnvChange, ReadFailed, Reader, FILE_PIECE};
 use crate::shell::LimitHit;
+use crate::storage::{FileKind, StorageError};
 
-use super::text::common::{parse, quote, read_input, tick, usage, Arg, HasArg, OpenStyle, Spec};
+use super::text::common::{
+    flush_at, input_error, parse, quote, quotef, usage, Arg, HasArg, OpenStyle, Spec, OUT_PIECE,
+};
 
 mod date;
 mod expr;
@@ -242,39 +245,187 @@ fn tac(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
         files.push("-".to_string());
     }
     let mut status = 0;
-    let mut ticks = 0;
+    let mut out = Vec::new();
     for file in &files {
-        let data = if file == "-" {
-            ctx.stdin.read_all()?
-        } else {
-            match ctx.read(file) {
-                Ok(data) => data,
-                Err(error) => {
-                    let reason = crate::shell::command::error_reason(&error);
-                    ctx.error(format!("failed to open {} for reading: {reason}", quote(file)))?;
-                    status = 1;
-                    continue;
-                }
+        let reader = match ctx.open(file) {
+            Ok(reader) => reader,
+            Err(StorageError::IsADirectory(_)) => {
+                // GNU seeks the directory and fails on its read.
+                tac_flush(ctx, &mut out)?;
+                ctx.error(format!("{}: read error: Invalid argument", quotef(file)))?;
+                status = 1;
+                continue;
+            }
+            Err(error) => {
+                let reason = crate::shell::command::error_reason(&error);
+                tac_flush(ctx, &mut out)?;
+                ctx.error(format!("failed to open {} for reading: {reason}", quote(file)))?;
+                status = 1;
+                continue;
             }
         };
-        // Record boundaries: after each separator (or before it with -b).
-        let mut cuts = vec![0];
-        let mut at = 0;
-        while let Some(pos) = memchr::memmem::find(&data[at..], &separator) {
-            tick(ctx, &mut ticks)?;
-            let sep = at + pos;
-            cuts.push(if before { sep } else { sep + separator.len() });
-            at = sep + separator.len();
+        let size = match ctx.stat(file) {
+            Ok(meta) if meta.kind == FileKind::File && !reader.is_stream() => Some(meta.size),
+            _ => None,
+        };
+        let result = match size {
+            // A file is read from its end, a piece at a time.
+            Some(size) => {
+                drop(reader);
+                let (storage, path) = (ctx.storage, ctx.path(file));
+                let read = |offset: u64, len: usize| storage.read_range(&path, offset, len);
+                tac_backwards(ctx, &mut out, size, &read, &separator, before)
+            }
+            // A pipe (stdin, a process substitution) has no end to start
+            // from: it is read whole first, within the memory budget, as
+            // GNU copies it to a temporary file.
+            None => match read_whole(ctx, reader) {
+                Ok(data) => {
+                    let read = |offset: u64, len: usize| {
+                        let from = usize::try_from(offset).unwrap_or(usize::MAX).min(data.len());
+                        Ok(data[from..from.saturating_add(len).min(data.len())].to_vec())
+                    };
+                    tac_backwards(ctx, &mut out, data.len() as u64, &read, &separator, before)
+                }
+                Err(failed) => Err(failed),
+            },
+        };
+        match result {
+            Ok(()) => {}
+            Err(ReadFailed::Limit(hit)) => return Err(hit),
+            Err(ReadFailed::Storage(error)) => {
+                let reason = crate::shell::command::error_reason(&error);
+                tac_flush(ctx, &mut out)?;
+                ctx.error(format!("{}: read error: {reason}", quotef(file)))?;
+                status = 1;
+            }
         }
-        cuts.push(data.len());
-        cuts.dedup();
-        let mut out = Vec::with_capacity(data.len());
-        for pair in cuts.windows(2).rev() {
-            out.extend_from_slice(&data[pair[0]..pair[1]]);
-        }
-        ctx.stdout.write(&out)?;
     }
+    ctx.stdout.write(&out)?;
     Ok(status)
+}
+
+/// GNU tac writes through its own 8 KiB buffer, whole buffers at a time:
+/// writes the whole 8 KiB blocks of `out`, so a message comes after the
+/// same output as GNU's.
+fn tac_flush(ctx: &mut Context<'_>, out: &mut Vec<u8>) -> Result<(), LimitHit> {
+    let whole = out.len() / 8192 * 8192;
+    ctx.stdout.write(&out[..whole])?;
+    out.drain(..whole);
+    Ok(())
+}
+
+/// The rest of an input read in pieces, refused past the memory budget.
+fn read_whole(ctx: &Context<'_>, mut reader: Reader<'_>) -> Result<Vec<u8>, ReadFailed> {
+    let mut all = Vec::new();
+    while let Some(piece) = reader.next_piece()? {
+        (ctx.check)()?;
+        if all.is_empty() {
+            all = piece;
+        } else {
+            all.extend_from_slice(&piece);
+        }
+        if all.len() > ctx.max_memory {
+            return Err(ReadFailed::Limit(LimitHit::Memory));
+        }
+    }
+    Ok(all)
+}
+
+/// tac over `size` bytes that `read(offset, len)` gives: GNU's search from
+/// the end for the last separator that ends before the record found last,
+/// so only the record being cut and one piece are held, and the records go
+/// out (through `out`, 64 KiB at a time) as they are found.
+fn tac_backwards(
+    ctx: &mut Context<'_>,
+    out: &mut Vec<u8>,
+    size: u64,
+    read: &dyn Fn(u64, usize) -> Result<Vec<u8>, StorageError>,
+    separator: &[u8],
+    before: bool,
+) -> Result<(), ReadFailed> {
+    let max_memory = ctx.max_memory;
+    let mut step = |out: &mut Vec<u8>| {
+        (ctx.check)()?;
+        if out.len() >= OUT_PIECE {
+            tac_flush(ctx, out)?;
+        }
+        Ok(())
+    };
+    tac_records(out, size, read, separator, before, FILE_PIECE, max_memory, &mut step)
+}
+
+/// [`tac_backwards`] reading `piece_len` bytes at a time; `step` runs
+/// every 1024 turns and whenever `out` holds 64 KiB (the clock, writing).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn tac_records(
+    out: &mut Vec<u8>,
+    size: u64,
+    read: &dyn Fn(u64, usize) -> Result<Vec<u8>, StorageError>,
+    separator: &[u8],
+    before: bool,
+    piece_len: usize,
+    max_memory: usize,
+    step: &mut dyn FnMut(&mut Vec<u8>) -> Result<(), LimitHit>,
+) -> Result<(), ReadFailed> {
+    let len = separator.len() as u64;
+    // `buf` holds the bytes from `base` to `past_end`, the part not printed.
+    let mut buf: Vec<u8> = Vec::new();
+    let mut base = size;
+    let mut past_end = size;
+    // A separator must end at or before `limit`; none ends in
+    // `clean..limit` (it was searched).
+    let mut limit = size;
+    let mut clean = size;
+    let mut first = true;
+    let mut turns = 0u32;
+    loop {
+        turns = turns.wrapping_add(1);
+        if turns.is_multiple_of(1024) || out.len() >= OUT_PIECE {
+            step(out)?;
+        }
+        let hay_end = limit.min(clean.saturating_add(len - 1)) - base;
+        match memchr::memmem::rfind(&buf[..hay_end as usize], separator) {
+            Some(at) => {
+                let start = base + at as u64;
+                if before {
+                    out.extend_from_slice(&buf[at..(past_end - base) as usize]);
+                    past_end = start;
+                } else {
+                    let end = start + len;
+                    if !first || end != past_end {
+                        out.extend_from_slice(&buf[(end - base) as usize..(past_end - base) as usize]);
+                    }
+                    past_end = end;
+                    first = false;
+                }
+                limit = start;
+                clean = start;
+                buf.truncate((past_end - base) as usize);
+            }
+            None if base == 0 => {
+                out.extend_from_slice(&buf[..(past_end - base) as usize]);
+                return Ok(());
+            }
+            None => {
+                clean = base;
+                let from = base.saturating_sub(piece_len as u64);
+                let mut piece = read(from, (base - from) as usize).map_err(ReadFailed::Storage)?;
+                if piece.is_empty() {
+                    // The file shrank under us: what is left goes out as read.
+                    out.extend_from_slice(&buf[..(past_end - base) as usize]);
+                    return Ok(());
+                }
+                let got = (piece.len() as u64).min(base);
+                piece.extend_from_slice(&buf);
+                buf = piece;
+                base -= got;
+                if buf.len() > max_memory {
+                    return Err(ReadFailed::Limit(LimitHit::Memory));
+                }
+            }
+        }
+    }
 }
 
 // ----- base64 -----
@@ -315,74 +466,149 @@ fn base64(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
         return usage(ctx, &format!("extra operand {}", quote(&files[1])), 1);
     }
     let file = files.pop().unwrap_or_else(|| "-".to_string());
-    let Some(data) = read_input(ctx, &file, OpenStyle::Plain)? else {
-        return Ok(1);
+    // A piece at a time (stdin as it comes): `yes | base64 | head -1` ends.
+    let mut reader = match ctx.open(&file) {
+        Ok(reader) => reader,
+        Err(error) => {
+            input_error(ctx, &file, OpenStyle::Plain, &error)?;
+            return Ok(1);
+        }
     };
-    let data = data.into_owned();
+    let mut out = Vec::new();
+    let mut decoder = Base64Decoder { group: Vec::with_capacity(4), garbage };
+    let mut carry: Vec<u8> = Vec::with_capacity(3);
+    let mut column = 0;
+    let mut encoded = Vec::new();
+    // Appends `encoded` to `out`, a newline after every `wrap` characters.
+    let mut wrap_into = |out: &mut Vec<u8>, encoded: &mut Vec<u8>| {
+        let mut rest = &encoded[..];
+        while !rest.is_empty() {
+            let room = if wrap == 0 { rest.len() } else { (wrap - column).min(rest.len()) };
+            out.extend_from_slice(&rest[..room]);
+            rest = &rest[room..];
+            column += room;
+            if wrap > 0 && column == wrap {
+                out.push(b'\n');
+                column = 0;
+            }
+        }
+        encoded.clear();
+    };
+    loop {
+        let piece = match reader.next_piece() {
+            Ok(Some(piece)) => piece,
+            Ok(None) => break,
+            Err(ReadFailed::Limit(hit)) => return Err(hit),
+            Err(ReadFailed::Storage(error)) => {
+                ctx.stdout.write(&out)?;
+                input_error(ctx, &file, OpenStyle::Plain, &error)?;
+                return Ok(1);
+            }
+        };
+        (ctx.check)()?;
+        if decode {
+            if !decoder.feed(&piece, &mut out) {
+                ctx.stdout.write(&out)?;
+                ctx.error("invalid input")?;
+                return Ok(1);
+            }
+        } else {
+            let mut data = &piece[..];
+            while !carry.is_empty() && carry.len() < 3 && !data.is_empty() {
+                carry.push(data[0]);
+                data = &data[1..];
+            }
+            if carry.len() == 3 {
+                encode_group(&carry, &mut encoded);
+                carry.clear();
+            }
+            let whole = data.len() / 3 * 3;
+            for group in data[..whole].chunks_exact(3) {
+                encode_group(group, &mut encoded);
+            }
+            carry.extend_from_slice(&data[whole..]);
+            wrap_into(&mut out, &mut encoded);
+        }
+        flush_at(ctx, &mut out, OUT_PIECE)?;
+    }
     if decode {
-        let (bytes, ok) = base64_decode(&data, garbage);
-        ctx.stdout.write(&bytes)?;
+        let ok = decoder.finish(&mut out);
+        ctx.stdout.write(&out)?;
         if !ok {
             ctx.error("invalid input")?;
             return Ok(1);
         }
         return Ok(0);
     }
-    let mut encoded = Vec::with_capacity(data.len() / 3 * 4 + 4);
-    for chunk in data.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for (i, shift) in [18, 12, 6, 0].into_iter().enumerate() {
-            encoded.push(if i <= chunk.len() { ALPHABET[(n >> shift) as usize & 63] } else { b'=' });
-        }
+    if !carry.is_empty() {
+        encode_group(&carry, &mut encoded);
+        wrap_into(&mut out, &mut encoded);
     }
-    let mut out = Vec::with_capacity(encoded.len() + encoded.len() / wrap.max(1) + 1);
-    if wrap == 0 {
-        out = encoded;
-    } else {
-        for line in encoded.chunks(wrap) {
-            out.extend_from_slice(line);
-            out.push(b'\n');
-        }
+    if wrap > 0 && column > 0 {
+        out.push(b'\n');
     }
     ctx.stdout.write(&out)?;
     Ok(0)
 }
 
-/// Decodes base64, skipping newlines (and every non-alphabet byte when
-/// `garbage`); returns what decoded and whether the input was valid.
-/// Padded groups may follow each other (`aGk=aGk=`).
-fn base64_decode(data: &[u8], garbage: bool) -> (Vec<u8>, bool) {
-    let value = |b: u8| ALPHABET.iter().position(|&a| a == b).map(|v| v as u32);
-    let mut out = Vec::with_capacity(data.len() / 4 * 3);
-    let mut group: Vec<u8> = Vec::with_capacity(4);
-    for &byte in data {
-        if byte == b'\n' || (garbage && byte != b'=' && value(byte).is_none()) {
-            continue;
+/// Encodes up to three bytes as four characters (`=` padding a short group).
+fn encode_group(chunk: &[u8], out: &mut Vec<u8>) {
+    let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+    let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+    let mut four = [b'='; 4];
+    for (i, shift) in [18, 12, 6, 0].into_iter().enumerate().take(chunk.len() + 1) {
+        four[i] = ALPHABET[(n >> shift) as usize & 63];
+    }
+    out.extend_from_slice(&four);
+}
+
+/// Decodes base64 as it comes, skipping newlines (and every non-alphabet
+/// byte when `garbage`). Padded groups may follow each other (`aGk=aGk=`).
+struct Base64Decoder {
+    group: Vec<u8>,
+    garbage: bool,
+}
+
+fn base64_value(byte: u8) -> Option<u32> {
+    ALPHABET.iter().position(|&a| a == byte).map(|v| v as u32)
+}
+
+impl Base64Decoder {
+    /// Decodes `data` into `out`; false at the first invalid group.
+    fn feed(&mut self, data: &[u8], out: &mut Vec<u8>) -> bool {
+        for &byte in data {
+            if byte == b'\n' || (self.garbage && byte != b'=' && base64_value(byte).is_none()) {
+                continue;
+            }
+            self.group.push(byte);
+            if self.group.len() < 4 {
+                continue;
+            }
+            let pads = self.group.iter().rev().take_while(|&&b| b == b'=').count();
+            let digits: Option<Vec<u32>> = self.group[..4 - pads].iter().map(|&b| base64_value(b)).collect();
+            let Some(digits) = digits.filter(|_| pads <= 2) else {
+                return false;
+            };
+            let n = digits.iter().enumerate().fold(0, |n, (i, d)| n | d << (18 - 6 * i));
+            out.extend_from_slice(&[(n >> 16) as u8, (n >> 8) as u8, n as u8][..3 - pads]);
+            self.group.clear();
         }
-        group.push(byte);
-        if group.len() < 4 {
-            continue;
+        true
+    }
+
+    /// The end of the input: a short last group decodes what it holds, and
+    /// the input is invalid.
+    fn finish(self, out: &mut Vec<u8>) -> bool {
+        if self.group.is_empty() {
+            return true;
         }
-        let pads = group.iter().rev().take_while(|&&b| b == b'=').count();
-        let digits: Option<Vec<u32>> = group[..4 - pads].iter().map(|&b| value(b)).collect();
-        let Some(digits) = digits.filter(|_| pads <= 2) else {
-            return (out, false);
-        };
-        let n = digits.iter().enumerate().fold(0, |n, (i, d)| n | d << (18 - 6 * i));
-        out.extend_from_slice(&[(n >> 16) as u8, (n >> 8) as u8, n as u8][..3 - pads]);
-        group.clear();
+        let digits: Vec<u32> = self.group.iter().map_while(|&b| base64_value(b)).collect();
+        if digits.len() >= 2 {
+            let n = digits.iter().enumerate().fold(0, |n, (i, d)| n | d << (18 - 6 * i));
+            out.extend_from_slice(&[(n >> 16) as u8, (n >> 8) as u8][..digits.len() - 1]);
+        }
+        false
     }
-    if group.is_empty() {
-        return (out, true);
-    }
-    // A short last group: what it holds decodes, and the input is invalid.
-    let digits: Vec<u32> = group.iter().map_while(|&b| value(b)).collect();
-    if digits.len() >= 2 {
-        let n = digits.iter().enumerate().fold(0, |n, (i, d)| n | d << (18 - 6 * i));
-        out.extend_from_slice(&[(n >> 16) as u8, (n >> 8) as u8][..digits.len() - 1]);
-    }
-    (out, false)
 }
 
 // ----- which -----

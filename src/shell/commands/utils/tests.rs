@@ -260,3 +260,43 @@ fn date_prints_utc() {
     let (status, now, _) = run("date", &["+%Y-%m-%d %H:%M"], "");
     assert_eq!((status, now.len()), (0, 17));
 }
+
+/// tac from a file's end, a few bytes at a time, against the whole input
+/// at once and against GNU tac 9.1's output on overlapping separators.
+#[test]
+fn tac_reads_backwards_in_pieces_as_it_reads_whole() {
+    fn tac(data: &[u8], separator: &[u8], before: bool, piece: usize) -> Vec<u8> {
+        let read = |offset: u64, len: usize| -> Result<Vec<u8>, crate::storage::StorageError> {
+            let from = (offset as usize).min(data.len());
+            Ok(data[from..(from + len).min(data.len())].to_vec())
+        };
+        let mut out = Vec::new();
+        let mut step = |_: &mut Vec<u8>| Ok(());
+        super::tac_records(&mut out, data.len() as u64, &read, separator, before, piece, usize::MAX, &mut step)
+            .map_err(|_| ())
+            .unwrap();
+        out
+    }
+    // GNU: printf xaaay | tac -s aa → yxaaa; with -b → aayxa.
+    assert_eq!(tac(b"xaaay", b"aa", false, 100), b"yxaaa");
+    assert_eq!(tac(b"xaaay", b"aa", true, 100), b"aayxa");
+    assert_eq!(tac(b"a\n\n", b"\n", false, 100), b"\na\n");
+    let inputs: [&[u8]; 6] = [b"a\nb\nc", b"a\nb\nc\n", b"\n\n\nxy\n\nz", b"xaaay", b"aaaaabaaab", b""];
+    for data in inputs {
+        for separator in [&b"\n"[..], b"aa", b"ab", b"\n\n"] {
+            for before in [false, true] {
+                let whole = tac(data, separator, before, 1 << 20);
+                for piece in 1..6 {
+                    assert_eq!(tac(data, separator, before, piece), whole, "{data:?} {separator:?} {before} {piece}");
+                }
+            }
+        }
+    }
+    // A record longer than the memory budget is refused.
+    let read = |offset: u64, len: usize| -> Result<Vec<u8>, crate::storage::StorageError> {
+        Ok(vec![b'x'; len.min(100 - offset as usize)])
+    };
+    let mut step = |_: &mut Vec<u8>| Ok(());
+    let result = super::tac_records(&mut Vec::new(), 100, &read, b"\n", false, 10, 50, &mut step);
+    assert!(matches!(result, Err(crate::shell::command::ReadFailed::Limit(LimitHit::Memory))));
+}
