@@ -138,3 +138,64 @@ fn commands_over_a_large_host_file_keep_the_peak_resident_set_small() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// `sed -i` over a large host file reads it a piece at a time and writes
+/// the result to a temporary file beside it, which then replaces it (as
+/// GNU sed does): the peak stays far below the file's size (reading it
+/// whole and building the result whole took twice the file), the file is
+/// edited from its first line to its last, its mode is kept, and no
+/// temporary file is left behind.
+#[test]
+fn sed_in_place_over_a_large_host_file_streams_it() {
+    use std::os::unix::fs::PermissionsExt;
+    const SED_LINES: u64 = 3 << 19;
+    if std::env::var("AIKIDO_STREAM_SCRIPT").is_ok() || !std::path::Path::new("/proc/self/status").exists() {
+        return;
+    }
+    let dir: PathBuf = std::env::temp_dir().join(format!("aikido-sed-in-place-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join("big");
+    {
+        let mut file = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&big).unwrap());
+        let line = format!("{:<63}\n", "line 00000");
+        for _ in 0..SED_LINES - 1 {
+            file.write_all(line.as_bytes()).unwrap();
+        }
+        writeln!(file, "{}", last_line()).unwrap();
+    }
+    std::fs::set_permissions(&big, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let output = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "stream_child", "--nocapture", "--test-threads=1"])
+        .env("AIKIDO_STREAM_SCRIPT", "sed -i -e 's/^line/LINE/' -e '$s/last/LAST/' big && echo done")
+        .env("AIKIDO_STREAM_DIR", &dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let report = stdout.lines().find_map(|line| line.find("STREAM ").map(|at| line[at..].to_string()));
+    let text = std::fs::read(&big).unwrap();
+    let mode = std::fs::metadata(&big).unwrap().permissions().mode() & 0o777;
+    let left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let _ = std::fs::remove_dir_all(&dir);
+
+    let report = report.unwrap_or_else(|| panic!("no report: {stdout} {}", String::from_utf8_lossy(&output.stderr)));
+    let fields: Vec<&str> = report.splitn(5, ' ').collect();
+    let (before, after) = (fields[1].parse::<u64>().unwrap(), fields[2].parse::<u64>().unwrap());
+    assert_eq!((fields[3], fields[4]), ("0", "\"done\\n\""), "{stdout}");
+    assert_eq!(text.len() as u64, SED_LINES * 64);
+    assert!(text.starts_with(b"LINE 00000 "), "{:?}", String::from_utf8_lossy(&text[..64]));
+    assert_eq!(&text[text.len() - 64..], format!("{:<63}\n", "LINE 99999 LAST").as_bytes());
+    assert_eq!(text.windows(5).filter(|w| w == b"line ").count(), 0);
+    assert_eq!(mode, 0o640);
+    assert_eq!(left, ["big"]);
+    eprintln!(
+        "sed -i: peak VmHWM {} MiB (baseline {} MiB) over a {} MiB file",
+        after >> 10,
+        before >> 10,
+        text.len() >> 20
+    );
+    assert!(after.saturating_sub(before) < 48 << 10, "the peak grew by {} MiB", (after - before) >> 10);
+}

@@ -11,6 +11,7 @@ mod calendar;
 mod diff;
 mod dump;
 mod files;
+mod format;
 mod grep;
 mod hash;
 mod jq;

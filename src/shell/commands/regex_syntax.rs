@@ -1,9 +1,18 @@
-//! POSIX regular expressions (GNU's BRE and ERE dialects, C locale) turned
-//! into the `regex` crate's syntax, for grep, sed (and later awk and `[[ =~ ]]`).
+//! POSIX regular expressions turned into the `regex` crate's syntax: the
+//! one translator for grep, sed, expr, `[[ =~ ]]` (GNU's BRE and ERE
+//! dialects, C locale) and awk (its ERE dialect, through `awk/ere.rs`).
 //!
 //! The output is self-contained: it starts with `(?-u)` and must be compiled
 //! with `regex::bytes` (bytes ≥ 0x80 are written `\xHH` and match one byte,
 //! as in the C locale). Capture groups keep POSIX numbering.
+//!
+//! The dialects differ only where [`Options`] says: awk's escapes (`\b` is
+//! a backspace, `\y` the word boundary, `\101` octal, escapes inside
+//! brackets, a trailing `\` literal), awk's intervals (`{m}`, `{m,}`,
+//! `{m,n}` of at most three digits; `{,n}` is literal) and awk's leading
+//! `*`/`+`/`?` (literal, where GNU's ERE ignores them). Everything else,
+//! brackets and classes, groups, alternation, anchors, `\w \W \s \S \< \>
+//! \B`, an unmatched `)` (literal), is read one way for all.
 //!
 //! Known differences from GNU (documented for docs/SHELL.md):
 //! - the `regex` crate picks the leftmost-*first* match, POSIX the
@@ -25,6 +34,40 @@ pub(crate) struct Dialect {
     /// sed's escapes: `\n`, `\t` and friends are control characters, in and
     /// out of brackets.
     pub sed_escapes: bool,
+}
+
+/// Where a dialect departs from GNU's BRE/ERE: a [`Dialect`] with awk's
+/// rules switched on or off one by one.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Options {
+    pub dialect: Dialect,
+    /// awk's escapes: `\n \t \r \f \v \a \b` (backspace) `\/ \"` and octal
+    /// `\ooo` are bytes, in and out of brackets (where a backslash escapes
+    /// the next character, `[\]]`); `\y` is the word boundary; a trailing
+    /// backslash is itself.
+    pub awk_escapes: bool,
+    /// awk's intervals: `{` opens one only as `{m}`, `{m,}` or `{m,n}` of at
+    /// most three digits each; any other `{` is literal (`{,n}` too).
+    pub awk_intervals: bool,
+    /// A `*`, `+` or `?` with nothing to repeat (at the start, after `(`,
+    /// `|`, `^`) is literal, as in awk; GNU's ERE ignores it.
+    pub leading_repetition_literal: bool,
+}
+
+impl Options {
+    /// awk's extended regular expressions (gawk's reading, C locale).
+    pub(crate) const AWK: Options = Options {
+        dialect: Dialect { extended: true, lines: false, sed_escapes: false },
+        awk_escapes: true,
+        awk_intervals: true,
+        leading_repetition_literal: true,
+    };
+}
+
+impl From<Dialect> for Options {
+    fn from(dialect: Dialect) -> Options {
+        Options { dialect, awk_escapes: false, awk_intervals: false, leading_repetition_literal: false }
+    }
 }
 
 /// Translates a POSIX ERE (GNU flavour) into `regex` syntax; `.` and
@@ -91,8 +134,14 @@ pub(crate) fn literal(byte: u8) -> String {
 
 /// Translates `pattern` read in `dialect`.
 pub(crate) fn translate(pattern: &str, dialect: Dialect) -> Result<String, String> {
-    let p = pattern.as_bytes();
+    translate_bytes(pattern.as_bytes(), dialect.into())
+}
+
+/// Translates the bytes `p` read as `options` say.
+pub(crate) fn translate_bytes(p: &[u8], options: Options) -> Result<String, String> {
+    let dialect = options.dialect;
     let ere = dialect.extended;
+    let awk = options.awk_escapes;
     let mut b =
         Builder { out: String::from("(?-u)"), atom: None, quantified: false, groups: Vec::new(), at_start: true };
     let mut i = 0;
@@ -101,7 +150,20 @@ pub(crate) fn translate(pattern: &str, dialect: Dialect) -> Result<String, Strin
         i += 1;
         match c {
             b'\\' => {
-                let Some(&e) = p.get(i) else { return Err("Trailing backslash".into()) };
+                let Some(&e) = p.get(i) else {
+                    if awk {
+                        b.byte(b'\\');
+                        break;
+                    }
+                    return Err("Trailing backslash".into());
+                };
+                if awk {
+                    if let Some((byte, next)) = octal(p, i) {
+                        b.byte(byte);
+                        i = next;
+                        continue;
+                    }
+                }
                 i += 1;
                 match e {
                     b'(' if !ere => open_group(&mut b),
@@ -131,18 +193,20 @@ pub(crate) fn translate(pattern: &str, dialect: Dialect) -> Result<String, Strin
                             b.quantifier(if e == b'+' { "+" } else { "?" });
                         }
                     }
-                    b'1'..=b'9' => return Err("back-references are not supported".into()),
+                    b'1'..=b'9' if !awk => return Err("back-references are not supported".into()),
                     b'w' => b.atom("[0-9A-Za-z_]"),
                     b'W' => b.atom(if dialect.lines { "[^0-9A-Za-z_\\n]" } else { "[^0-9A-Za-z_]" }),
                     b's' => b.atom(if dialect.lines { "[\\t\\x0B\\x0C\\r ]" } else { "[\\t\\n\\x0B\\x0C\\r ]" }),
                     b'S' => b.atom("[^\\t\\n\\x0B\\x0C\\r ]"),
+                    b'b' if awk => b.byte(0x08),
                     b'b' => b.assertion("\\b"),
+                    b'y' if awk => b.assertion("\\b"),
                     b'B' => b.assertion("\\B"),
                     b'<' => b.assertion("\\b{start}"),
                     b'>' => b.assertion("\\b{end}"),
                     b'`' => b.assertion("\\A"),
                     b'\'' => b.assertion("\\z"),
-                    _ if dialect.sed_escapes && sed_escape(e).is_some() => {
+                    _ if (dialect.sed_escapes || awk) && sed_escape(e).is_some() => {
                         b.byte(sed_escape(e).unwrap_or(e));
                     }
                     _ => b.byte(e),
@@ -157,19 +221,22 @@ pub(crate) fn translate(pattern: &str, dialect: Dialect) -> Result<String, Strin
                 }
             }
             b'|' if ere => alternation(&mut b),
-            b'{' if ere => match interval(p, i, false)? {
-                Some((text, next)) if b.atom.is_some() => {
-                    b.quantifier(&text);
-                    i = next;
+            b'{' if ere => {
+                let parsed = if options.awk_intervals { awk_interval(p, i)? } else { interval(p, i, false)? };
+                match parsed {
+                    Some((text, next)) if b.atom.is_some() => {
+                        b.quantifier(&text);
+                        i = next;
+                    }
+                    _ => b.byte(b'{'),
                 }
-                _ => b.byte(b'{'),
-            },
+            }
             b'*' | b'+' | b'?' if ere || c == b'*' => {
                 if b.atom.is_some() {
                     b.quantifier(&(c as char).to_string());
-                } else if !ere {
-                    // BRE: a leading `*` is an ordinary character.
-                    b.byte(b'*');
+                } else if !ere || options.leading_repetition_literal {
+                    // BRE (and awk): a leading `*` is an ordinary character.
+                    b.byte(c);
                 }
                 // ERE: GNU ignores a leading repetition (with a warning).
             }
@@ -192,7 +259,7 @@ pub(crate) fn translate(pattern: &str, dialect: Dialect) -> Result<String, Strin
             }
             b'.' => b.atom(if dialect.lines { "[^\\n]" } else { "(?s:.)" }),
             b'[' => {
-                let (class, next) = bracket(p, i, dialect)?;
+                let (class, next) = bracket(p, i, options)?;
                 b.atom(&class);
                 i = next;
             }
@@ -292,12 +359,60 @@ fn interval(p: &[u8], mut i: usize, bre: bool) -> Result<Option<(String, usize)>
     Ok(Some((text, i)))
 }
 
+/// awk's interval at `p[i]` (just after `{`): `m`, `m,` or `m,n`, each of
+/// one to three digits, then `}`; None when it is not one (`{` is then
+/// literal).
+fn awk_interval(p: &[u8], i: usize) -> Result<Option<(String, usize)>, String> {
+    let Some(end) = p[i.min(p.len())..].iter().position(|&b| b == b'}').map(|e| i + e) else { return Ok(None) };
+    let body = &p[i..end];
+    let (low, high) = match body.iter().position(|&x| x == b',') {
+        Some(k) => (&body[..k], Some(&body[k + 1..])),
+        None => (body, None),
+    };
+    let count = |digits: &[u8]| digits.len() < 4 && digits.iter().all(u8::is_ascii_digit);
+    if low.is_empty() || !count(low) || !high.is_none_or(count) {
+        return Ok(None);
+    }
+    let number = |digits: &[u8]| digits.iter().fold(0u32, |n, d| n * 10 + u32::from(d - b'0'));
+    let min = number(low);
+    let text = match high {
+        None => format!("{{{min}}}"),
+        Some([]) => format!("{{{min},}}"),
+        Some(high) => {
+            let max = number(high);
+            if max < min {
+                return Err("Invalid content of \\{\\}".into());
+            }
+            format!("{{{min},{max}}}")
+        }
+    };
+    Ok(Some((text, end + 1)))
+}
+
+/// An octal escape `\ooo` (one to three digits) at `p[i]`, just after the
+/// backslash: its byte and the index after it.
+fn octal(p: &[u8], i: usize) -> Option<(u8, usize)> {
+    let digits = p[i.min(p.len())..].iter().take(3).take_while(|b| (b'0'..=b'7').contains(*b)).count();
+    let value = p[i..i + digits].iter().fold(0u32, |n, d| n * 8 + u32::from(d - b'0'));
+    (digits > 0).then_some(((value & 0xff) as u8, i + digits))
+}
+
+/// The byte an awk escape stands for (`\n`, `\b`, `\/`…), or the escaped
+/// character itself.
+fn awk_escape(e: u8) -> u8 {
+    match e {
+        b'b' => 0x08,
+        _ => sed_escape(e).unwrap_or(e),
+    }
+}
+
 const CLASS_NAMES: &[&str] =
     &["alpha", "digit", "alnum", "upper", "lower", "space", "blank", "punct", "print", "graph", "cntrl", "xdigit"];
 
 /// Parses a bracket expression whose `[` is just before `p[i]`; returns the
 /// regex class and the index after its `]`.
-fn bracket(p: &[u8], mut i: usize, dialect: Dialect) -> Result<(String, usize), String> {
+fn bracket(p: &[u8], mut i: usize, options: Options) -> Result<(String, usize), String> {
+    let dialect = options.dialect;
     let unmatched = || "Unmatched [, [^, [:, [., or [=".to_string();
     let negated = p.get(i) == Some(&b'^');
     if negated {
@@ -313,7 +428,7 @@ fn bracket(p: &[u8], mut i: usize, dialect: Dialect) -> Result<(String, usize), 
             break;
         }
         first = false;
-        let start = match element(p, &mut i, dialect)? {
+        let start = match element(p, &mut i, options)? {
             Element::Class(name) => {
                 items.push_str(&format!("[:{name}:]"));
                 continue;
@@ -323,7 +438,7 @@ fn bracket(p: &[u8], mut i: usize, dialect: Dialect) -> Result<(String, usize), 
         // A range `a-z`, unless the `-` is the last thing before `]`.
         if p.get(i) == Some(&b'-') && p.get(i + 1).is_some_and(|&n| n != b']') {
             i += 1;
-            let end = match element(p, &mut i, dialect)? {
+            let end = match element(p, &mut i, options)? {
                 Element::Byte(byte) => byte,
                 Element::Class(_) => return Err("Invalid range end".into()),
             };
@@ -349,7 +464,7 @@ enum Element {
     Class(&'static str),
 }
 
-fn element(p: &[u8], i: &mut usize, dialect: Dialect) -> Result<Element, String> {
+fn element(p: &[u8], i: &mut usize, options: Options) -> Result<Element, String> {
     let unmatched = || "Unmatched [, [^, [:, [., or [=".to_string();
     let c = *p.get(*i).ok_or_else(unmatched)?;
     if c == b'[' {
@@ -373,7 +488,17 @@ fn element(p: &[u8], i: &mut usize, dialect: Dialect) -> Result<Element, String>
         }
     }
     *i += 1;
-    if c == b'\\' && dialect.sed_escapes {
+    if c == b'\\' && options.awk_escapes {
+        if let Some((byte, next)) = octal(p, *i) {
+            *i = next;
+            return Ok(Element::Byte(byte));
+        }
+        if let Some(&e) = p.get(*i) {
+            *i += 1;
+            return Ok(Element::Byte(awk_escape(e)));
+        }
+    }
+    if c == b'\\' && options.dialect.sed_escapes {
         if let Some(byte) = p.get(*i).and_then(|&e| sed_escape(e)) {
             *i += 1;
             return Ok(Element::Byte(byte));

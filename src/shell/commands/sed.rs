@@ -15,7 +15,7 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use regex::bytes::{Captures, Regex, RegexBuilder};
+use regex::bytes::{Regex, RegexBuilder};
 
 use super::options::{self, Arg, HasArg, Spec};
 use super::regex_syntax::{translate, Dialect};
@@ -28,6 +28,9 @@ pub(super) const COMMANDS: &[(&str, CommandFn)] = &[("sed", sed)];
 /// Largest pattern or hold space, so a runaway script fails instead of
 /// eating memory.
 const MAX_SPACE: usize = 64 << 20;
+
+/// Output is held up to this much before it is written out.
+const OUT_BUF: usize = 64 << 10;
 
 /// GNU sed's usage text, printed on stderr for a bad command line.
 const USAGE: &str = "Usage: sed [OPTION]... {script-only-if-no-other-script} [input-file]...\n\n  -n, --quiet, --silent\n                 suppress automatic printing of pattern space\n      --debug\n                 annotate program execution\n  -e script, --expression=script\n                 add the script to the commands to be executed\n  -f script-file, --file=script-file\n                 add the contents of script-file to the commands to be executed\n  --follow-symlinks\n                 follow symlinks when processing in place\n  -i[SUFFIX], --in-place[=SUFFIX]\n                 edit files in place (makes backup if SUFFIX supplied)\n  -l N, --line-length=N\n                 specify the desired line-wrap length for the `l' command\n  --posix\n                 disable all GNU extensions.\n  -E, -r, --regexp-extended\n                 use extended regular expressions in the script\n                 (for portability use POSIX -E).\n  -s, --separate\n                 consider files as separate rather than as a single,\n                 continuous long stream.\n      --sandbox\n                 operate in sandbox mode (disable e/r/w commands).\n  -u, --unbuffered\n                 load minimal amounts of data from the input files and flush\n                 the output buffers more often\n  -z, --null-data\n                 separate lines by NUL characters\n      --help     display this help and exit\n      --version  output version information and exit\n\nIf no -e, --expression, -f, or --file option is given, then the first\nnon-option argument is taken as the sed script to interpret.  All\nremaining arguments are names of input files; if no input files are\nspecified, then the standard input is read.\n\nGNU sed home page: <https://www.gnu.org/software/sed/>.\nGeneral help using GNU software: <https://www.gnu.org/gethelp/>.\n";
@@ -62,6 +65,9 @@ enum Piece {
 struct Subst {
     regex: Option<Rc<Regex>>,
     replacement: Vec<Piece>,
+    /// The replacement uses a group (`\\1`…): matches are found with
+    /// their groups (slower), not only their bounds.
+    groups: bool,
     global: bool,
     nth: usize,
     print: bool,
@@ -110,7 +116,12 @@ struct Command {
     a2: Option<Addr2>,
     negate: bool,
     kind: Kind,
-    /// Range state: inside the range, and the line it ends at for `+N`.
+}
+
+/// A command's range state: inside the range, and the line it ends at for
+/// `+N` (apart from the commands, which are only read while running).
+#[derive(Debug, Clone, Copy, Default)]
+struct RangeState {
     active: bool,
     end_line: u64,
 }
@@ -356,6 +367,7 @@ impl Parser<'_> {
         let mut subst = Subst {
             regex: None,
             replacement: self.replacement(&replacement),
+            groups: false,
             global: false,
             nth: 1,
             print: false,
@@ -404,6 +416,7 @@ impl Parser<'_> {
                 return self.error(format!("invalid reference \\{n} on `s' command's RHS"));
             }
         }
+        subst.groups = subst.replacement.iter().any(|p| matches!(p, Piece::Group(n) if *n > 0));
         Ok(Kind::Subst(Box::new(subst)))
     }
 
@@ -566,7 +579,7 @@ impl Parser<'_> {
                 }
             };
             let opens_block = matches!(kind, Kind::Block(_));
-            self.commands.push(Command { a1, a2, negate, kind, active: false, end_line: 0 });
+            self.commands.push(Command { a1, a2, negate, kind });
             if opens_block {
                 continue;
             }
@@ -622,6 +635,9 @@ struct Input<'s> {
     errors: Vec<String>,
     /// A line read ahead of the current one (from stdin).
     peeked: Option<(Vec<u8>, bool)>,
+    /// The buffer the next look-ahead is read into (a line's buffer is
+    /// reused, not allocated per line).
+    spare: Vec<u8>,
     /// The limit that stopped a read of stdin: the run ends with it.
     hit: Option<LimitHit>,
 }
@@ -638,15 +654,24 @@ impl<'s> Input<'s> {
             max_memory: ctx.max_memory,
             errors: Vec::new(),
             peeked: None,
+            spare: Vec::new(),
             hit: None,
         }
     }
 
-    /// The next line and whether it ended with a newline.
-    fn next_line(&mut self) -> Option<(Vec<u8>, bool)> {
-        if let Some(line) = self.peeked.take() {
-            return Some(line);
+    /// Puts the next line into `buf` (replacing what it held); whether
+    /// it ended with a newline, None at the end (`buf` is then empty).
+    fn next_line(&mut self, buf: &mut Vec<u8>) -> Option<bool> {
+        if let Some((mut line, newline)) = self.peeked.take() {
+            std::mem::swap(buf, &mut line);
+            self.spare = line;
+            return Some(newline);
         }
+        self.read_next(buf)
+    }
+
+    fn read_next(&mut self, buf: &mut Vec<u8>) -> Option<bool> {
+        buf.clear();
         while self.file < self.files.len() {
             match &mut self.files[self.file].1 {
                 Data::Bytes(data) => {
@@ -657,23 +682,24 @@ impl<'s> Input<'s> {
                             None => (data.len(), false),
                         };
                         self.pos = end + 1;
-                        return Some((data[start..end].to_vec(), newline));
+                        buf.extend_from_slice(&data[start..end]);
+                        return Some(newline);
                     }
                 }
-                Data::Stdin if self.hit.is_none() => {
-                    let mut line = Vec::new();
-                    match self.stdin.read_until(b'\n', &mut line) {
-                        Ok(true) => {
-                            let newline = line.last() == Some(&b'\n');
-                            if newline {
-                                line.pop();
-                            }
-                            return Some((line, newline));
+                Data::Stdin if self.hit.is_none() => match self.stdin.read_until(b'\n', buf) {
+                    Ok(true) => {
+                        let newline = buf.last() == Some(&b'\n');
+                        if newline {
+                            buf.pop();
                         }
-                        Ok(false) => {}
-                        Err(hit) => self.hit = Some(hit),
+                        return Some(newline);
                     }
-                }
+                    Ok(false) => {}
+                    Err(hit) => {
+                        buf.clear();
+                        self.hit = Some(hit);
+                    }
+                },
                 Data::Stdin => {}
                 Data::Path => {
                     let name = &self.files[self.file].0;
@@ -690,8 +716,8 @@ impl<'s> Input<'s> {
                 }
                 Data::Open(lines) if self.hit.is_none() => match lines.next_line(b'\n') {
                     Ok(Some(line)) => {
-                        let line = line.to_vec();
-                        return Some((line, lines.delimited()));
+                        buf.extend_from_slice(line);
+                        return Some(lines.delimited());
                     }
                     Ok(None) => self.files[self.file].1 = Data::Bytes(Vec::new()),
                     Err(ReadFailed::Limit(hit)) => self.hit = Some(hit),
@@ -711,7 +737,8 @@ impl<'s> Input<'s> {
 
     fn is_last(&mut self) -> bool {
         if self.peeked.is_none() {
-            self.peeked = self.next_line();
+            let mut buf = std::mem::take(&mut self.spare);
+            self.peeked = self.read_next(&mut buf).map(|newline| (buf, newline));
         }
         self.peeked.is_none()
     }
@@ -735,7 +762,8 @@ enum Flow {
 }
 
 struct Exec<'p> {
-    commands: &'p mut [Command],
+    commands: &'p [Command],
+    ranges: Vec<RangeState>,
     quiet: bool,
     line: u64,
     pattern: Vec<u8>,
@@ -744,7 +772,15 @@ struct Exec<'p> {
     substituted: bool,
     last_regex: Option<Rc<Regex>>,
     append: Vec<u8>,
+    /// A second buffer for `s` results and `N`'s next line.
+    scratch: Vec<u8>,
     out: Vec<u8>,
+    /// The output goes to stdout (not to a file edited in place).
+    to_stdout: bool,
+    /// The temporary file a large file edited in place is written to, a
+    /// piece at a time, and what stopped a write to it.
+    sink: Option<String>,
+    sink_error: Option<crate::storage::StorageError>,
     /// A line printed without its newline (last input line had none):
     /// the newline is owed if anything else is printed.
     owed_newline: bool,
@@ -853,9 +889,8 @@ fn sed(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
         }
         commands.append(&mut parser.commands);
     }
-    for command in commands.iter_mut() {
-        command.active = matches!(command.a1, Some(Addr::Zero));
-    }
+    let ranges =
+        commands.iter().map(|c| RangeState { active: matches!(c.a1, Some(Addr::Zero)), end_line: 0 }).collect();
     if files.is_empty() {
         files.push("-".to_string());
     }
@@ -900,7 +935,22 @@ fn sed(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
             }
             continue;
         }
-        match ctx.read(file) {
+        // In place: a small file is edited in memory; a large regular
+        // file is read a piece at a time when reached, its result written
+        // to a temporary file beside it that then replaces it (as GNU).
+        let opened = match ctx.open(file).map(Reader::into_whole) {
+            Ok(Ok(data)) => Ok(data),
+            Ok(Err(reader))
+                if !reader.is_stream()
+                    && ctx.storage.lstat(&ctx.path(file)).is_ok_and(|m| m.kind == crate::storage::FileKind::File) =>
+            {
+                loaded.push((file.clone(), Data::Path));
+                continue;
+            }
+            Ok(Err(_)) => ctx.read(file),
+            Err(error) => Err(error),
+        };
+        match opened {
             Ok(data) => loaded.push((file.clone(), Data::Bytes(data))),
             Err(error) => {
                 let reason = crate::shell::command::error_reason(&error);
@@ -910,7 +960,8 @@ fn sed(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
         }
     }
     let mut exec = Exec {
-        commands: &mut commands,
+        commands: &commands,
+        ranges,
         quiet,
         line: 0,
         pattern: Vec::new(),
@@ -919,7 +970,11 @@ fn sed(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
         substituted: false,
         last_regex: None,
         append: Vec::new(),
+        scratch: Vec::new(),
         out: Vec::new(),
+        to_stdout: true,
+        sink: None,
+        sink_error: None,
         owed_newline: false,
         writes: BTreeMap::new(),
         status: 0,
@@ -939,32 +994,76 @@ fn sed(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
         if in_place.is_some() || separate { loaded.into_iter().map(|f| vec![f]).collect() } else { vec![loaded] };
     for group in groups {
         let target = group.first().map(|(name, _)| name.clone());
+        let streamed = in_place.is_some() && matches!(group.first(), Some((_, Data::Path)));
+        if let (true, Some(target)) = (streamed, &target) {
+            match temporary_file(ctx, target) {
+                Ok(temp) => exec.sink = Some(temp),
+                Err(message) => {
+                    ctx.error(message)?;
+                    return Ok(4);
+                }
+            }
+        }
         let mut input = Input::new(group, ctx);
         if in_place.is_some() || separate {
             exec.line = 0;
         }
-        let quit = exec.run(ctx, &mut input, in_place.is_none())?;
-        if let Some(hit) = input.hit {
-            return Err(hit);
-        }
-        if !input.errors.is_empty() {
+        // A limit stops the run: the original stays, the temporary goes.
+        let quit = match exec.run(ctx, &mut input, in_place.is_none()) {
+            Ok(quit) if input.hit.is_none() => quit,
+            result => {
+                if let Some(temp) = exec.sink.take() {
+                    let _ = ctx.storage.remove(&temp, false);
+                }
+                return Err(result.err().or(input.hit).unwrap_or(LimitHit::Memory));
+            }
+        };
+        let read_failed = !input.errors.is_empty();
+        if read_failed {
             for message in std::mem::take(&mut input.errors) {
                 ctx.error(message)?;
             }
             status = 2;
         }
-        if let (Some(suffix), Some(target)) = (&in_place, target) {
+        let backup_name = |suffix: &str, target: &str| {
+            if suffix.contains('*') {
+                suffix.replace('*', target.rsplit('/').next().unwrap_or(target))
+            } else {
+                format!("{target}{suffix}")
+            }
+        };
+        if let (Some(temp), Some(suffix), Some(target)) = (exec.sink.take(), &in_place, &target) {
+            // The temporary file replaces the original (which becomes the
+            // backup, if one is asked), unless something failed on the way.
+            let path = ctx.path(target);
+            let written = match exec.sink_error.take() {
+                Some(error) => Err(error),
+                None if read_failed => Ok(false),
+                None if suffix.is_empty() => Ok(true),
+                None => ctx.storage.rename(&path, &ctx.path(&backup_name(suffix, target))).map(|()| true),
+            };
+            match written
+                .and_then(|keep| if keep { ctx.storage.rename(&temp, &path).map(|()| true) } else { Ok(false) })
+            {
+                Ok(true) => {}
+                Ok(false) => {
+                    let _ = ctx.storage.remove(&temp, false);
+                }
+                Err(error) => {
+                    let _ = ctx.storage.remove(&temp, false);
+                    let reason = crate::shell::command::error_reason(&error);
+                    ctx.error(format!("couldn't edit {target}: {reason}"))?;
+                    status = 4;
+                }
+            }
+        } else if let (Some(suffix), Some(target)) = (&in_place, target) {
             if target != "-" {
                 let path = ctx.path(&target);
                 let out = std::mem::take(&mut exec.out);
                 let backup = if suffix.is_empty() {
                     Ok(())
                 } else {
-                    let backup_name = if suffix.contains('*') {
-                        suffix.replace('*', target.rsplit('/').next().unwrap_or(&target))
-                    } else {
-                        format!("{target}{suffix}")
-                    };
+                    let backup_name = backup_name(suffix, &target);
                     let original = match &input.files[0].1 {
                         Data::Bytes(data) => data.as_slice(),
                         _ => &[],
@@ -1007,6 +1106,48 @@ fn sed(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
     Ok(if exec.status != 0 { exec.status } else { status })
 }
 
+/// A new empty file beside `target` (GNU's `sedXXXXXX`) with its mode:
+/// the path, or GNU's message when it cannot be made.
+fn temporary_file(ctx: &mut Context<'_>, target: &str) -> Result<String, String> {
+    use std::hash::{BuildHasher, Hasher};
+    const LETTERS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    let dir = match target.rfind('/') {
+        Some(0) => "/",
+        Some(at) => &target[..at],
+        None => ".",
+    };
+    let mode = ctx.storage.stat(&ctx.path(target)).map(|m| m.mode).ok();
+    let mut last = String::new();
+    for attempt in 0..100u64 {
+        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+        hasher.write_u64(attempt);
+        let mut bits = hasher.finish();
+        let mut name = String::from("sed");
+        for _ in 0..6 {
+            name.push(char::from(LETTERS[(bits % LETTERS.len() as u64) as usize]));
+            bits /= LETTERS.len() as u64;
+        }
+        let shown = if dir.ends_with('/') { format!("{dir}{name}") } else { format!("{dir}/{name}") };
+        let path = ctx.path(&shown);
+        if ctx.storage.lstat(&path).is_ok() {
+            continue;
+        }
+        match ctx.storage.write(&path, b"") {
+            Ok(()) => {
+                if let Some(mode) = mode {
+                    let _ = ctx.storage.set_mode(&path, mode);
+                }
+                return Ok(path);
+            }
+            Err(error) => {
+                last = format!("couldn't open temporary file {shown}: {}", crate::shell::command::error_reason(&error));
+                break;
+            }
+        }
+    }
+    Err(last)
+}
+
 /// `-f FILE`: the script text (a trailing newline dropped).
 fn script_file(ctx: &mut Context<'_>, path: &str) -> Result<Option<String>, LimitHit> {
     match ctx.read(path) {
@@ -1031,10 +1172,14 @@ impl Exec<'_> {
         self.out.extend_from_slice(bytes);
     }
 
-    /// Prints a line of the pattern space kind: its newline only when the
-    /// input line had one.
-    fn emit_line(&mut self, bytes: &[u8], newline: bool) {
-        self.emit(bytes);
+    /// Prints the pattern space's first `end` bytes as a line: its newline
+    /// only when the input line had one (`newline`).
+    fn emit_pattern(&mut self, end: usize, newline: bool) {
+        if self.owed_newline {
+            self.out.push(b'\n');
+            self.owed_newline = false;
+        }
+        self.out.extend_from_slice(&self.pattern[..end]);
         if newline {
             self.out.push(b'\n');
         } else {
@@ -1042,40 +1187,59 @@ impl Exec<'_> {
         }
     }
 
-    /// Sends buffered output to stdout (not for `-i`, whose output goes to the file).
+    /// Sends buffered output to stdout, or for `-i` to the temporary file
+    /// of a large file (a small one's result is kept whole).
     fn flush(&mut self, ctx: &mut Context<'_>, to_stdout: bool) -> Result<(), LimitHit> {
-        if to_stdout && !self.out.is_empty() {
+        if self.out.is_empty() {
+            return Ok(());
+        }
+        if to_stdout {
             ctx.stdout.write(&self.out)?;
             self.out.clear();
+        } else if let Some(temp) = &self.sink {
+            if self.sink_error.is_none() {
+                if let Err(error) = ctx.storage.append(temp, &self.out) {
+                    self.sink_error = Some(error);
+                }
+            }
+            self.out.clear();
+        }
+        Ok(())
+    }
+
+    /// Writes the output out once enough of it is held (as a process's
+    /// buffered stdout; anything sed writes to stderr flushes it first).
+    fn flush_some(&mut self, ctx: &mut Context<'_>, to_stdout: bool) -> Result<(), LimitHit> {
+        if self.out.len() >= OUT_BUF {
+            self.flush(ctx, to_stdout)?;
         }
         Ok(())
     }
 
     fn end_cycle_output(&mut self, autoprint: bool) {
         if autoprint && !self.quiet {
-            let pattern = std::mem::take(&mut self.pattern);
-            self.emit_line(&pattern, self.newline);
-            self.pattern = pattern;
+            self.emit_pattern(self.pattern.len(), self.newline);
         }
         if !self.append.is_empty() {
             let append = std::mem::take(&mut self.append);
             self.emit(&append);
+            self.append = append;
+            self.append.clear();
         }
     }
 
     fn read_line(&mut self, ctx: &mut Context<'_>, input: &mut Input) -> Result<bool, LimitHit> {
-        let line = input.next_line();
+        let line = input.next_line(&mut self.pattern);
         // A file that could not be read is reported where it was met.
         if !input.errors.is_empty() {
-            self.flush(ctx, true)?;
+            self.flush(ctx, self.to_stdout)?;
             for message in std::mem::take(&mut input.errors) {
                 ctx.error(message)?;
             }
             self.failed = true;
         }
         Ok(match line {
-            Some((line, newline)) => {
-                self.pattern = line;
+            Some(newline) => {
                 self.newline = newline;
                 self.line += 1;
                 true
@@ -1116,34 +1280,36 @@ impl Exec<'_> {
 
     /// Whether command `index` applies to the current line (updating its range).
     fn selected(&mut self, index: usize, input: &mut Input) -> bool {
-        let command = self.commands[index].clone();
+        let commands = self.commands;
+        let command = &commands[index];
         let hit = match (&command.a1, &command.a2) {
             (None, _) => true,
             (Some(a1), None) => self.addr_matches(a1, input),
             (Some(a1), Some(a2)) => {
-                if command.active {
+                let state = self.ranges[index];
+                if state.active {
                     let ends = match a2 {
                         Addr2::Addr(Addr::Line(n)) => self.line >= *n,
-                        Addr2::Plus(_) => self.line >= command.end_line,
+                        Addr2::Plus(_) => self.line >= state.end_line,
                         Addr2::Tilde(n) => *n == 0 || self.line.is_multiple_of(*n),
                         Addr2::Addr(addr) => self.addr_matches(addr, input),
                     };
                     if ends {
-                        self.commands[index].active = false;
+                        self.ranges[index].active = false;
                     }
                     true
                 } else if self.addr_matches(a1, input) {
                     let continues = match a2 {
                         Addr2::Addr(Addr::Line(n)) => *n > self.line,
                         Addr2::Plus(n) => {
-                            self.commands[index].end_line = self.line.saturating_add(*n);
+                            self.ranges[index].end_line = self.line.saturating_add(*n);
                             *n > 0
                         }
                         Addr2::Tilde(n) => *n > 0 && !self.line.is_multiple_of(*n),
                         Addr2::Addr(Addr::Last) => !input.is_last(),
                         Addr2::Addr(_) => true,
                     };
-                    self.commands[index].active = continues;
+                    self.ranges[index].active = continues;
                     true
                 } else {
                     false
@@ -1155,10 +1321,17 @@ impl Exec<'_> {
 
     /// Runs the script over `input`; true when `q`/`Q` stopped it.
     fn run(&mut self, ctx: &mut Context<'_>, input: &mut Input, to_stdout: bool) -> Result<bool, LimitHit> {
+        self.to_stdout = to_stdout;
         let mut restart = false;
+        let mut cycles: u32 = 0;
         loop {
-            (ctx.check)()?;
-            if !restart && !self.read_line(ctx, input)? {
+            // The clock every 16 cycles (a read costs about as much as a
+            // short line's cycle), and after any long line.
+            cycles = cycles.wrapping_add(1);
+            if cycles.is_multiple_of(16) || self.pattern.len() > OUT_BUF {
+                (ctx.check)()?;
+            }
+            if self.sink_error.is_some() || (!restart && !self.read_line(ctx, input)?) {
                 break;
             }
             restart = false;
@@ -1182,7 +1355,7 @@ impl Exec<'_> {
                     return Ok(true);
                 }
             }
-            self.flush(ctx, to_stdout)?;
+            self.flush_some(ctx, to_stdout)?;
         }
         self.flush(ctx, to_stdout)?;
         Ok(false)
@@ -1193,35 +1366,36 @@ impl Exec<'_> {
     }
 
     fn cycle(&mut self, ctx: &mut Context<'_>, input: &mut Input) -> Result<Flow, LimitHit> {
+        let commands = self.commands;
         let mut pc = 0;
         let mut steps: u64 = 0;
-        while pc < self.commands.len() {
+        while pc < commands.len() {
             steps += 1;
             if steps.is_multiple_of(1024) {
                 (ctx.check)()?;
             }
             if self.too_big() {
+                self.flush(ctx, self.to_stdout)?;
                 ctx.error("pattern space too large")?;
                 return Ok(Flow::Quit(4, false));
             }
             if !self.selected(pc, input) {
-                if let Kind::Block(end) = self.commands[pc].kind {
+                if let Kind::Block(end) = commands[pc].kind {
                     pc = end + 1;
                 } else {
                     pc += 1;
                 }
                 continue;
             }
-            let kind = self.commands[pc].kind.clone();
+            let kind = &commands[pc].kind;
             pc += 1;
             match kind {
                 Kind::Block(_) | Kind::EndBlock | Kind::Label => {}
                 Kind::Subst(subst) => {
-                    if self.substitute(&subst) {
+                    if self.substitute(subst) {
                         self.substituted = true;
                         if subst.print {
-                            let pattern = self.pattern.clone();
-                            self.emit_line(&pattern, true);
+                            self.emit_pattern(self.pattern.len(), true);
                         }
                         if let Some(path) = &subst.write {
                             let mut line = self.pattern.clone();
@@ -1232,14 +1406,10 @@ impl Exec<'_> {
                 }
                 // As GNU: a last line without its newline is printed
                 // without one (owed if anything follows).
-                Kind::Print => {
-                    let pattern = self.pattern.clone();
-                    self.emit_line(&pattern, self.newline);
-                }
+                Kind::Print => self.emit_pattern(self.pattern.len(), self.newline),
                 Kind::PrintFirst => {
                     let end = memchr::memchr(b'\n', &self.pattern);
-                    let first = self.pattern[..end.unwrap_or(self.pattern.len())].to_vec();
-                    self.emit_line(&first, end.is_some() || self.newline);
+                    self.emit_pattern(end.unwrap_or(self.pattern.len()), end.is_some() || self.newline);
                 }
                 Kind::Delete => return Ok(Flow::Delete),
                 Kind::DeleteFirst => match memchr::memchr(b'\n', &self.pattern) {
@@ -1249,8 +1419,8 @@ impl Exec<'_> {
                     }
                     None => return Ok(Flow::Delete),
                 },
-                Kind::Quit(code) => return Ok(Flow::Quit(code, true)),
-                Kind::QuitSilent(code) => return Ok(Flow::Quit(code, false)),
+                Kind::Quit(code) => return Ok(Flow::Quit(*code, true)),
+                Kind::QuitSilent(code) => return Ok(Flow::Quit(*code, false)),
                 Kind::LineNumber => {
                     let text = format!("{}\n", self.line);
                     self.emit(text.as_bytes());
@@ -1259,13 +1429,13 @@ impl Exec<'_> {
                     let text = list(&self.pattern);
                     self.emit(&text);
                 }
-                Kind::Append(text) => self.append.extend_from_slice(&text),
-                Kind::Insert(text) => self.emit(&text),
+                Kind::Append(text) => self.append.extend_from_slice(text),
+                Kind::Insert(text) => self.emit(text),
                 Kind::Change(text) => {
-                    let command = &self.commands[pc - 1];
+                    let command = &commands[pc - 1];
                     // In a range, the text replaces the whole range: printed at its end.
-                    if command.a2.is_none() || command.negate || !command.active {
-                        self.emit(&text);
+                    if command.a2.is_none() || command.negate || !self.ranges[pc - 1].active {
+                        self.emit(text);
                     }
                     return Ok(Flow::Delete);
                 }
@@ -1285,14 +1455,18 @@ impl Exec<'_> {
                     if input.is_last() {
                         return Ok(Flow::EndInput);
                     }
-                    let mut pattern = std::mem::take(&mut self.pattern);
                     if !self.append.is_empty() {
                         let append = std::mem::take(&mut self.append);
                         self.emit(&append);
                     }
+                    // The next line goes into a second buffer, then after
+                    // a newline at the end of the pattern space.
+                    let mut pattern = std::mem::take(&mut self.pattern);
+                    std::mem::swap(&mut self.pattern, &mut self.scratch);
                     self.read_line(ctx, input)?;
                     pattern.push(b'\n');
                     pattern.extend_from_slice(&self.pattern);
+                    std::mem::swap(&mut self.pattern, &mut self.scratch);
                     self.pattern = pattern;
                 }
                 Kind::Hold => self.hold.clone_from(&self.pattern),
@@ -1311,23 +1485,23 @@ impl Exec<'_> {
                     let text = format!("{}\n", input.name());
                     self.emit(text.as_bytes());
                 }
-                Kind::Branch(target) => pc = target.unwrap_or(self.commands.len()),
+                Kind::Branch(target) => pc = target.unwrap_or(commands.len()),
                 Kind::BranchIfSub(target) => {
                     if self.substituted {
                         self.substituted = false;
-                        pc = target.unwrap_or(self.commands.len());
+                        pc = target.unwrap_or(commands.len());
                     }
                 }
                 Kind::BranchUnlessSub(target) => {
                     if self.substituted {
                         self.substituted = false;
                     } else {
-                        pc = target.unwrap_or(self.commands.len());
+                        pc = target.unwrap_or(commands.len());
                     }
                 }
                 Kind::ReadFile(path) => {
                     // A missing file is silently ignored, as in GNU sed.
-                    if let Ok(data) = ctx.read(&path) {
+                    if let Ok(data) = ctx.read(path) {
                         self.append.extend_from_slice(&data);
                         if !data.is_empty() && data.last() != Some(&b'\n') {
                             self.append.push(b'\n');
@@ -1337,7 +1511,7 @@ impl Exec<'_> {
                 Kind::WriteFile(path) => {
                     let mut line = self.pattern.clone();
                     line.push(b'\n');
-                    self.write_to(ctx, &path, &line)?;
+                    self.write_to(ctx, path, &line)?;
                 }
             }
         }
@@ -1347,7 +1521,10 @@ impl Exec<'_> {
     fn write_to(&mut self, ctx: &mut Context<'_>, path: &str, bytes: &[u8]) -> Result<(), LimitHit> {
         match path {
             "/dev/stdout" => self.emit(bytes),
-            "/dev/stderr" => ctx.stderr.write(bytes)?,
+            "/dev/stderr" => {
+                self.flush(ctx, self.to_stdout)?;
+                ctx.stderr.write(bytes)?;
+            }
             _ => self.writes.entry(path.to_string()).or_default().extend_from_slice(bytes),
         }
         Ok(())
@@ -1356,7 +1533,9 @@ impl Exec<'_> {
     fn substitute(&mut self, subst: &Subst) -> bool {
         let regex = match &subst.regex {
             Some(regex) => {
-                self.last_regex = Some(regex.clone());
+                if !self.last_regex.as_ref().is_some_and(|last| Rc::ptr_eq(last, regex)) {
+                    self.last_regex = Some(regex.clone());
+                }
                 regex.clone()
             }
             None => match &self.last_regex {
@@ -1364,35 +1543,70 @@ impl Exec<'_> {
                 None => return false,
             },
         };
-        let mut out = Vec::new();
+        // The result is built in a second buffer that then trades places
+        // with the pattern space: no allocation per line once both grew.
+        let mut out = std::mem::take(&mut self.scratch);
+        out.clear();
         let mut last = 0;
         let mut count = 0;
         let mut done = false;
-        for caps in regex.captures_iter(&self.pattern) {
-            let Some(whole) = caps.get(0) else { continue };
+        let mut replace = |start: usize, end: usize, group: &dyn Fn(usize) -> Option<(usize, usize)>| -> bool {
             count += 1;
             if count < subst.nth {
-                continue;
+                return true;
             }
-            out.extend_from_slice(&self.pattern[last..whole.start()]);
-            expand(&caps, &subst.replacement, &mut out);
-            last = whole.end();
+            out.extend_from_slice(&self.pattern[last..start]);
+            expand(&self.pattern, group, &subst.replacement, &mut out);
+            last = end;
             done = true;
-            if !subst.global || out.len() > MAX_SPACE {
-                break;
+            subst.global && out.len() <= MAX_SPACE
+        };
+        if subst.groups {
+            for caps in regex.captures_iter(&self.pattern) {
+                let Some(whole) = caps.get(0) else { continue };
+                let group = |n: usize| caps.get(n).map(|m| (m.start(), m.end()));
+                if !replace(whole.start(), whole.end(), &group) {
+                    break;
+                }
+            }
+        } else {
+            // Only `&` in the replacement: the matches' bounds are enough.
+            for m in regex.find_iter(&self.pattern) {
+                let (start, end) = (m.start(), m.end());
+                let group = |_: usize| Some((start, end));
+                if !replace(start, end, &group) {
+                    break;
+                }
             }
         }
         if !done {
+            self.scratch = out;
             return false;
         }
         out.extend_from_slice(&self.pattern[last..]);
-        self.pattern = out;
+        self.scratch = std::mem::replace(&mut self.pattern, out);
         true
     }
 }
 
-/// Appends a replacement with its groups and case conversions.
-fn expand(caps: &Captures<'_>, pieces: &[Piece], out: &mut Vec<u8>) {
+/// Appends a replacement with its groups (`group(n)`: the bounds of group
+/// `n` in `text`) and case conversions.
+fn expand(text: &[u8], group: &dyn Fn(usize) -> Option<(usize, usize)>, pieces: &[Piece], out: &mut Vec<u8>) {
+    // Without case conversions the pieces are copied as they are.
+    if pieces.iter().all(|piece| !matches!(piece, Piece::Case(_))) {
+        for piece in pieces {
+            match piece {
+                Piece::Literal(bytes) => out.extend_from_slice(bytes),
+                Piece::Group(n) => {
+                    if let Some((start, end)) = group(*n) {
+                        out.extend_from_slice(&text[start..end]);
+                    }
+                }
+                Piece::Case(_) => {}
+            }
+        }
+        return;
+    }
     // `\U`/`\L` stay on until `\E`; `\u`/`\l` apply to the next byte only.
     let mut mode = b'E';
     let mut once: Option<u8> = None;
@@ -1414,8 +1628,8 @@ fn expand(caps: &Captures<'_>, pieces: &[Piece], out: &mut Vec<u8>) {
         match piece {
             Piece::Literal(bytes) => push(bytes, mode, &mut once, out),
             Piece::Group(n) => {
-                if let Some(group) = caps.get(*n) {
-                    push(group.as_bytes(), mode, &mut once, out);
+                if let Some((start, end)) = group(*n) {
+                    push(&text[start..end], mode, &mut once, out);
                 }
             }
             Piece::Case(c @ (b'u' | b'l')) => once = Some(*c),
@@ -1699,5 +1913,30 @@ mod tests {
         assert_eq!(out, "");
         let (_, out, _) = run_for_test(&s, "sed", &["-n", "$=", "big"], "");
         assert_eq!(out, "60001\n");
+    }
+
+    /// A file of more than one piece edited in place goes through a
+    /// temporary file beside it: the result replaces it whole, its mode
+    /// stays, the original becomes the backup, and no temporary is left.
+    #[test]
+    fn large_files_edited_in_place_go_through_a_temporary_file() {
+        let s = MemoryStorage::default();
+        let big: String = (0..60_000).map(|n| format!("{n:05}\n")).collect::<String>() + "end";
+        s.mkdir("/d", false).unwrap();
+        s.write("/d/big", big.as_bytes()).unwrap();
+        s.set_mode("/d/big", 0o600).unwrap();
+        let (status, out, err) = run_for_test(&s, "sed", &["-i.orig", "s/0/o/;$s/$/!/", "d/big"], "");
+        assert_eq!((status, out.as_str(), err.as_str()), (0, "", ""));
+        let edited: String =
+            (0..60_000).map(|n| format!("{n:05}\n").replacen('0', "o", 1)).collect::<String>() + "end!";
+        assert_eq!(String::from_utf8(s.read("/d/big").unwrap()).unwrap(), edited);
+        assert_eq!(s.read("/d/big.orig").unwrap(), big.as_bytes());
+        assert_eq!(s.stat("/d/big").unwrap().mode & 0o777, 0o600);
+        let names: Vec<String> = s.list("/d").unwrap().into_iter().map(|e| e.name).collect();
+        assert_eq!(names, ["big", "big.orig"]);
+        // `q` ends the file there, as GNU's -i does.
+        let (status, _, _) = run_for_test(&s, "sed", &["-i", "2q", "d/big"], "");
+        assert_eq!(status, 0);
+        assert_eq!(s.read("/d/big").unwrap(), b"o0000\no0001\n");
     }
 }

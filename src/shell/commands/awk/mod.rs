@@ -37,6 +37,9 @@ mod lexer;
 mod parser;
 mod value;
 
+#[cfg(test)]
+pub(super) use value::{sprintf, Value};
+
 use crate::shell::command::{CommandFn, Context};
 use crate::shell::LimitHit;
 

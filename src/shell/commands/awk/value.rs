@@ -1,7 +1,11 @@
 //! awk values (number, string, "strnum" input string, uninitialised), the
-//! conversions between numbers and strings, and `printf` formatting.
+//! conversions between numbers and strings, and `printf` formatting (awk's
+//! arguments and conversions over `commands/format.rs`, the layout it shares
+//! with the shell's printf).
 
 use std::rc::Rc;
+
+use super::super::format::{self, Spec};
 
 /// Longest string any operation may build (concatenation, `sprintf` widths,
 /// `gsub` results): beyond it the program stops with an error instead of
@@ -70,8 +74,10 @@ impl Value {
 
 /// Whether `c` is a blank as awk's number scanner and default field
 /// splitting see it.
+#[inline]
 pub fn is_blank(c: u8) -> bool {
-    c == b' ' || c == b'\t' || c == b'\n'
+    // Most bytes are past the space: one comparison for them.
+    c <= b' ' && (c == b' ' || c == b'\t' || c == b'\n')
 }
 
 /// Length of the longest decimal number at the start of `s` (after no
@@ -113,6 +119,57 @@ fn number_prefix(s: &[u8]) -> usize {
     i
 }
 
+/// Powers of ten exact in an `f64`.
+const POW10: [f64; 16] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
+/// The number at the start of `s` (no blanks before it) and its length,
+/// when it is a plain decimal of at most 15 digits with no exponent (most
+/// input numbers): the digits as an integer, exact in an `f64`, divided
+/// by an exact power of ten is the correctly rounded value, the one the
+/// general parser gives. `None` sends the caller to the general path.
+#[inline]
+fn simple_prefix(s: &[u8]) -> Option<(f64, usize)> {
+    let (negative, mut i) = match s.first() {
+        Some(b'-') => (true, 1),
+        Some(b'+') => (false, 1),
+        _ => (false, 0),
+    };
+    let mut mantissa: u64 = 0;
+    let mut digits = 0;
+    while let Some(&c) = s.get(i) {
+        if !c.is_ascii_digit() {
+            break;
+        }
+        mantissa = mantissa * 10 + u64::from(c - b'0');
+        digits += 1;
+        i += 1;
+        if digits > 15 {
+            return None;
+        }
+    }
+    let mut fraction = 0;
+    if s.get(i) == Some(&b'.') {
+        i += 1;
+        while let Some(&c) = s.get(i) {
+            if !c.is_ascii_digit() {
+                break;
+            }
+            mantissa = mantissa * 10 + u64::from(c - b'0');
+            digits += 1;
+            fraction += 1;
+            i += 1;
+            if digits > 15 {
+                return None;
+            }
+        }
+    }
+    if digits == 0 || matches!(s.get(i), Some(b'e' | b'E')) {
+        return None;
+    }
+    let value = mantissa as f64 / POW10[fraction];
+    Some((if negative { -value } else { value }, i))
+}
+
 fn parse_prefix(s: &[u8]) -> f64 {
     // The prefix is ASCII digits, signs, '.', 'e': always valid UTF-8.
     std::str::from_utf8(s).ok().and_then(|t| t.parse::<f64>().ok()).unwrap_or(0.0)
@@ -123,6 +180,9 @@ fn parse_prefix(s: &[u8]) -> f64 {
 pub fn str_to_num(s: &[u8]) -> f64 {
     let start = s.iter().position(|&c| !is_blank(c) && c != b'\r' && c != 0x0b && c != 0x0c).unwrap_or(s.len());
     let rest = &s[start..];
+    if let Some((value, _)) = simple_prefix(rest) {
+        return value;
+    }
     let len = number_prefix(rest);
     if len == 0 {
         return 0.0;
@@ -137,6 +197,9 @@ pub fn looks_numeric(s: &[u8]) -> Option<f64> {
     let start = s.iter().position(|&c| !is_space(c))?;
     let end = s.iter().rposition(|&c| !is_space(c))? + 1;
     let body = &s[start..end];
+    if let Some((value, len)) = simple_prefix(body) {
+        return (len == body.len()).then_some(value);
+    }
     let len = number_prefix(body);
     if len == 0 || len != body.len() {
         return None;
@@ -159,123 +222,15 @@ pub fn num_to_str(n: f64, fmt: &[u8]) -> Vec<u8> {
         }
         return format!("{n:.0}").into_bytes();
     }
+    let shortest = || {
+        let mut out = Vec::with_capacity(16);
+        format::float(&mut out, &Spec { precision: Some(6), ..Spec::default() }, b'g', n);
+        out
+    };
     if fmt == b"%.6g" {
-        return format_g(n, 6, false, false).into_bytes();
+        return shortest();
     }
-    match sprintf(fmt, &[Value::Num(n)], b"%.6g") {
-        Ok(s) => s,
-        Err(_) => format_g(n, 6, false, false).into_bytes(),
-    }
-}
-
-/// `%e` with C's exponent (sign and at least two digits).
-fn format_e(v: f64, prec: usize, upper: bool) -> String {
-    let s = super::super::layout::scientific(v, prec);
-    let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
-    let (sign, digits) = match exp.strip_prefix('-') {
-        Some(d) => ('-', d),
-        None => ('+', exp),
-    };
-    let e = if upper { 'E' } else { 'e' };
-    if digits.len() < 2 {
-        format!("{mantissa}{e}{sign}0{digits}")
-    } else {
-        format!("{mantissa}{e}{sign}{digits}")
-    }
-}
-
-/// `%g`: `%e` or `%f` by the exponent, trailing zeros removed unless `#`.
-fn format_g(v: f64, prec: usize, alt: bool, upper: bool) -> String {
-    let p = if prec == 0 { 1 } else { prec };
-    if v == 0.0 {
-        let mut s = if v.is_sign_negative() { "-0".to_string() } else { "0".to_string() };
-        if alt && p > 1 {
-            s.push('.');
-            s.push_str(&"0".repeat(p - 1));
-        }
-        return s;
-    }
-    let probe = super::super::layout::scientific(v, p - 1);
-    let exp: i64 = probe.split_once('e').and_then(|(_, e)| e.parse().ok()).unwrap_or(0);
-    let mut s = if exp < -4 || exp >= p as i64 {
-        format_e(v, p - 1, upper)
-    } else {
-        let fprec = (p as i64 - 1 - exp).max(0) as usize;
-        super::super::layout::fixed(v, fprec)
-    };
-    if !alt {
-        // Strip zeros after the point (in the mantissa only).
-        let (mant, exp_part) = match s.find(['e', 'E']) {
-            Some(i) => (s[..i].to_string(), s[i..].to_string()),
-            None => (s.clone(), String::new()),
-        };
-        if mant.contains('.') {
-            let trimmed = mant.trim_end_matches('0').trim_end_matches('.');
-            s = format!("{trimmed}{exp_part}");
-        }
-    }
-    s
-}
-
-fn non_finite(v: f64, upper: bool) -> String {
-    let s = if v.is_nan() {
-        if v.is_sign_negative() {
-            "-nan"
-        } else {
-            "nan"
-        }
-    } else if v < 0.0 {
-        "-inf"
-    } else {
-        "inf"
-    };
-    if upper {
-        s.to_uppercase()
-    } else {
-        s.to_string()
-    }
-}
-
-struct Spec {
-    minus: bool,
-    plus: bool,
-    space: bool,
-    alt: bool,
-    zero: bool,
-    width: usize,
-    prec: Option<usize>,
-}
-
-fn pad(out: &mut Vec<u8>, body: &[u8], spec: &Spec, numeric: bool) -> Result<(), String> {
-    if spec.width > MAX_STRING {
-        return Err("printf width too large".into());
-    }
-    let fill = spec.width.saturating_sub(body.len());
-    if spec.minus {
-        out.extend_from_slice(body);
-        out.resize(out.len() + fill, b' ');
-    } else if spec.zero && numeric {
-        // Zeros go after the sign (and 0x).
-        let sign_len = match body.first() {
-            Some(b'-' | b'+' | b' ') => 1,
-            _ => 0,
-        };
-        let prefix_len = if body.len() >= sign_len + 2
-            && body[sign_len] == b'0'
-            && (body[sign_len + 1] == b'x' || body[sign_len + 1] == b'X')
-        {
-            sign_len + 2
-        } else {
-            sign_len
-        };
-        out.extend_from_slice(&body[..prefix_len]);
-        out.resize(out.len() + fill, b'0');
-        out.extend_from_slice(&body[prefix_len..]);
-    } else {
-        out.resize(out.len() + fill, b' ');
-        out.extend_from_slice(body);
-    }
-    Ok(())
+    sprintf(fmt, &[Value::Num(n)], b"%.6g").unwrap_or_else(|_| shortest())
 }
 
 fn value_bytes(v: &Value, convfmt: &[u8]) -> Vec<u8> {
@@ -317,169 +272,65 @@ pub fn sprintf(fmt: &[u8], args: &[Value], convfmt: &[u8]) -> Result<Vec<u8>, St
             i += 1;
             continue;
         }
-        let mut spec = Spec { minus: false, plus: false, space: false, alt: false, zero: false, width: 0, prec: None };
-        while i < fmt.len() {
-            match fmt[i] {
-                b'-' => spec.minus = true,
-                b'+' => spec.plus = true,
-                b' ' => spec.space = true,
-                b'#' => spec.alt = true,
-                b'0' => spec.zero = true,
-                _ => break,
-            }
-            i += 1;
-        }
-        if i < fmt.len() && fmt[i] == b'*' {
-            let w = take(&mut next_arg)?.num();
-            if w < 0.0 {
-                spec.minus = true;
-            }
-            spec.width = w.abs().min(MAX_STRING as f64 + 1.0) as usize;
-            i += 1;
-        } else {
-            while i < fmt.len() && fmt[i].is_ascii_digit() {
-                spec.width = spec.width.saturating_mul(10).saturating_add((fmt[i] - b'0') as usize);
-                i += 1;
-            }
-        }
-        if i < fmt.len() && fmt[i] == b'.' {
-            i += 1;
-            let mut p = 0usize;
-            if i < fmt.len() && fmt[i] == b'*' {
-                let v = take(&mut next_arg)?.num();
-                p = if v < 0.0 { 0 } else { v.min(MAX_STRING as f64 + 1.0) as usize };
-                i += 1;
-                spec.prec = if v < 0.0 { None } else { Some(p) };
-            } else {
-                while i < fmt.len() && fmt[i].is_ascii_digit() {
-                    p = p.saturating_mul(10).saturating_add((fmt[i] - b'0') as usize);
-                    i += 1;
-                }
-                spec.prec = Some(p);
-            }
-        }
-        // Length modifiers (h, l, L, q, j, z, t) mean nothing in awk.
-        while i < fmt.len() && matches!(fmt[i], b'h' | b'l' | b'L' | b'q' | b'j' | b'z' | b't') {
-            i += 1;
-        }
+        let star = || take(&mut next_arg).map(|v| v.num() as i64);
+        let spec = Spec::parse(fmt, &mut i, MAX_STRING + 1, b"hlLqjzt", star)?;
         if i >= fmt.len() {
             out.extend_from_slice(&fmt[start..]);
             break;
         }
-        if spec.prec.is_some_and(|p| p > MAX_STRING) {
+        if spec.precision.is_some_and(|p| p > MAX_STRING) {
             return Err("printf precision too large".into());
         }
         let conv = fmt[i];
         i += 1;
+        if spec.width > MAX_STRING && b"diuoxXeEfFgGcs".contains(&conv) {
+            return Err("printf width too large".into());
+        }
         match conv {
             b'd' | b'i' | b'u' => {
                 let v = take(&mut next_arg)?.num();
-                let body = if v.is_finite() {
+                if v.is_finite() {
                     let n = v.trunc() as i128;
-                    let mut digits = n.unsigned_abs().to_string();
-                    if let Some(p) = spec.prec {
-                        if p == 0 && n == 0 {
-                            digits.clear();
-                        } else if digits.len() < p {
-                            digits = format!("{}{}", "0".repeat(p - digits.len()), digits);
-                        }
-                    }
-                    let sign = if n < 0 {
-                        "-"
-                    } else if spec.plus {
-                        "+"
-                    } else if spec.space {
-                        " "
+                    if conv == b'u' && n >= 0 {
+                        format::unsigned(&mut out, &spec, conv, n.unsigned_abs());
                     } else {
-                        ""
-                    };
-                    format!("{sign}{digits}")
+                        format::signed(&mut out, &spec, n < 0, n.unsigned_abs());
+                    }
                 } else {
-                    non_finite(v, false)
-                };
-                let zero_ok = spec.prec.is_none() && v.is_finite();
-                let s = Spec { zero: spec.zero && zero_ok, ..spec };
-                pad(&mut out, body.as_bytes(), &s, true)?;
+                    format::pad(&mut out, &spec, format::non_finite(v, false).as_bytes());
+                }
             }
             b'o' | b'x' | b'X' => {
                 let v = take(&mut next_arg)?.num();
-                let body = if v.is_finite() {
+                if v.is_finite() {
                     let t = v.trunc();
                     let n: u128 = if t < 0.0 { (t as i64) as u64 as u128 } else { t as u128 };
-                    let mut digits = match conv {
-                        b'o' => format!("{n:o}"),
-                        b'x' => format!("{n:x}"),
-                        _ => format!("{n:X}"),
-                    };
-                    if let Some(p) = spec.prec {
-                        if p == 0 && n == 0 {
-                            digits.clear();
-                        } else if digits.len() < p {
-                            digits = format!("{}{}", "0".repeat(p - digits.len()), digits);
-                        }
-                    }
-                    if spec.alt && n != 0 {
-                        match conv {
-                            b'o' if !digits.starts_with('0') => digits.insert(0, '0'),
-                            b'x' => digits.insert_str(0, "0x"),
-                            b'X' => digits.insert_str(0, "0X"),
-                            _ => {}
-                        }
-                    }
-                    digits
+                    format::unsigned(&mut out, &spec, conv, n);
                 } else {
-                    non_finite(v, conv == b'X')
-                };
-                let s = Spec { zero: spec.zero && spec.prec.is_none(), ..spec };
-                pad(&mut out, body.as_bytes(), &s, true)?;
+                    format::pad(&mut out, &spec, format::non_finite(v, conv == b'X').as_bytes());
+                }
             }
             b'e' | b'E' | b'f' | b'F' | b'g' | b'G' => {
                 let v = take(&mut next_arg)?.num();
-                let upper = conv.is_ascii_uppercase();
-                let prec = spec.prec.unwrap_or(6);
-                let mut body = if !v.is_finite() {
-                    non_finite(v, upper)
-                } else {
-                    match conv {
-                        b'e' | b'E' => format_e(v, prec, upper),
-                        b'f' | b'F' => super::super::layout::fixed(v, prec),
-                        _ => format_g(v, prec, spec.alt, upper),
-                    }
-                };
-                if spec.alt && prec == 0 && v.is_finite() && matches!(conv, b'f' | b'F' | b'e' | b'E') {
-                    let at = body.find(['e', 'E']).unwrap_or(body.len());
-                    body.insert(at, '.');
-                }
-                if !body.starts_with('-') {
-                    if spec.plus {
-                        body.insert(0, '+');
-                    } else if spec.space {
-                        body.insert(0, ' ');
-                    }
-                }
-                let s = Spec { zero: spec.zero && v.is_finite(), ..spec };
-                pad(&mut out, body.as_bytes(), &s, true)?;
+                format::float(&mut out, &spec, conv, v);
             }
             b'c' => {
                 let v = take(&mut next_arg)?;
-                let body: Vec<u8> = match v {
-                    Value::Num(n) => vec![(*n as i64 & 0xff) as u8],
-                    Value::Uninit => vec![0],
-                    Value::Str(s) => s.first().map(|&b| vec![b]).unwrap_or_default(),
+                // A number's byte, or a string's first (a NUL for "", as mawk).
+                let byte = match v {
+                    Value::Num(n) => (*n as i64 & 0xff) as u8,
+                    Value::Uninit => 0,
+                    Value::Str(s) => s.first().copied().unwrap_or(0),
                     Value::StrNum(s) => match looks_numeric(s) {
-                        Some(n) => vec![(n as i64 & 0xff) as u8],
-                        None => s.first().map(|&b| vec![b]).unwrap_or_default(),
+                        Some(n) => (n as i64 & 0xff) as u8,
+                        None => s.first().copied().unwrap_or(0),
                     },
                 };
-                pad(&mut out, &body, &spec, false)?;
+                format::pad(&mut out, &spec, &[byte]);
             }
             b's' => {
                 let v = take(&mut next_arg)?;
-                let mut body = value_bytes(v, convfmt);
-                if let Some(p) = spec.prec {
-                    body.truncate(p);
-                }
-                pad(&mut out, &body, &spec, false)?;
+                format::text(&mut out, &spec, &value_bytes(v, convfmt));
             }
             _ => {
                 // Unknown conversion: printed as written.
@@ -516,6 +367,42 @@ mod tests {
         assert_eq!(num_to_str(123456789.5, b"%.6g"), b"1.23457e+08");
         assert_eq!(num_to_str(0.0001, b"%.6g"), b"0.0001");
         assert_eq!(num_to_str(0.00001, b"%.6g"), b"1e-05");
+    }
+
+    /// The short path for plain decimals gives what the general parser
+    /// gives, to the bit (signs of zero included).
+    #[test]
+    fn plain_decimals_parse_as_the_general_parser_does() {
+        let general = |s: &[u8]| {
+            let len = number_prefix(s);
+            if len == 0 {
+                0.0
+            } else {
+                parse_prefix(&s[..len])
+            }
+        };
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let alphabet = b"0123456789.-+ex";
+        for _ in 0..200_000 {
+            let len = (next() % 20) as usize;
+            let text: Vec<u8> = (0..len).map(|_| alphabet[(next() % alphabet.len() as u64) as usize]).collect();
+            let (fast, slow) = (str_to_num(&text), general(&text));
+            assert_eq!(fast.to_bits(), slow.to_bits(), "{:?}", String::from_utf8_lossy(&text));
+        }
+        for text in
+            [&b"0.1"[..], b"-0", b"-0.0", b"999999999999999", b"0.000000000000001", b"123456.789012345", b"5.", b"+.5"]
+        {
+            assert_eq!(str_to_num(text).to_bits(), general(text).to_bits(), "{:?}", String::from_utf8_lossy(text));
+        }
+        assert_eq!(looks_numeric(b" 3.25 "), Some(3.25));
+        assert_eq!(looks_numeric(b"1.2.3"), None);
+        assert_eq!(looks_numeric(b"-"), None);
     }
 
     #[test]

@@ -3,9 +3,11 @@
 //! arguments take C's prefixes (`0x1f`, `010`) and `'c` for a character
 //! code, and an invalid number is reported while printing goes on (status
 //! 1). Floats are f64, not C's `long double`: values past 1.8e308 become
-//! `inf`. `%(fmt)T` and `%a` are not supported here. `printf -v VAR` is
+//! `inf`. `%(fmt)T` is not supported here. The layout of each conversion
+//! is `commands/format.rs`'s, shared with awk. `printf -v VAR` is
 //! handled by the builtin of the same name (it sets a shell variable).
 
+use super::super::format::{self, Spec};
 use crate::shell::command::Context;
 use crate::shell::LimitHit;
 
@@ -94,18 +96,6 @@ struct State<'a> {
     cap: usize,
 }
 
-/// A parsed conversion's flags, width and precision.
-#[derive(Default)]
-struct Spec {
-    left: bool,
-    plus: bool,
-    space: bool,
-    alt: bool,
-    zero: bool,
-    width: usize,
-    precision: Option<usize>,
-}
-
 impl<'a> State<'a> {
     /// The widest field worth building: one byte past the cap already
     /// overflows the result (a wider one would only cost memory).
@@ -143,41 +133,9 @@ impl<'a> State<'a> {
             }
             let start = at;
             at += 1;
-            let mut spec = Spec::default();
-            while let Some(&flag) = format.get(at) {
-                match flag {
-                    b'-' => spec.left = true,
-                    b'+' => spec.plus = true,
-                    b' ' => spec.space = true,
-                    b'#' => spec.alt = true,
-                    b'0' => spec.zero = true,
-                    _ => break,
-                }
-                at += 1;
-            }
-            if format.get(at) == Some(&b'*') {
-                at += 1;
-                let width = self.take().map_or(0, |arg| self.integer(arg));
-                if width < 0 {
-                    spec.left = true;
-                }
-                spec.width = usize::try_from(width.unsigned_abs()).unwrap_or(usize::MAX).min(self.field_cap());
-            } else {
-                spec.width = digits(format, &mut at).min(self.field_cap());
-            }
-            if format.get(at) == Some(&b'.') {
-                at += 1;
-                if format.get(at) == Some(&b'*') {
-                    at += 1;
-                    let precision = self.take().map_or(0, |arg| self.integer(arg));
-                    spec.precision = usize::try_from(precision).ok().map(|p| p.min(self.field_cap()));
-                } else {
-                    spec.precision = Some(digits(format, &mut at).min(self.field_cap()));
-                }
-            }
-            while matches!(format.get(at), Some(b'h' | b'l' | b'L' | b'j' | b'z' | b't')) {
-                at += 1;
-            }
+            let cap = self.field_cap();
+            let star = || Ok::<_, std::convert::Infallible>(self.take().map_or(0, |arg| self.integer(arg)));
+            let Ok(spec) = Spec::parse(format, &mut at, cap, b"hlLjzt", star);
             let Some(&conversion) = format.get(at) else {
                 let text = String::from_utf8_lossy(&format[start..]);
                 self.fail(format!("`{text}': missing format character"));
@@ -206,73 +164,39 @@ impl<'a> State<'a> {
     fn convert(&mut self, conversion: u8, spec: &Spec) -> bool {
         match conversion {
             b's' => {
-                let arg = self.take().unwrap_or("").as_bytes().to_vec();
-                let shown = spec.precision.map_or(&arg[..], |p| &arg[..p.min(arg.len())]);
-                pad(&mut self.out, spec, shown, false);
+                let arg = self.take().unwrap_or("");
+                format::text(&mut self.out, spec, arg.as_bytes());
             }
             b'b' => {
-                let arg = self.take().unwrap_or("").as_bytes().to_vec();
-                let (expanded, stop) = self.expand_b(&arg);
-                let shown = spec.precision.map_or(&expanded[..], |p| &expanded[..p.min(expanded.len())]);
-                pad(&mut self.out, spec, shown, false);
+                let arg = self.take().unwrap_or("").as_bytes();
+                let (expanded, stop) = self.expand_b(arg);
+                format::text(&mut self.out, spec, &expanded);
                 self.stopped |= stop;
             }
             b'q' => {
+                // The precision cuts the quoted text, as bash's does.
                 let quoted = shell_quote(self.take().unwrap_or("").as_bytes());
-                pad(&mut self.out, spec, &quoted, false);
+                format::text(&mut self.out, spec, &quoted);
             }
             b'c' => {
                 let byte = self.take().map_or(0, |arg| arg.as_bytes().first().copied().unwrap_or(0));
-                pad(&mut self.out, spec, &[byte], false);
+                format::pad(&mut self.out, spec, &[byte]);
             }
             b'd' | b'i' => {
                 let value = self.take().map_or(0, |arg| self.integer(arg));
-                let sign = if value < 0 {
-                    "-"
-                } else if spec.plus {
-                    "+"
-                } else if spec.space {
-                    " "
-                } else {
-                    ""
-                };
-                let body = value.unsigned_abs().to_string();
-                integer_out(&mut self.out, spec, sign, "", body);
+                format::signed(&mut self.out, spec, value < 0, u128::from(value.unsigned_abs()));
             }
             b'u' | b'o' | b'x' | b'X' => {
                 let value = self.take().map_or(0, |arg| self.unsigned(arg));
-                let body = match conversion {
-                    b'u' => value.to_string(),
-                    b'o' => format!("{value:o}"),
-                    b'x' => format!("{value:x}"),
-                    _ => format!("{value:X}"),
-                };
-                let prefix = match conversion {
-                    b'x' if spec.alt && value != 0 => "0x",
-                    b'X' if spec.alt && value != 0 => "0X",
-                    _ => "",
-                };
-                let mut body = body;
-                if conversion == b'o' && spec.alt && !body.starts_with('0') {
-                    body.insert(0, '0');
-                }
-                integer_out(&mut self.out, spec, "", prefix, body);
+                format::unsigned(&mut self.out, spec, conversion, u128::from(value));
             }
             b'f' | b'F' | b'e' | b'E' | b'g' | b'G' => {
                 let value = self.take().map_or(0.0, |arg| self.float(arg));
-                let text = float_text(value, conversion, spec);
-                let (sign, body) = match text.strip_prefix('-') {
-                    Some(body) => ("-", body.to_string()),
-                    None if spec.plus => ("+", text),
-                    None if spec.space => (" ", text),
-                    None => ("", text),
-                };
-                if value.is_finite() {
-                    let zero_spec = Spec { precision: None, ..*spec };
-                    integer_out(&mut self.out, &zero_spec, sign, "", body);
-                } else {
-                    pad(&mut self.out, spec, format!("{sign}{body}").as_bytes(), false);
-                }
+                format::float(&mut self.out, spec, conversion, value);
+            }
+            b'a' | b'A' => {
+                let value = self.take().map_or(0.0, |arg| self.float(arg));
+                format::hex_float(&mut self.out, spec, value, conversion == b'A');
             }
             _ => return false,
         }
@@ -455,51 +379,6 @@ impl<'a> State<'a> {
     }
 }
 
-fn digits(text: &[u8], at: &mut usize) -> usize {
-    let mut value: usize = 0;
-    while let Some(digit) = text.get(*at).filter(|b| b.is_ascii_digit()) {
-        value = value.saturating_mul(10).saturating_add(usize::from(digit - b'0'));
-        *at += 1;
-    }
-    value
-}
-
-/// Pads `body` to the width (spaces; left-justified with `-`).
-fn pad(out: &mut Vec<u8>, spec: &Spec, body: &[u8], _zero: bool) {
-    let fill = spec.width.saturating_sub(body.len());
-    if !spec.left {
-        out.resize(out.len() + fill, b' ');
-    }
-    out.extend_from_slice(body);
-    if spec.left {
-        out.resize(out.len() + fill, b' ');
-    }
-}
-
-/// C's integer layout: precision zeros, sign and prefix, then width with
-/// zeros (the `0` flag, no precision) or spaces.
-fn integer_out(out: &mut Vec<u8>, spec: &Spec, sign: &str, prefix: &str, mut body: String) {
-    if let Some(precision) = spec.precision {
-        if precision == 0 && body == "0" {
-            body.clear();
-        }
-        if body.len() < precision {
-            body.insert_str(0, &"0".repeat(precision - body.len()));
-        }
-    }
-    let used = sign.len() + prefix.len() + body.len();
-    let fill = spec.width.saturating_sub(used);
-    if spec.left {
-        out.extend_from_slice(format!("{sign}{prefix}{body}").as_bytes());
-        out.resize(out.len() + fill, b' ');
-    } else if spec.zero && spec.precision.is_none() {
-        out.extend_from_slice(format!("{sign}{prefix}{}{body}", "0".repeat(fill)).as_bytes());
-    } else {
-        out.resize(out.len() + fill, b' ');
-        out.extend_from_slice(format!("{sign}{prefix}{body}").as_bytes());
-    }
-}
-
 /// The longest prefix of `text` that is a float (decimal, hex integer,
 /// `inf`, `nan`), and its length.
 fn float_prefix(text: &str) -> (f64, usize) {
@@ -545,72 +424,6 @@ fn float_prefix(text: &str) -> (f64, usize) {
     }
     let value: f64 = text[start..at].parse().unwrap_or(0.0);
     (if negative { -value } else { value }, at)
-}
-
-/// `%f`, `%e`, `%g` (and capitals) of a float, with its sign.
-fn float_text(value: f64, conversion: u8, spec: &Spec) -> String {
-    let upper = conversion.is_ascii_uppercase();
-    let text = if !value.is_finite() {
-        let word = if value.is_nan() { "nan" } else { "inf" };
-        let sign = if value.is_sign_negative() && !value.is_nan() { "-" } else { "" };
-        format!("{sign}{word}")
-    } else {
-        let precision = spec.precision.unwrap_or(6);
-        match conversion.to_ascii_lowercase() {
-            b'f' => {
-                let mut text = super::super::layout::fixed(value, precision);
-                if spec.alt && precision == 0 {
-                    text.push('.');
-                }
-                text
-            }
-            b'e' => exponent_form(value, precision, spec.alt),
-            _ => {
-                let precision = precision.max(1);
-                let probe = super::super::layout::scientific(value, precision - 1);
-                let exponent: i64 = probe.rsplit('e').next().and_then(|e| e.parse().ok()).unwrap_or(0);
-                let mut text = if exponent < -4 || exponent >= precision as i64 {
-                    exponent_form(value, precision - 1, spec.alt)
-                } else {
-                    let decimals = usize::try_from(precision as i64 - 1 - exponent).unwrap_or(0);
-                    let mut text = super::super::layout::fixed(value, decimals);
-                    if spec.alt && decimals == 0 {
-                        text.push('.');
-                    }
-                    text
-                };
-                if !spec.alt {
-                    text = strip_zeros(&text);
-                }
-                text
-            }
-        }
-    };
-    if upper {
-        text.to_ascii_uppercase()
-    } else {
-        text
-    }
-}
-
-/// `1.5e3` → `1.500000e+03` style.
-fn exponent_form(value: f64, precision: usize, alt: bool) -> String {
-    let text = super::super::layout::scientific(value, precision);
-    let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
-    let exponent: i64 = exponent.parse().unwrap_or(0);
-    let sign = if exponent < 0 { '-' } else { '+' };
-    let dot = if alt && precision == 0 { "." } else { "" };
-    format!("{mantissa}{dot}e{sign}{:02}", exponent.unsigned_abs())
-}
-
-/// Drops trailing fraction zeros (and a bare point) for `%g`.
-fn strip_zeros(text: &str) -> String {
-    let (mantissa, exponent) = match text.find('e') {
-        Some(pos) => text.split_at(pos),
-        None => (text, ""),
-    };
-    let mantissa = if mantissa.contains('.') { mantissa.trim_end_matches('0').trim_end_matches('.') } else { mantissa };
-    format!("{mantissa}{exponent}")
 }
 
 /// bash's `%q`: backslashes before shell-special bytes, `''` for the
@@ -758,6 +571,7 @@ mod tests {
         assert_eq!(out(&["\\u263a\\e"]), "\u{263a}\x1b");
         assert_eq!(out(&["a\\"]), "a\\");
         assert_eq!(run(&["\\x"]), (0, "\\x".into(), "printf: missing hex digit for \\x\n".into()));
+        assert_eq!(out(&["[%.2q][%5.3q][%-6q]\n", "a b", "a b", "x"]), "[a\\][  a\\ ][x     ]\n");
         assert_eq!(
             out(&["%q\n", "a b", "", "it's", "a\nb", "#a", "x,y", "a=b"]),
             "a\\ b\n''\nit\\'s\n$'a\\nb'\n\\#a\nx\\,y\na=b\n"

@@ -31,23 +31,61 @@ impl Splitter {
         Ok(Splitter::Regex(re))
     }
 
+    /// The number of fields of `text`, when it is cheaper to count them
+    /// than to split (`None`: split to know).
+    pub(super) fn count(&self, text: &[u8]) -> Option<usize> {
+        Some(match self {
+            // A field starts at each non-blank after a blank (or at the
+            // start); counted without a branch per byte.
+            // A field starts at each non-blank after a blank (or at the
+            // start): counted eight bytes at a time.
+            Splitter::Space => {
+                let mut count = 0;
+                let mut carry = HIGH & 0xff;
+                for_each_word(text, |_, blank| {
+                    let starts = !blank & HIGH & ((blank << 8) | carry);
+                    count += starts.count_ones() as usize;
+                    carry = blank >> 56;
+                });
+                count
+            }
+            _ if text.is_empty() => 0,
+            Splitter::Byte(c) => memchr::memchr_iter(*c, text).count() + 1,
+            Splitter::Chars => text.len(),
+            Splitter::Regex(_) => return None,
+        })
+    }
+
     pub(super) fn split(&self, text: &[u8], out: &mut Vec<(usize, usize)>) {
         out.clear();
         match self {
+            // Eight bytes at a time: the bytes where a field starts (a
+            // non-blank after a blank) and ends (a blank after a
+            // non-blank), taken in order.
             Splitter::Space => {
-                let mut i = 0;
-                while i < text.len() {
-                    while i < text.len() && is_blank(text[i]) {
-                        i += 1;
+                let (mut blank_carry, mut field_carry) = (HIGH & 0xff, 0);
+                let mut start = 0;
+                for_each_word(text, |base, blank| {
+                    let field = !blank & HIGH;
+                    let starts = field & ((blank << 8) | blank_carry);
+                    let ends = blank & ((field << 8) | field_carry);
+                    blank_carry = blank >> 56;
+                    field_carry = field >> 56;
+                    let mut edges = starts | ends;
+                    while edges != 0 {
+                        let bit = edges & edges.wrapping_neg();
+                        let at = base + (bit.trailing_zeros() / 8) as usize;
+                        if starts & bit != 0 {
+                            start = at;
+                        } else {
+                            out.push((start, at));
+                        }
+                        edges ^= bit;
                     }
-                    if i >= text.len() {
-                        break;
-                    }
-                    let start = i;
-                    while i < text.len() && !is_blank(text[i]) {
-                        i += 1;
-                    }
-                    out.push((start, i));
+                });
+                // A field running to the end (the last word was full).
+                if field_carry != 0 {
+                    out.push((start, text.len()));
                 }
             }
             _ if text.is_empty() => {}
@@ -72,6 +110,42 @@ impl Splitter {
                 out.push((start, text.len()));
             }
         }
+    }
+}
+
+/// The high bit of every byte of a word.
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `word` that is 0, alone.
+#[inline]
+fn zero_bytes(word: u64) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    !(((word & LOW7) + LOW7) | word) & HIGH
+}
+
+/// Calls `f(offset, blanks)` for each 8 bytes of `text` (the last ones
+/// padded with spaces), `blanks` holding the high bit of each byte that is
+/// a blank (space, tab, newline: awk's `is_blank`).
+#[inline]
+fn for_each_word(text: &[u8], mut f: impl FnMut(usize, u64)) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let blanks = |word: u64| {
+        zero_bytes(word ^ (ONES * u64::from(b' ')))
+            | zero_bytes(word ^ (ONES * u64::from(b'\t')))
+            | zero_bytes(word ^ (ONES * u64::from(b'\n')))
+    };
+    let mut words = text.chunks_exact(8);
+    let mut base = 0;
+    for chunk in &mut words {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([b' '; 8]));
+        f(base, blanks(word));
+        base += 8;
+    }
+    let rest = words.remainder();
+    if !rest.is_empty() {
+        let mut last = [b' '; 8];
+        last[..rest.len()].copy_from_slice(rest);
+        f(base, blanks(u64::from_le_bytes(last)));
     }
 }
 
@@ -142,6 +216,22 @@ pub(super) fn next_record(data: &[u8], pos: &mut usize, sep: &RecordSep) -> Opti
     }
 }
 
+impl Record {
+    /// A new record of `bytes`, split (when asked) by `splitter`.
+    pub(super) fn set(&mut self, bytes: &[u8], splitter: &Rc<Splitter>) {
+        self.text.clear();
+        self.text.extend_from_slice(bytes);
+        self.stale = false;
+        self.split = false;
+        self.materialized = false;
+        self.vals.clear();
+        if !Rc::ptr_eq(&self.splitter, splitter) {
+            self.splitter = splitter.clone();
+        }
+        self.count = None;
+    }
+}
+
 pub(super) struct Record {
     pub(super) text: Vec<u8>,
     /// `text` must be rebuilt from `vals` (a field was assigned).
@@ -152,11 +242,15 @@ pub(super) struct Record {
     pub(super) ranges: Vec<(usize, usize)>,
     pub(super) vals: Vec<Value>,
     pub(super) splitter: Rc<Splitter>,
+    /// The number of fields, when only that was asked (not split yet).
+    pub(super) count: Option<usize>,
 }
 
 pub(super) struct Source<'a> {
-    pub(super) data: Rc<[u8]>,
+    pub(super) data: Vec<u8>,
     pub(super) pos: usize,
+    /// How far past `pos` is known to hold no one-byte separator.
+    pub(super) scanned: usize,
     /// Stdin read as it comes, or a file read a piece at a time: more
     /// may follow `data`.
     pub(super) more: Option<Reader<'a>>,
@@ -164,46 +258,68 @@ pub(super) struct Source<'a> {
 
 impl<'a> Source<'a> {
     pub(super) fn reader(reader: Reader<'a>) -> Source<'a> {
-        Source { data: Rc::from(&b""[..]), pos: 0, more: Some(reader) }
+        Source { data: Vec::new(), pos: 0, scanned: 0, more: Some(reader) }
     }
 
-    /// Reads on until a whole record is at hand: until the rest holds a
-    /// one-byte separator, or to the end for other separators (a regex or
-    /// a blank line may need what follows). So `exit` stops reading, as
-    /// awk's does, and a large file is held a piece at a time. A file that
-    /// fails part-way ends there.
-    pub(super) fn fill(&mut self, sep: &RecordSep, max_memory: usize) -> Result<(), LimitHit> {
-        let Some(reader) = &mut self.more else { return Ok(()) };
-        let byte = match sep {
-            RecordSep::Byte(c) => Some(*c),
-            _ => None,
+    /// Everything at hand, nothing more to read.
+    pub(super) fn bytes(data: Vec<u8>) -> Source<'a> {
+        Source { data, pos: 0, scanned: 0, more: None }
+    }
+
+    /// The next record's bounds in `data`, reading on until a whole record
+    /// is at hand: until the rest holds a one-byte separator, or to the
+    /// end for other separators (a regex or a blank line may need what
+    /// follows). So `exit` stops reading, as awk's does, and a large file
+    /// is held a piece at a time. A file that fails part-way ends there.
+    pub(super) fn next(&mut self, sep: &RecordSep, max_memory: usize) -> Result<Option<(usize, usize)>, LimitHit> {
+        let RecordSep::Byte(c) = *sep else {
+            while self.read_more(max_memory)? {}
+            return Ok(next_record(&self.data, &mut self.pos, sep));
         };
-        if byte.is_some_and(|c| memchr::memchr(c, &self.data[self.pos..]).is_some()) {
-            return Ok(());
-        }
-        let mut buf = self.data[self.pos..].to_vec();
         loop {
-            match reader.next_piece() {
-                Ok(Some(piece)) => {
-                    let found = byte.is_some_and(|c| memchr::memchr(c, &piece).is_some());
-                    buf.extend_from_slice(&piece);
-                    if buf.len() > max_memory {
-                        return Err(LimitHit::Memory);
-                    }
-                    if found {
-                        break;
-                    }
+            let from = self.pos + self.scanned;
+            if let Some(i) = memchr::memchr(c, &self.data[from..]) {
+                let start = self.pos;
+                self.pos = from + i + 1;
+                self.scanned = 0;
+                return Ok(Some((start, from + i)));
+            }
+            self.scanned = self.data.len() - self.pos;
+            if !self.read_more(max_memory)? {
+                self.scanned = 0;
+                if self.pos < self.data.len() {
+                    let start = self.pos;
+                    self.pos = self.data.len();
+                    return Ok(Some((start, self.data.len())));
                 }
-                Ok(None) | Err(ReadFailed::Storage(_)) => {
-                    self.more = None;
-                    break;
-                }
-                Err(ReadFailed::Limit(hit)) => return Err(hit),
+                return Ok(None);
             }
         }
-        self.data = Rc::from(buf);
-        self.pos = 0;
-        Ok(())
+    }
+
+    /// Reads the next piece after what is left of `data`; false at the end.
+    fn read_more(&mut self, max_memory: usize) -> Result<bool, LimitHit> {
+        let Some(reader) = &mut self.more else { return Ok(false) };
+        match reader.next_piece() {
+            Ok(Some(piece)) => {
+                if self.pos >= self.data.len() {
+                    self.data = piece;
+                } else {
+                    self.data.drain(..self.pos);
+                    self.data.extend_from_slice(&piece);
+                }
+                self.pos = 0;
+                if self.data.len() > max_memory {
+                    return Err(LimitHit::Memory);
+                }
+                Ok(true)
+            }
+            Ok(None) | Err(ReadFailed::Storage(_)) => {
+                self.more = None;
+                Ok(false)
+            }
+            Err(ReadFailed::Limit(hit)) => Err(hit),
+        }
     }
 }
 
@@ -220,7 +336,13 @@ pub(super) struct Piped<'a> {
 impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
     // ---- input ----
 
+    /// RS as a separator (worked out again only after RS, FS or CONVFMT
+    /// was assigned).
     pub(super) fn record_sep(&mut self) -> R<RecordSep> {
+        if !self.seps_changed {
+            return Ok(self.rs.clone());
+        }
+        self.splitter_stale = true;
         let rs = self.scalar_bytes(RS)?;
         if *rs != *self.rs_key {
             self.rs = match &*rs {
@@ -230,16 +352,24 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             };
             self.rs_key = rs.to_vec();
         }
+        self.seps_changed = false;
         Ok(self.rs.clone())
     }
 
     pub(super) fn current_splitter(&mut self) -> R<Rc<Splitter>> {
+        if self.seps_changed {
+            self.record_sep()?;
+        }
+        if !self.splitter_stale {
+            return Ok(self.splitter.clone());
+        }
         let fs = self.scalar_bytes(FS)?;
         let paragraph = matches!(self.rs, RecordSep::Paragraph);
         if *fs != *self.splitter_key.0 || paragraph != self.splitter_key.1 {
             self.splitter = Rc::new(Splitter::build(&fs, paragraph)?);
             self.splitter_key = (fs.to_vec(), paragraph);
         }
+        self.splitter_stale = false;
         Ok(self.splitter.clone())
     }
 
@@ -304,19 +434,18 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
         Ok(false)
     }
 
-    /// The next main-input record's bytes, advancing NR and FNR.
-    pub(super) fn read_main(&mut self) -> R<Option<Span>> {
+    /// The next main-input record's bounds in the main source's data,
+    /// advancing NR and FNR.
+    pub(super) fn read_main(&mut self) -> R<Option<(usize, usize)>> {
         loop {
-            let sep = self.record_sep()?;
+            if self.seps_changed {
+                self.record_sep()?;
+            }
             if let Some(src) = &mut self.main {
-                src.fill(&sep, self.ctx.max_memory)?;
-                if let Some((s, e)) = next_record(&src.data, &mut src.pos, &sep) {
-                    let data = src.data.clone();
-                    let nr = self.global_value(NR).num() + 1.0;
-                    let fnr = self.global_value(FNR).num() + 1.0;
-                    self.globals[NR] = Cell::Val(Value::Num(nr));
-                    self.globals[FNR] = Cell::Val(Value::Num(fnr));
-                    return Ok(Some((data, s, e)));
+                if let Some(bounds) = src.next(&self.rs, self.ctx.max_memory)? {
+                    self.bump(NR);
+                    self.bump(FNR);
+                    return Ok(Some(bounds));
                 }
                 self.main = None;
             }
@@ -326,26 +455,35 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
         }
     }
 
-    pub(super) fn read_main_into_record(&mut self) -> R<bool> {
-        match self.read_main()? {
-            Some((data, s, e)) => {
-                self.set_record(&data[s..e])?;
-                Ok(true)
-            }
-            None => Ok(false),
+    /// Adds one to NR or FNR.
+    fn bump(&mut self, i: usize) {
+        if let Cell::Val(Value::Num(n)) = &mut self.globals[i] {
+            *n += 1.0;
+        } else {
+            let n = self.global_value(i).num() + 1.0;
+            self.globals[i] = Cell::Val(Value::Num(n));
         }
+    }
+
+    /// The main source's bytes from `s` to `e` (bounds [`read_main`]
+    /// just returned).
+    fn main_bytes(&self, s: usize, e: usize) -> &[u8] {
+        self.main.as_ref().map_or(&[][..], |src| &src.data[s..e])
+    }
+
+    pub(super) fn read_main_into_record(&mut self) -> R<bool> {
+        let Some((s, e)) = self.read_main()? else { return Ok(false) };
+        if self.seps_changed || self.splitter_stale {
+            self.current_splitter()?;
+        }
+        let text = self.main.as_ref().map_or(&[][..], |src| &src.data[s..e]);
+        self.record.set(text, &self.splitter);
+        Ok(true)
     }
 
     pub(super) fn set_record(&mut self, bytes: &[u8]) -> R<()> {
         let splitter = self.current_splitter()?;
-        let r = &mut self.record;
-        r.text.clear();
-        r.text.extend_from_slice(bytes);
-        r.stale = false;
-        r.split = false;
-        r.materialized = false;
-        r.vals.clear();
-        r.splitter = splitter;
+        self.record.set(bytes, &splitter);
         Ok(())
     }
 
@@ -367,7 +505,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
                 Err(e) => return Err(e),
             };
             let truncated = out.truncated();
-            let source = Source { data: Rc::from(out.take()), pos: 0, more: None };
+            let source = Source::bytes(out.take());
             self.commands.insert(name.clone(), Piped { source, status, truncated });
         }
         let sep = self.record_sep()?;
@@ -384,25 +522,28 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
         let Some((s, e)) = record else {
             return Ok(Value::Num(0.0));
         };
-        let data = src.data.clone();
-        self.store_getline(var, &data[s..e])?;
-        let nr = self.global_value(NR).num() + 1.0;
-        self.globals[NR] = Cell::Val(Value::Num(nr));
+        let text = src.data[s..e].to_vec();
+        self.store_getline(var, &text)?;
+        self.bump(NR);
         Ok(Value::Num(1.0))
     }
 
     #[inline(never)]
     pub(super) fn getline(&mut self, var: Option<&Expr>, file: Option<&Expr>) -> R<Value> {
         let Some(file) = file else {
-            let Some((data, s, e)) = self.read_main()? else {
+            let Some((s, e)) = self.read_main()? else {
                 return Ok(Value::Num(0.0));
             };
             match var {
                 Some(v) => {
+                    let value = Value::strnum(self.main_bytes(s, e));
                     let p = self.place(v)?;
-                    self.set_place(&p, Value::strnum(&data[s..e]))?;
+                    self.set_place(&p, value)?;
                 }
-                None => self.set_record(&data[s..e])?,
+                None => {
+                    let text = self.main_bytes(s, e).to_vec();
+                    self.set_record(&text)?;
+                }
             }
             return Ok(Value::Num(1.0));
         };
@@ -421,13 +562,12 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
         let Some(src) = self.inputs.get_mut(&name) else {
             return Ok(Value::Num(-1.0));
         };
-        src.fill(&sep, self.ctx.max_memory)?;
-        let Some((s, e)) = next_record(&src.data, &mut src.pos, &sep) else {
+        let Some((s, e)) = src.next(&sep, self.ctx.max_memory)? else {
             return Ok(Value::Num(0.0));
         };
-        let data = src.data.clone();
+        let text = src.data[s..e].to_vec();
         // `getline < file` sets $0 and NF, not NR (gawk and mawk).
-        self.store_getline(var, &data[s..e])?;
+        self.store_getline(var, &text)?;
         Ok(Value::Num(1.0))
     }
 
@@ -439,6 +579,50 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
                 self.set_place(&p, Value::strnum(text))
             }
             None => self.set_record(text),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shell::commands::awk::value::is_blank;
+
+    /// Splitting on blanks eight bytes at a time gives the fields a byte
+    /// at a time gives, and counting them gives their number.
+    #[test]
+    fn blank_splitting_by_words_matches_a_byte_at_a_time() {
+        let alphabet = b" \t\nab\x0b\r\x80\x00,";
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            alphabet[(seed % alphabet.len() as u64) as usize]
+        };
+        for len in 0..80 {
+            for _ in 0..50 {
+                let text: Vec<u8> = (0..len).map(|_| next()).collect();
+                let mut expected = Vec::new();
+                let mut i = 0;
+                while i < text.len() {
+                    while i < text.len() && is_blank(text[i]) {
+                        i += 1;
+                    }
+                    if i == text.len() {
+                        break;
+                    }
+                    let start = i;
+                    while i < text.len() && !is_blank(text[i]) {
+                        i += 1;
+                    }
+                    expected.push((start, i));
+                }
+                let mut got = Vec::new();
+                Splitter::Space.split(&text, &mut got);
+                assert_eq!(got, expected, "{text:?}");
+                assert_eq!(Splitter::Space.count(&text), Some(expected.len()), "{text:?}");
+            }
         }
     }
 }

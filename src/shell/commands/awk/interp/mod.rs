@@ -21,7 +21,7 @@ use output::*;
 use super::ere;
 use super::lexer::Builtin;
 use super::parser::*;
-use super::value::{self, is_blank, num_to_str, sprintf, Value, MAX_STRING};
+use super::value::{self, num_to_str, sprintf, Value, MAX_STRING};
 use crate::shell::command::{error_reason, Context, EnvChange, Output, ReadFailed, Reader};
 use crate::shell::LimitHit;
 
@@ -74,9 +74,6 @@ fn fail<T>(message: impl Into<String>) -> R<T> {
 
 type ArrayRc = Rc<RefCell<Array>>;
 
-/// A record: the buffer it lives in and its bounds.
-type Span = (Rc<[u8]>, usize, usize);
-
 /// A variable slot.
 #[derive(Debug)]
 enum Cell {
@@ -115,6 +112,10 @@ pub struct Interp<'p, 'c, 'a> {
     splitter: Rc<Splitter>,
     rs_key: Vec<u8>,
     rs: RecordSep,
+    /// RS, FS or CONVFMT was assigned: the separators are worked out again.
+    seps_changed: bool,
+    /// The field splitter must be built again (FS or RS changed).
+    splitter_stale: bool,
     range_active: Vec<bool>,
     next_arg: usize,
     used_file: bool,
@@ -128,6 +129,9 @@ pub struct Interp<'p, 'c, 'a> {
     /// Bytes waiting in all output files' buffers.
     buffered: usize,
     regex_cache: HashMap<Vec<u8>, Rc<Regex>>,
+    /// For each regex literal of the program that is a plain string, a
+    /// searcher for it (faster than the regex engine on short records).
+    literals: Vec<Option<memchr::memmem::Finder<'static>>>,
     convfmt: Vec<u8>,
     ofmt: Vec<u8>,
     ofs: Vec<u8>,
@@ -194,11 +198,14 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
                 ranges: Vec::new(),
                 vals: Vec::new(),
                 splitter: splitter.clone(),
+                count: None,
             },
             splitter_key: (b" ".to_vec(), false),
             splitter,
             rs_key: b"\n".to_vec(),
             rs: RecordSep::Byte(b'\n'),
+            seps_changed: false,
+            splitter_stale: false,
             range_active: vec![false; prog.items.len()],
             next_arg: 1,
             used_file: false,
@@ -210,6 +217,11 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             output_order: Vec::new(),
             buffered: 0,
             regex_cache: HashMap::new(),
+            literals: prog
+                .regexes
+                .iter()
+                .map(|re| literal_of(re.as_str()).map(|text| memchr::memmem::Finder::new(&text).into_owned()))
+                .collect(),
             convfmt: b"%.6g".to_vec(),
             ofmt: b"%.6g".to_vec(),
             ofs: b" ".to_vec(),
@@ -340,6 +352,15 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
         })
     }
 
+    /// The stack guard, asked every eighth level of nesting only (a
+    /// thread-local read each time costs more than a small step; eight
+    /// levels take a few KiB of the guard's 512 KiB margin). Calls and
+    /// builtins, which jump the depth by more than one, ask it always.
+    #[inline]
+    fn stack_low(&self) -> bool {
+        self.depth.is_multiple_of(8) && crate::shell::stack::too_deep()
+    }
+
     fn tick(&mut self) -> R<()> {
         self.ticks = self.ticks.wrapping_add(1);
         // Every 16 steps (a clock read is ~25 ns): a step can be costly (a
@@ -362,11 +383,26 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
     }
 
     fn nf(&mut self) -> usize {
-        self.ensure_split();
-        if self.record.materialized {
-            self.record.vals.len()
-        } else {
-            self.record.ranges.len()
+        let r = &mut self.record;
+        if r.materialized {
+            return r.vals.len();
+        }
+        if r.split {
+            return r.ranges.len();
+        }
+        // NF alone (`words += NF`): the fields are counted, not split.
+        if let Some(n) = r.count {
+            return n;
+        }
+        match r.splitter.count(&r.text) {
+            Some(n) => {
+                r.count = Some(n);
+                n
+            }
+            None => {
+                self.ensure_split();
+                self.record.ranges.len()
+            }
         }
     }
 
@@ -488,7 +524,11 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
         }
         match i {
             NF => return self.set_nf(v.num()),
-            CONVFMT => self.convfmt = self.to_str(&v).to_vec(),
+            RS | FS => self.seps_changed = true,
+            CONVFMT => {
+                self.convfmt = self.to_str(&v).to_vec();
+                self.seps_changed = true;
+            }
             OFMT => self.ofmt = self.to_str(&v).to_vec(),
             OFS => self.ofs = self.to_str(&v).to_vec(),
             ORS => self.ors = self.to_str(&v).to_vec(),
@@ -650,9 +690,17 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
         Ok(re)
     }
 
+    /// Whether the program's regex `i` matches `s`.
+    fn regex_matches(&self, i: usize, s: &[u8]) -> bool {
+        match &self.literals[i] {
+            Some(finder) => finder.find(s).is_some(),
+            None => self.prog.regexes[i].is_match(s),
+        }
+    }
+
     fn is_match(&mut self, re: &Expr, s: &[u8]) -> R<bool> {
         if let Expr::Regex(i) = re {
-            return Ok(self.prog.regexes[*i].is_match(s));
+            return Ok(self.regex_matches(*i, s));
         }
         Ok(self.regex_for(re)?.is_match(s))
     }
@@ -661,7 +709,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
 
     fn eval_bool(&mut self, e: &Expr) -> R<bool> {
         self.depth += 1;
-        if self.depth > MAX_EVAL_DEPTH || crate::shell::stack::too_deep() {
+        if self.depth > MAX_EVAL_DEPTH || self.stack_low() {
             self.depth -= 1;
             return fail("expressions or function calls nested too deeply");
         }
@@ -674,7 +722,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
         match e {
             Expr::Regex(i) => {
                 self.rebuild_record();
-                Ok(self.prog.regexes[*i].is_match(&self.record.text))
+                Ok(self.regex_matches(*i, &self.record.text))
             }
             Expr::Cmp(op, a, b) => self.compare(*op, a, b),
             Expr::Not(inner) => Ok(!self.eval_bool(inner)?),
@@ -685,13 +733,19 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
                 let s = self.to_str(&v);
                 Ok(self.is_match(b, &s)? != *negated)
             }
+            Expr::Num(n) => Ok(*n != 0.0),
+            Expr::Binary(op, a, b) => Ok(self.arith(*op, a, b)? != 0.0),
+            Expr::Var(i) if *i != NF => match &self.globals[*i] {
+                Cell::Val(v) => Ok(v.truthy()),
+                _ => Ok(self.get_global(*i)?.truthy()),
+            },
             _ => Ok(self.eval(e)?.truthy()),
         }
     }
 
     fn eval_num(&mut self, e: &Expr) -> R<f64> {
         self.depth += 1;
-        if self.depth > MAX_EVAL_DEPTH || crate::shell::stack::too_deep() {
+        if self.depth > MAX_EVAL_DEPTH || self.stack_low() {
             self.depth -= 1;
             return fail("expressions or function calls nested too deeply");
         }
@@ -703,6 +757,23 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
     fn eval_num_inner(&mut self, e: &Expr) -> R<f64> {
         match e {
             Expr::Num(n) => Ok(*n),
+            Expr::Var(i) => {
+                if *i == NF {
+                    return Ok(self.nf() as f64);
+                }
+                match &self.globals[*i] {
+                    Cell::Val(v) => Ok(v.num()),
+                    _ => Ok(self.get_global(*i)?.num()),
+                }
+            }
+            // `length` and `length($0)`: the record's length.
+            Expr::Builtin(Builtin::Length, args)
+                if args.is_empty()
+                    || matches!(&args[0], Expr::Field(index) if matches!(**index, Expr::Num(n) if n == 0.0)) =>
+            {
+                self.rebuild_record();
+                Ok(self.record.text.len() as f64)
+            }
             Expr::Field(idx) => {
                 let n = self.eval_num(idx)?;
                 let i = self.field_index(n)?;
@@ -727,7 +798,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
 
     fn eval(&mut self, e: &Expr) -> R<Value> {
         self.depth += 1;
-        if self.depth > MAX_EVAL_DEPTH || crate::shell::stack::too_deep() {
+        if self.depth > MAX_EVAL_DEPTH || self.stack_low() {
             self.depth -= 1;
             return fail("expressions or function calls nested too deeply");
         }
@@ -812,6 +883,20 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
 
     #[inline(never)]
     fn eval_aug_assign(&mut self, op: BinOp, target: &Expr, value: &Expr) -> R<Value> {
+        // A plain global (not a special variable) is changed in place.
+        if let Expr::Var(i) = *target {
+            if i >= SPECIALS.len() {
+                let rhs = self.eval_num(value)?;
+                if let Cell::Val(v) = &mut self.globals[i] {
+                    let new = apply(op, v.num(), rhs)?;
+                    *v = Value::Num(new);
+                    return Ok(Value::Num(new));
+                }
+                let new = Value::Num(apply(op, self.get_global(i)?.num(), rhs)?);
+                self.set_global(i, new.clone())?;
+                return Ok(new);
+            }
+        }
         // Like gawk: the target's subscript first, then the right side,
         // then the target's current value (`x += x += 2` is 6 for x = 1).
         let p = self.place(target)?;
@@ -839,6 +924,13 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
 
     #[inline(never)]
     fn eval_incdec(&mut self, target: &Expr, delta: f64, post: bool) -> R<Value> {
+        if let Expr::Var(i) = *target {
+            if let (true, Cell::Val(v)) = (i >= SPECIALS.len(), &mut self.globals[i]) {
+                let old = v.num();
+                *v = Value::Num(old + delta);
+                return Ok(Value::Num(if post { old } else { old + delta }));
+            }
+        }
         let p = self.place(target)?;
         let old = self.get_place(&p)?.num();
         let new = old + delta;
@@ -910,7 +1002,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
         }
         self.frames.push(locals);
         self.depth += CALL_COST;
-        let flow = if self.depth > MAX_EVAL_DEPTH {
+        let flow = if self.depth > MAX_EVAL_DEPTH || crate::shell::stack::too_deep() {
             Err(Fatal::Error("expressions or function calls nested too deeply".into()))
         } else {
             self.exec_block(&func.body)
@@ -971,7 +1063,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
 
     fn exec(&mut self, s: &Stmt) -> R<Flow> {
         self.depth += 1;
-        if self.depth > MAX_EVAL_DEPTH || crate::shell::stack::too_deep() {
+        if self.depth > MAX_EVAL_DEPTH || self.stack_low() {
             self.depth -= 1;
             return fail("expressions or function calls nested too deeply");
         }
@@ -1030,19 +1122,44 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             if i > 0 {
                 line.extend_from_slice(&self.ofs);
             }
-            let v = match self.eval(a) {
-                Ok(v) => v,
-                Err(e) => {
-                    self.line_buf = line;
-                    return Err(e);
-                }
-            };
-            self.push_output(&mut line, &v);
+            if let Err(e) = self.push_arg(&mut line, a) {
+                self.line_buf = line;
+                return Err(e);
+            }
         }
         line.extend_from_slice(&self.ors);
         let result = self.write_to(dest, &line);
         self.line_buf = line;
         result
+    }
+
+    /// Appends what `print` shows of `a`: a field straight from the
+    /// record, without making a value of it.
+    fn push_arg(&mut self, line: &mut Vec<u8>, a: &Expr) -> R<()> {
+        if let Expr::Field(idx) = a {
+            let n = self.eval_num(idx)?;
+            let i = self.field_index(n)?;
+            if i == 0 {
+                self.rebuild_record();
+                line.extend_from_slice(&self.record.text);
+                return Ok(());
+            }
+            self.ensure_split();
+            let r = &self.record;
+            if !r.materialized {
+                if let Some(&(s, e)) = r.ranges.get(i - 1) {
+                    line.extend_from_slice(&r.text[s..e]);
+                }
+                return Ok(());
+            }
+            if let Some(v) = r.vals.get(i - 1) {
+                self.push_output(line, v);
+            }
+            return Ok(());
+        }
+        let v = self.eval(a)?;
+        self.push_output(line, &v);
+        Ok(())
     }
 
     #[inline(never)]
@@ -1180,6 +1297,16 @@ fn apply(op: BinOp, x: f64, y: f64) -> R<f64> {
             if y == 0.0 {
                 return fail("division by zero attempted in `%'");
             }
+            // Integers (the usual case, `NR % 2`) without the slow
+            // software fmod; the result keeps fmod's sign of zero.
+            const EXACT: f64 = (1u64 << 53) as f64;
+            if x.abs() < EXACT && y.abs() < EXACT {
+                let (a, b) = (x as i64, y as i64);
+                if a as f64 == x && b as f64 == y {
+                    let r = (a % b) as f64;
+                    return Ok(if r == 0.0 && x.is_sign_negative() { -0.0 } else { r });
+                }
+            }
             x % y
         }
         BinOp::Pow => x.powf(y),
@@ -1214,6 +1341,38 @@ fn compare_values(op: CmpOp, x: &Value, y: &Value, convfmt: &[u8]) -> bool {
         CmpOp::Eq => ord.is_eq(),
         CmpOp::Ne => ord.is_ne(),
     }
+}
+
+/// The bytes a translated regex (`ere::translate`'s output) matches when
+/// it is a plain string: letters, digits and `_` as they are, escaped
+/// punctuation and `\xHH` bytes; `None` for anything else.
+fn literal_of(pattern: &str) -> Option<Vec<u8>> {
+    let p = pattern.as_bytes();
+    let mut out = Vec::with_capacity(p.len());
+    let mut i = 0;
+    while i < p.len() {
+        let c = p[i];
+        if c.is_ascii_alphanumeric() || c == b'_' {
+            out.push(c);
+            i += 1;
+            continue;
+        }
+        if c != b'\\' {
+            return None;
+        }
+        let e = *p.get(i + 1)?;
+        if e == b'x' {
+            let hex = std::str::from_utf8(p.get(i + 2..i + 4)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 4;
+        } else if e.is_ascii_punctuation() {
+            out.push(e);
+            i += 2;
+        } else {
+            return None;
+        }
+    }
+    Some(out)
 }
 
 /// `name=value` with a valid awk variable name.

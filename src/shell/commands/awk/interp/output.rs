@@ -22,6 +22,15 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
 
     pub(super) fn print_record(&mut self, dest: Option<&(Redirect, Expr)>) -> R<()> {
         self.rebuild_record();
+        // To stdout: straight into its buffer.
+        if dest.is_none() && self.stdout_buf.len() + self.record.text.len() < STDOUT_BUF {
+            self.stdout_buf.extend_from_slice(&self.record.text);
+            self.stdout_buf.extend_from_slice(&self.ors);
+            if self.stdout_buf.len() >= STDOUT_BUF {
+                self.flush_stdout()?;
+            }
+            return Ok(());
+        }
         let mut line = std::mem::take(&mut self.line_buf);
         line.clear();
         line.extend_from_slice(&self.record.text);
