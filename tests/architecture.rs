@@ -210,19 +210,123 @@ fn the_checker_sees_what_it_must() {
 /// The parts of the interpreter (`src/shell/<part>`), which the command
 /// table must not name: commands see only their `Context`. (awk has an
 /// `Interp` of its own: names are checked as paths, not as words.)
-const INTERPRETER: &[&str] = &["exec", "builtins", "expand", "io", "jobs", "procsub", "state", "parse", "arith"];
+const INTERPRETER: &[&str] = &[
+    "exec",
+    "builtins",
+    "expand",
+    "io",
+    "jobs",
+    "procsub",
+    "state",
+    "parse",
+    "arith",
+    "flow",
+    "runtime",
+    "interp_env",
+];
 
-/// What a file of the shell may not name, by its place (docs/ARCHITECTURE.md,
-/// "The shell's parts"): the shell modules it must not reach.
-fn shell_rule(parts: &[&str]) -> Option<&'static [&'static str]> {
+/// What a file of the shell may use of the others, by its place
+/// (docs/ARCHITECTURE.md, "The shell's parts"): the shell modules it must
+/// not name, the modules it may name only for some items (their interface),
+/// and words that may not appear in its code.
+struct ShellRule {
+    modules: &'static [&'static str],
+    only: &'static [(&'static str, &'static [&'static str])],
+    words: &'static [&'static str],
+}
+
+/// Expansion sees the shell through `expand::ExpandEnv` alone.
+const EXPAND_RULE: ShellRule =
+    ShellRule { modules: &["exec", "builtins", "io", "jobs", "procsub", "interp_env"], only: &[], words: &["Interp"] };
+/// Redirections see the shell through `io::RedirectEnv`, and expansion
+/// through its entry points.
+const IO_RULE: ShellRule = ShellRule {
+    modules: &["exec", "builtins", "jobs", "interp_env"],
+    only: &[("expand", &["Expand", "ExpandEnv"])],
+    words: &["Interp"],
+};
+/// The builtins of the shell's state and streams see it through
+/// `builtins::BuiltinEnv` (those that drive the interpreter sit in
+/// `builtins/flow.rs` and `scripts.rs`, and `mod.rs` holds the table).
+const BUILTIN_RULE: ShellRule =
+    ShellRule { modules: &["exec", "jobs", "procsub", "interp_env"], only: &[], words: &["Interp"] };
+const COMMANDS_RULE: ShellRule = ShellRule { modules: INTERPRETER, only: &[], words: &[] };
+const LEAF_RULE: ShellRule = ShellRule {
+    modules: &["exec", "builtins", "expand", "io", "jobs", "procsub", "commands", "interp_env", "runtime"],
+    only: &[],
+    words: &[],
+};
+/// The run's resources: the job environment they carry, not the interpreter.
+const RUNTIME_RULE: ShellRule = ShellRule {
+    modules: &["exec", "builtins", "expand", "io", "procsub", "commands", "interp_env"],
+    only: &[],
+    words: &[],
+};
+
+fn shell_rule(parts: &[&str]) -> Option<&'static ShellRule> {
     match parts {
-        ["commands", ..] => Some(INTERPRETER),
-        ["expand", ..] | ["arith.rs"] => Some(&["builtins"]),
-        ["state.rs" | "pattern.rs" | "pipe.rs" | "stack.rs" | "quote.rs" | "parse.rs"] => {
-            Some(&["exec", "builtins", "expand", "io", "jobs", "procsub", "commands"])
-        }
+        ["commands", ..] => Some(&COMMANDS_RULE),
+        ["expand", ..] | ["arith.rs" | "arith_syntax.rs"] => Some(&EXPAND_RULE),
+        ["io.rs"] => Some(&IO_RULE),
+        ["builtins", "mod.rs" | "flow.rs" | "scripts.rs"] => None,
+        ["builtins", ..] => Some(&BUILTIN_RULE),
+        ["runtime.rs"] => Some(&RUNTIME_RULE),
+        ["state.rs" | "pattern.rs" | "pipe.rs" | "stack.rs" | "quote.rs" | "parse.rs" | "flow.rs"] => Some(&LEAF_RULE),
         _ => None,
     }
+}
+
+/// The items a line names of shell module `name` (`name::X`, `name::{X, Y}`).
+fn items_of(line: &str, name: &str) -> BTreeSet<String> {
+    let word = |rest: &str| -> String { rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect() };
+    let mut items = BTreeSet::new();
+    let needle = format!("{name}::");
+    let mut rest = line;
+    while let Some(at) = rest.find(&needle) {
+        let before = rest[..at].chars().last();
+        rest = &rest[at + needle.len()..];
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        match rest.strip_prefix('{') {
+            Some(group) => {
+                let group = group.split('}').next().unwrap_or("");
+                items.extend(group.split(',').map(|item| word(item.trim())).filter(|item| !item.is_empty()));
+            }
+            None => {
+                items.insert(word(rest));
+            }
+        }
+    }
+    items
+}
+
+/// Whether `word` appears in `line` as a whole word.
+fn has_word(line: &str, word: &str) -> bool {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    line.match_indices(word).any(|(at, _)| {
+        !line[..at].chars().last().is_some_and(is_ident)
+            && !line[at + word.len()..].chars().next().is_some_and(is_ident)
+    })
+}
+
+/// The violations of `rule` on one line of the file at `module`.
+fn shell_violations(rule: &ShellRule, module: &[&str], line: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for name in shell_modules(module, line) {
+        if rule.modules.contains(&name.as_str()) {
+            found.push(format!("shell::{name}"));
+        }
+        if let Some((_, allowed)) = rule.only.iter().find(|(only, _)| *only == name) {
+            for item in items_of(line, &name) {
+                if !allowed.contains(&item.as_str()) {
+                    found.push(format!("shell::{name}::{item} (only {allowed:?})"));
+                }
+            }
+        }
+    }
+    found.extend(rule.words.iter().filter(|word| has_word(line, word)).map(|word| format!("`{word}`")));
+    found
 }
 
 /// The modules of `src/shell` a line of the file at `module` (its path
@@ -279,7 +383,7 @@ fn the_shell_parts_use_only_what_they_may() {
     for path in &files {
         let relative = path.strip_prefix(&root).unwrap();
         let parts: Vec<&str> = relative.iter().map(|part| part.to_str().unwrap()).collect();
-        let Some(modules) = shell_rule(&parts) else { continue };
+        let Some(rule) = shell_rule(&parts) else { continue };
         checked += 1;
         let mut module: Vec<&str> = parts.iter().map(|part| part.trim_end_matches(".rs")).collect();
         if module.last() == Some(&"mod") {
@@ -287,14 +391,8 @@ fn the_shell_parts_use_only_what_they_may() {
         }
         let text = std::fs::read_to_string(path).unwrap();
         for (number, line) in code_lines(&text) {
-            for name in shell_modules(&module, &line) {
-                if modules.contains(&name.as_str()) {
-                    violations.push(format!(
-                        "src/shell/{}:{number}: uses shell::{name}: {}",
-                        relative.display(),
-                        line.trim()
-                    ));
-                }
+            for what in shell_violations(rule, &module, &line) {
+                violations.push(format!("src/shell/{}:{number}: uses {what}: {}", relative.display(), line.trim()));
             }
         }
     }
@@ -317,6 +415,31 @@ fn the_shell_checker_sees_what_it_must() {
     assert!(names(&["expand", "param"], "use super::*;").is_empty());
     assert_eq!(names(&["commands"], "use super::{exec::Flow, state};"), ["exec", "state"]);
     assert_eq!(names(&["expand", "param"], "super::super::builtins::attribute_flags(x)"), ["builtins"]);
-    assert!(shell_rule(&["commands", "jq", "mod.rs"]).is_some_and(|modules| modules.contains(&"exec")));
+    assert!(shell_rule(&["commands", "jq", "mod.rs"]).is_some_and(|rule| rule.modules.contains(&"exec")));
     assert!(shell_rule(&["exec.rs"]).is_none());
+    // Expansion and arithmetic may not reach the interpreter, by any path.
+    let expand = |line: &str| shell_violations(shell_rule(&["expand", "word.rs"]).unwrap(), &["expand", "word"], line);
+    let arith = |line: &str| shell_violations(shell_rule(&["arith.rs"]).unwrap(), &["arith"], line);
+    assert_eq!(expand("use super::super::exec::Flow;"), ["shell::exec"]);
+    assert_eq!(expand("impl Interp<'_> {"), ["`Interp`"]);
+    assert_eq!(arith("use super::{builtins, io::Input};"), ["shell::builtins", "shell::io"]);
+    assert_eq!(arith("crate::shell::jobs::wait(i, a)"), ["shell::jobs"]);
+    assert!(expand("use super::super::flow::Flow; // Interpolation").is_empty());
+    assert!(arith("use super::expand::{ExpandEnv, Expander};").is_empty());
+    // Redirections use expansion's interface only.
+    let io = |line: &str| shell_violations(shell_rule(&["io.rs"]).unwrap(), &["io"], line);
+    assert!(io("use super::expand::{Expand, ExpandEnv};").is_empty());
+    assert_eq!(
+        io("use super::expand::{Expand, Expander};"),
+        ["shell::expand::Expander (only [\"Expand\", \"ExpandEnv\"])"]
+    );
+    assert_eq!(io("let n = super::expand::FAKE_PID;"), ["shell::expand::FAKE_PID (only [\"Expand\", \"ExpandEnv\"])"]);
+    assert_eq!(io("fn f(i: &mut super::exec::Interp<'_>) {}"), ["shell::exec", "`Interp`"]);
+    // The builtins of state and streams do not take the interpreter.
+    let builtin =
+        |line: &str| shell_violations(shell_rule(&["builtins", "set.rs"]).unwrap(), &["builtins", "set"], line);
+    assert_eq!(builtin("pub(super) fn set(interp: &mut Interp<'_>, argv: &[String]) -> Res {"), ["`Interp`"]);
+    assert_eq!(builtin("use super::super::jobs::wait;"), ["shell::jobs"]);
+    assert!(builtin("pub(super) fn set<E: BuiltinEnv + ?Sized>(interp: &mut E, argv: &[String]) -> Res {").is_empty());
+    assert!(shell_rule(&["builtins", "flow.rs"]).is_none());
 }

@@ -6,7 +6,8 @@ use std::rc::Rc;
 
 use brush_parser::ast::{ArithmeticExpr, ArithmeticTarget, BinaryOperator, UnaryAssignmentOperator, UnaryOperator};
 
-use super::exec::{Assign, AssignValue, Flow, Interp};
+use super::expand::{Assign, AssignValue, ExpandEnv, Expander};
+use super::flow::Flow;
 use super::state::Value;
 
 /// How deep variables may refer to variables (`a=b b=a; $((a))`).
@@ -40,7 +41,7 @@ impl std::fmt::Display for ArithError {
 }
 
 /// The message bash prints for an error in `text`.
-fn message(text: &str, error: &ArithError) -> String {
+pub(crate) fn message(text: &str, error: &ArithError) -> String {
     match error {
         ArithError::DivisionByZero => {
             let token = text.rfind(['/', '%']).map_or(text, |i| text[i + 1..].trim_start());
@@ -61,9 +62,9 @@ fn needs_expansion(text: &str) -> bool {
     text.contains(['$', '`', '"', '\'', '\\'])
 }
 
-impl Interp<'_> {
+impl<E: ExpandEnv + ?Sized> Expander<'_, E> {
     /// `$(( text ))`: an error ends the script (status 1), as in bash.
-    pub(crate) fn arith_expand(&mut self, text: &str) -> Result<i64, Flow> {
+    pub(super) fn arith_expand(&mut self, text: &str) -> Result<i64, Flow> {
         if needs_expansion(text) {
             let expanded = self.expand_string(text)?;
             self.arith_expand_text(&expanded)
@@ -73,7 +74,7 @@ impl Interp<'_> {
     }
 
     /// Like [`arith_expand`](Self::arith_expand) on already expanded text.
-    pub(crate) fn arith_expand_text(&mut self, text: &str) -> Result<i64, Flow> {
+    pub(super) fn arith_expand_text(&mut self, text: &str) -> Result<i64, Flow> {
         match self.arith_eval_str(text, 0) {
             Ok(v) => Ok(v),
             Err(error) => {
@@ -85,7 +86,7 @@ impl Interp<'_> {
 
     /// `(( text ))` and the parts of `for (( ))`: an error prints a message
     /// and gives `None` (status 1) without ending the script.
-    pub(crate) fn arith_command(&mut self, text: &str) -> Result<Option<i64>, Flow> {
+    pub(super) fn arith_command(&mut self, text: &str) -> Result<Option<i64>, Flow> {
         let expanded = if needs_expansion(text) { self.expand_string(text)? } else { text.to_string() };
         match self.arith_eval_str(&expanded, 0) {
             Ok(v) => Ok(Some(v)),
@@ -97,13 +98,8 @@ impl Interp<'_> {
     }
 
     /// An expression's value, with the error for the caller to report.
-    pub(crate) fn arith_value(&mut self, text: &str) -> Result<i64, ArithError> {
+    pub(super) fn arith_value(&mut self, text: &str) -> Result<i64, ArithError> {
         self.arith_eval_str(text, 0)
-    }
-
-    /// The message for an error in `text` (for `let` and the like).
-    pub(crate) fn arith_message(text: &str, error: &ArithError) -> String {
-        message(text, error)
     }
 
     fn arith_eval_str(&mut self, text: &str, depth: u32) -> Result<i64, ArithError> {
@@ -117,7 +113,7 @@ impl Interp<'_> {
         if let Some(v) = parse_plain_number(trimmed) {
             return Ok(v);
         }
-        let expr = match self.cache.ariths.get(trimmed) {
+        let expr = match self.caches().ariths.get(trimmed) {
             Some(expr) => expr.clone(),
             None => {
                 let expr = super::parse::parse_arith(trimmed).ok_or_else(|| {
@@ -132,8 +128,8 @@ impl Interp<'_> {
                     }
                 })?;
                 let expr = Rc::new(expr);
-                if self.cache.ariths.len() < 4096 {
-                    self.cache.ariths.insert(trimmed.to_string(), expr.clone());
+                if self.caches().ariths.len() < 4096 {
+                    self.caches_mut().ariths.insert(trimmed.to_string(), expr.clone());
                 }
                 expr
             }
@@ -143,12 +139,12 @@ impl Interp<'_> {
 
     fn arith_read(&mut self, target: &ArithmeticTarget, depth: u32) -> Result<i64, ArithError> {
         let text = match target {
-            ArithmeticTarget::Variable(name) => match self.st.get(name) {
+            ArithmeticTarget::Variable(name) => match self.state().get(name) {
                 Some(v) => v.to_string(),
                 None => match name.as_str() {
                     "RANDOM" | "LINENO" | "SECONDS" => self.special_var_text(name),
                     _ => {
-                        if self.st.options.nounset {
+                        if self.state().options.nounset {
                             return Err(ArithError::Assign(format!("{name}: unbound variable")));
                         }
                         return Ok(0);
@@ -157,7 +153,7 @@ impl Interp<'_> {
             },
             ArithmeticTarget::ArrayElement(name, index) => {
                 let key = self.element_key(name, index, depth)?;
-                match (self.st.var(name.as_str()).map(|v| &v.value), key) {
+                match (self.state().var(name.as_str()).map(|v| &v.value), key) {
                     (Some(Value::Indexed(map)), Key::Index(i)) => map.get(&i).cloned().unwrap_or_default(),
                     (Some(Value::Str(s)), Key::Index(0)) => s.clone(),
                     (Some(Value::Assoc(map)), Key::Name(k)) => map.get(&k).cloned().unwrap_or_default(),
@@ -178,7 +174,7 @@ impl Interp<'_> {
     }
 
     fn element_key(&mut self, name: &str, index: &ArithmeticExpr, depth: u32) -> Result<Key, ArithError> {
-        if matches!(self.st.var(name).map(|v| &v.value), Some(Value::Assoc(_))) {
+        if matches!(self.state().var(name).map(|v| &v.value), Some(Value::Assoc(_))) {
             // An associative array's key is the index's text.
             return Ok(Key::Name(match index {
                 ArithmeticExpr::Reference(ArithmeticTarget::Variable(v)) => v.clone(),
@@ -187,7 +183,7 @@ impl Interp<'_> {
             }));
         }
         let i = self.arith_eval(index, depth)?;
-        match self.resolve_index(name, i) {
+        match self.state().resolve_index(name, i) {
             Some(i) => Ok(Key::Index(i)),
             None => Err(ArithError::Assign(format!("{name}: bad array subscript"))),
         }

@@ -35,306 +35,23 @@
 //!   against `max_output_bytes` (a variable may reach four times the
 //!   limit), brace expansions are capped at 131072 words.
 
-use std::cell::Cell;
-use std::rc::Rc;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use brush_parser::ast;
-use brush_parser::word::WordPieceWithSource;
-use brush_parser::ParserOptions;
-use rustc_hash::FxHashMap;
 
-use super::builtins;
+use super::builtins::{self, DeclArg, ExtendedTest};
 use super::command::{CommandFn, Context, EnvChange, Output, Runner, Stdin};
 use super::commands;
-use super::io::{Fds, Input};
-use super::pipe::Clock;
+use super::expand::{Assign, AssignValue, Caches, Expand};
+use super::io::{Fds, Input, Redirect};
 use super::state::{State, Value, Var};
-use super::{LimitHit, Limits};
+use super::LimitHit;
 use crate::storage::Storage;
-use crate::CancelToken;
 
-/// Why execution stops going straight on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Flow {
-    /// `exit n`, `set -e`, or a fatal expansion error: ends the (sub)shell.
-    Exit(i32),
-    /// An arithmetic expansion error: abandons the current top-level
-    /// command (function calls and lists included) with this status, and
-    /// the script goes on with the next one, as `bash -c` does; a subshell
-    /// ends with it.
-    Abort(i32),
-    /// `return n`.
-    Return(i32),
-    /// `break n`.
-    Break(u32),
-    /// `continue n`.
-    Continue(u32),
-    /// A limit stopped the script.
-    Limit(LimitHit),
-}
-
-impl From<LimitHit> for Flow {
-    fn from(hit: LimitHit) -> Self {
-        Flow::Limit(hit)
-    }
-}
-
-/// A status, or why execution stopped.
-pub(crate) type Res = Result<i32, Flow>;
-
-/// What one run shares across its subshells and the threads of its
-/// pipeline stages: the clock and the token, and the counters of the limits.
-#[derive(Debug)]
-pub(crate) struct Shared {
-    pub(crate) clock: Arc<Clock>,
-    commands: AtomicU64,
-    iterations: AtomicU64,
-    /// Bytes stored in variables since the session's size was last counted.
-    stored: AtomicUsize,
-    /// Set when the memory budget was exceeded: the next command stops.
-    over_memory: AtomicBool,
-    /// Stage and job threads running.
-    pub(crate) threads: AtomicUsize,
-    /// Background jobs: the last `$!` given, and how many have finished
-    /// (each job's place in that order, for `wait -n`), with a signal to
-    /// those waiting for one.
-    pub(crate) pids: std::sync::atomic::AtomicU32,
-    pub(crate) finished: Mutex<u64>,
-    pub(crate) job_done: std::sync::Condvar,
-    /// Jobs left by jobs that have ended, for the run's end to join.
-    pub(crate) orphans: super::jobs::Orphans,
-}
-
-/// One thread's view of a run: the storage, the limits, the shared
-/// counters, and what is the thread's own (the stack, `timeout`'s clock).
-pub(crate) struct Runtime<'r> {
-    pub(crate) storage: &'r dyn Storage,
-    pub(crate) limits: &'r Limits,
-    pub(crate) shared: Arc<Shared>,
-    /// This thread's clock: the run's, or a background job's own.
-    pub(crate) clock: Arc<Clock>,
-    /// What a background job's thread needs to outlive the command that
-    /// starts it (`None`: `&` runs in the foreground).
-    pub(crate) jobs_env: Option<Arc<super::jobs::JobEnv>>,
-    ticks: Cell<u32>,
-    /// A nearer end than `max_duration`, while `timeout` runs a command.
-    deadline: Cell<Option<Instant>>,
-    /// The stack address when the run started (see [`STACK_BUDGET`]).
-    stack_base: usize,
-}
-
-/// What a stage's thread needs to make its own [`Runtime`].
-#[derive(Clone, Copy)]
-pub(crate) struct Seed<'a, 'r> {
-    storage: &'r dyn Storage,
-    limits: &'r Limits,
-    shared: &'a Arc<Shared>,
-    clock: &'a Arc<Clock>,
-    jobs_env: &'a Option<Arc<super::jobs::JobEnv>>,
-    deadline: Option<Instant>,
-}
-
-impl<'r> Seed<'_, 'r> {
-    pub(crate) fn runtime(self) -> Runtime<'r> {
-        Runtime {
-            storage: self.storage,
-            limits: self.limits,
-            shared: self.shared.clone(),
-            clock: self.clock.clone(),
-            jobs_env: self.jobs_env.clone(),
-            ticks: Cell::new(0),
-            deadline: Cell::new(self.deadline),
-            stack_base: stack_address(),
-        }
-    }
-}
-
-/// Stack a run may use below where it started. Nesting (functions,
-/// subshells, `eval`, substitutions, deeply nested compound commands) is
-/// refused past it with [`LimitHit::FunctionDepth`], so no script can
-/// overflow the caller's stack (threads have at least 2 MiB by default).
-const STACK_BUDGET: usize = 1 << 20;
-
-/// The address of a local: how deep the stack is here.
-fn stack_address() -> usize {
-    let marker = 0u8;
-    std::hint::black_box(&marker) as *const u8 as usize
-}
-
-impl<'r> Runtime<'r> {
-    pub(crate) fn new(storage: &'r dyn Storage, limits: &'r Limits, cancel: Option<&'r CancelToken>) -> Self {
-        let clock = Arc::new(Clock::new(Instant::now(), limits.max_duration, cancel.cloned()));
-        Runtime {
-            storage,
-            limits,
-            clock: clock.clone(),
-            jobs_env: None,
-            shared: Arc::new(Shared {
-                clock,
-                commands: AtomicU64::new(0),
-                iterations: AtomicU64::new(0),
-                stored: AtomicUsize::new(0),
-                over_memory: AtomicBool::new(false),
-                threads: AtomicUsize::new(0),
-                pids: std::sync::atomic::AtomicU32::new(super::jobs::FIRST_PID),
-                finished: Mutex::new(0),
-                job_done: std::sync::Condvar::new(),
-                orphans: super::jobs::Orphans::default(),
-            }),
-            ticks: Cell::new(0),
-            deadline: Cell::new(None),
-            stack_base: stack_address(),
-        }
-    }
-
-    /// A background job's view of the run (see `jobs.rs`).
-    pub(crate) fn for_job(
-        env: &'r Arc<super::jobs::JobEnv>,
-        shared: Arc<Shared>,
-        clock: Arc<Clock>,
-        deadline: Option<Instant>,
-    ) -> Self {
-        Runtime {
-            storage: &*env.storage,
-            limits: &env.limits,
-            shared,
-            clock,
-            jobs_env: Some(env.clone()),
-            ticks: Cell::new(0),
-            deadline: Cell::new(deadline),
-            stack_base: stack_address(),
-        }
-    }
-
-    /// `timeout`'s nearer end, while it runs a command.
-    pub(crate) fn deadline(&self) -> Option<Instant> {
-        self.deadline.get()
-    }
-
-    /// What another thread of this run needs.
-    pub(crate) fn seed(&self) -> Seed<'_, 'r> {
-        Seed {
-            storage: self.storage,
-            limits: self.limits,
-            shared: &self.shared,
-            clock: &self.clock,
-            jobs_env: &self.jobs_env,
-            deadline: self.deadline.get(),
-        }
-    }
-
-    /// Takes `n` stage threads from the run's allowance ([`super::MAX_THREADS`]).
-    pub(crate) fn reserve_threads(&self, n: usize) -> Result<(), LimitHit> {
-        let before = self.shared.threads.fetch_add(n, Ordering::AcqRel);
-        if before.saturating_add(n) > super::MAX_THREADS {
-            self.shared.threads.fetch_sub(n, Ordering::AcqRel);
-            return Err(LimitHit::Threads);
-        }
-        Ok(())
-    }
-
-    /// Gives back what [`reserve_threads`](Self::reserve_threads) took.
-    pub(crate) fn release_threads(&self, n: usize) {
-        self.shared.threads.fetch_sub(n, Ordering::AcqRel);
-    }
-
-    /// Refuses to nest deeper once the stack budget is used.
-    pub(crate) fn check_stack(&self) -> Result<(), LimitHit> {
-        if self.stack_base.saturating_sub(stack_address()) > STACK_BUDGET || super::stack::too_deep() {
-            Err(LimitHit::FunctionDepth)
-        } else {
-            Ok(())
-        }
-    }
-
-    /// The clock and the token (cheap enough to call often, not every step).
-    pub(crate) fn check(&self) -> Result<(), LimitHit> {
-        self.clock.check()?;
-        if self.deadline.get().is_some_and(|end| Instant::now() >= end) {
-            return Err(LimitHit::WallTime);
-        }
-        Ok(())
-    }
-
-    fn tick(&self) -> Result<(), LimitHit> {
-        let t = self.ticks.get().wrapping_add(1);
-        self.ticks.set(t);
-        if t.is_multiple_of(16) {
-            self.check()
-        } else {
-            Ok(())
-        }
-    }
-
-    /// Notes `bytes` just stored in a variable of `state`. Every eighth of
-    /// the memory budget stored, the session's variables are counted; past
-    /// the budget the run stops at its next command.
-    pub(crate) fn note_stored(&self, bytes: usize, state: &State) -> Result<(), LimitHit> {
-        let budget = self.limits.max_memory_bytes;
-        let stored = self.shared.stored.fetch_add(bytes, Ordering::AcqRel).saturating_add(bytes);
-        if stored < budget / 8 {
-            return Ok(());
-        }
-        self.shared.stored.store(0, Ordering::Release);
-        if bytes > budget || state.bytes() > budget {
-            self.shared.over_memory.store(true, Ordering::Release);
-            return Err(LimitHit::Memory);
-        }
-        Ok(())
-    }
-
-    pub(crate) fn count_command(&self) -> Result<(), LimitHit> {
-        if self.shared.over_memory.load(Ordering::Acquire) {
-            return Err(LimitHit::Memory);
-        }
-        let n = self.shared.commands.fetch_add(1, Ordering::AcqRel) + 1;
-        if n > self.limits.max_commands {
-            return Err(LimitHit::Commands);
-        }
-        self.tick()
-    }
-
-    pub(crate) fn elapsed_secs(&self) -> u64 {
-        self.shared.clock.start.elapsed().as_secs()
-    }
-
-    pub(crate) fn count_iteration(&self) -> Result<(), LimitHit> {
-        if self.shared.over_memory.load(Ordering::Acquire) {
-            return Err(LimitHit::Memory);
-        }
-        let n = self.shared.iterations.fetch_add(1, Ordering::AcqRel) + 1;
-        if n > self.limits.max_loop_iterations {
-            return Err(LimitHit::LoopIterations);
-        }
-        self.tick()
-    }
-}
-
-/// A declaration builtin's argument (`declare`, `local`, `export`,
-/// `readonly`): a plain word, or an assignment already expanded.
-#[derive(Debug, Clone)]
-pub(crate) enum DeclArg {
-    Word(String),
-    Assign(Assign),
-}
-
-/// An expanded assignment: `name=value`, `name[index]=value`, `name=(…)`, `+=`.
-#[derive(Debug, Clone)]
-pub(crate) struct Assign {
-    pub(crate) name: String,
-    pub(crate) index: Option<String>,
-    pub(crate) value: AssignValue,
-    pub(crate) append: bool,
-}
-
-#[derive(Debug, Clone)]
-pub(crate) enum AssignValue {
-    Scalar(String),
-    Array(Vec<(Option<String>, String)>),
-}
+pub(crate) use super::flow::{Flow, Res};
+pub(crate) use super::runtime::{Runtime, Seed, Shared};
+pub(crate) use super::state::Position;
 
 /// One run's interpreter over a session's state, in parts: what the run
 /// shares (`rt`), the session's state (`st`), the streams and descriptors
@@ -351,14 +68,6 @@ pub(crate) struct Interp<'r> {
     pub(crate) subst_status: Option<i32>,
 }
 
-/// Parsed words, arithmetic and regexes, each parsed once per run.
-pub(crate) struct Caches {
-    pub(crate) popts: ParserOptions,
-    words: FxHashMap<String, Rc<Vec<WordPieceWithSource>>>,
-    pub(crate) ariths: FxHashMap<String, Rc<ast::ArithmeticExpr>>,
-    pub(crate) regexes: FxHashMap<String, Rc<regex::bytes::Regex>>,
-}
-
 impl<'r> Interp<'r> {
     /// An interpreter writing to two fresh streams capped at the output limit.
     pub(crate) fn new(rt: &'r Runtime<'r>, st: State) -> Self {
@@ -369,12 +78,7 @@ impl<'r> Interp<'r> {
             st,
             io: super::io::Streams::new(cap),
             at: Position::default(),
-            cache: Caches {
-                popts,
-                words: FxHashMap::default(),
-                ariths: FxHashMap::default(),
-                regexes: FxHashMap::default(),
-            },
+            cache: Caches::new(popts),
             jobs: super::jobs::JobTable::default(),
             subst_status: None,
         }
@@ -398,18 +102,6 @@ impl<'r> Interp<'r> {
         let source = if self.at.functions_running > 0 { "environment" } else { "bash" };
         let text = format!("{source}: line {}: {}\n", self.at.line, message);
         self.err(text.as_bytes())
-    }
-
-    /// The pieces of a word, parsed once per run.
-    pub(crate) fn word_pieces(&mut self, word: &str) -> Option<Rc<Vec<WordPieceWithSource>>> {
-        if let Some(pieces) = self.cache.words.get(word) {
-            return Some(pieces.clone());
-        }
-        let pieces = Rc::new(super::parse::parse_word(word, &self.cache.popts)?);
-        if self.cache.words.len() < 4096 {
-            self.cache.words.insert(word.to_string(), pieces.clone());
-        }
-        Some(pieces)
     }
 
     /// Whether `set -e` applies here.
@@ -684,7 +376,7 @@ impl<'r> Interp<'r> {
                     position: Position { scopes: 0, ..self.at.clone() },
                     jobs: self.jobs.running.iter().map(super::jobs::Job::inherit).collect(),
                     proc_fds: self.proc_fds(),
-                    fds: self.thread_fds(),
+                    fds: self.io.thread_fds(),
                     first: index == 0,
                 };
                 let seed = rt.seed();
@@ -739,7 +431,7 @@ impl<'r> Interp<'r> {
             }
         });
         self.io.outs[saved.err].unshare(stderr);
-        self.unshare_fds(saved);
+        self.io.unshare_fds(saved);
         outcome
     }
 
@@ -1404,208 +1096,6 @@ impl<'r> Interp<'r> {
             None => Ok(status),
         }
     }
-
-    // ----- variables -----
-
-    /// Sets a scalar variable, honouring `readonly` and `declare -i`.
-    pub(crate) fn set_var(&mut self, name: &str, value: String) -> Result<(), String> {
-        self.assign(
-            &Assign { name: name.to_string(), index: None, value: AssignValue::Scalar(value), append: false },
-            false,
-        )
-    }
-
-    /// Performs an assignment. `local` makes the name local first.
-    /// Past the memory budget the assignment is made, reported, and the
-    /// script stops at its next command ([`LimitHit::Memory`]).
-    pub(crate) fn assign(&mut self, assign: &Assign, local: bool) -> Result<(), String> {
-        self.assign_value(assign, local)?;
-        let bytes = assign.name.len()
-            + match &assign.value {
-                AssignValue::Scalar(value) => value.len(),
-                AssignValue::Array(items) => {
-                    items.iter().map(|(key, value)| key.as_ref().map_or(0, String::len) + value.len() + 32).sum()
-                }
-            };
-        self.rt.note_stored(bytes, &self.st).map_err(|hit| format!("{}: {}", assign.name, hit.message()))
-    }
-
-    fn assign_value(&mut self, assign: &Assign, local: bool) -> Result<(), String> {
-        if !local && self.st.vars.get(&assign.name).is_some_and(|v| v.nameref) {
-            if let Some(target) = self.nameref_assign(assign)? {
-                return self.assign_value(&target, false);
-            }
-            return Ok(());
-        }
-        if local {
-            self.st.make_local(&assign.name);
-        }
-        let existing = self.st.vars.get(&assign.name);
-        if existing.is_some_and(|v| v.readonly) {
-            return Err(format!("{}: readonly variable", assign.name));
-        }
-        let integer = existing.is_some_and(|v| v.integer);
-        let case = existing.map_or(0, |v| v.case);
-        let is_assoc = matches!(existing.map(|v| &v.value), Some(Value::Assoc(_)));
-        match (&assign.index, &assign.value) {
-            (None, AssignValue::Scalar(value)) => {
-                let value = if integer {
-                    let old = if assign.append {
-                        self.st.get(&assign.name).unwrap_or("0").to_string()
-                    } else {
-                        String::new()
-                    };
-                    let n = self.arith_value(value).map_err(|e| e.to_string())?;
-                    let base = if assign.append { self.arith_value(&old).unwrap_or(0) } else { 0 };
-                    base.wrapping_add(n).to_string()
-                } else if assign.append {
-                    format!("{}{}", self.st.get(&assign.name).unwrap_or(""), value)
-                } else {
-                    value.clone()
-                };
-                let value = match case {
-                    1 => value.to_uppercase(),
-                    2 => value.to_lowercase(),
-                    _ => value,
-                };
-                self.st.set_scalar(&assign.name, value);
-            }
-            (Some(index), AssignValue::Scalar(value)) => {
-                if is_assoc {
-                    let key = index.clone();
-                    let var = self.st.vars_mut().get_mut(&assign.name).ok_or_else(String::new)?;
-                    if let Value::Assoc(map) = &mut var.value {
-                        let v = if assign.append {
-                            format!("{}{}", map.get(&key).map_or("", String::as_str), value)
-                        } else {
-                            value.clone()
-                        };
-                        map.insert(key, v);
-                    }
-                } else {
-                    let i = self.arith_value(index).map_err(|e| e.to_string())?;
-                    let i = self
-                        .resolve_index(&assign.name, i)
-                        .ok_or_else(|| format!("{}[{}]: bad array subscript", assign.name, index))?;
-                    let vars = self.st.vars_mut();
-                    let var =
-                        vars.entry(assign.name.clone()).or_insert_with(|| super::state::Var::string(String::new()));
-                    if let Value::Str(s) = &var.value {
-                        let mut map = std::collections::BTreeMap::new();
-                        if !s.is_empty() || assign.index.is_some() {
-                            map.insert(0, s.clone());
-                        }
-                        if s.is_empty() {
-                            map.remove(&0);
-                        }
-                        var.value = Value::Indexed(map);
-                    }
-                    if let Value::Indexed(map) = &mut var.value {
-                        let v = if assign.append {
-                            format!("{}{}", map.get(&i).map_or("", String::as_str), value)
-                        } else {
-                            value.clone()
-                        };
-                        map.insert(i, v);
-                    }
-                }
-            }
-            (None, AssignValue::Array(elements)) => {
-                if is_assoc {
-                    let mut map = match (&existing.map(|v| &v.value), assign.append) {
-                        (Some(Value::Assoc(m)), true) => m.clone(),
-                        _ => indexmap::IndexMap::new(),
-                    };
-                    for (key, value) in elements {
-                        match key {
-                            Some(key) => {
-                                map.insert(key.clone(), value.clone());
-                            }
-                            None => {
-                                // bash: `m=(k v k2 v2)` pairs keys and values
-                                map.insert(value.clone(), String::new());
-                            }
-                        }
-                    }
-                    self.set_value(&assign.name, Value::Assoc(map));
-                } else {
-                    let mut map = match (existing.map(|v| &v.value), assign.append) {
-                        (Some(Value::Indexed(m)), true) => m.clone(),
-                        (Some(Value::Str(s)), true) => std::iter::once((0, s.clone())).collect(),
-                        _ => std::collections::BTreeMap::new(),
-                    };
-                    let mut next = map.keys().next_back().map_or(0, |k| k + 1);
-                    for (key, value) in elements {
-                        let i = match key {
-                            Some(key) => self.arith_value(key).map_err(|e| e.to_string())?,
-                            None => next,
-                        };
-                        map.insert(i, value.clone());
-                        next = i + 1;
-                    }
-                    self.set_value(&assign.name, Value::Indexed(map));
-                }
-            }
-            (Some(_), AssignValue::Array(_)) => {
-                return Err(format!("{}: cannot assign list to array member", assign.name));
-            }
-        }
-        Ok(())
-    }
-
-    /// An assignment to a nameref, turned into one to the variable it names
-    /// (`declare -n e='a[1]'; e=x` sets `a[1]`). A nameref that names nothing
-    /// yet takes the value as its target, as bash does; `None` then.
-    fn nameref_assign(&mut self, assign: &Assign) -> Result<Option<Assign>, String> {
-        let target =
-            self.st.resolve(&assign.name).map_err(|start| format!("warning: {start}: circular name reference"))?;
-        if *target == *assign.name {
-            // An empty nameref: `declare -n u; u=z` makes `u` refer to `z`.
-            if let (None, AssignValue::Scalar(value)) = (&assign.index, &assign.value) {
-                if let Some(var) = self.st.vars_mut().get_mut(&assign.name) {
-                    var.value = Value::Str(value.clone());
-                }
-                return Ok(None);
-            }
-            return Err(format!("{}: invalid use of a nameref", assign.name));
-        }
-        let target = target.into_owned();
-        let mut redirected = assign.clone();
-        match target.strip_suffix(']').and_then(|t| t.split_once('[')) {
-            Some((base, index)) if assign.index.is_none() => {
-                redirected.name = base.to_string();
-                redirected.index = Some(index.to_string());
-            }
-            _ => redirected.name = target,
-        }
-        Ok(Some(redirected))
-    }
-
-    /// Replaces a variable's value, keeping its attributes.
-    pub(crate) fn set_value(&mut self, name: &str, value: Value) {
-        let name = &*self.st.resolved(name).into_owned();
-        let vars = self.st.vars_mut();
-        match vars.get_mut(name) {
-            Some(var) => var.value = value,
-            None => {
-                vars.insert(name.to_string(), super::state::Var { value, ..super::state::Var::string(String::new()) });
-            }
-        }
-    }
-
-    /// A negative index counts from the end of an indexed array.
-    pub(crate) fn resolve_index(&self, name: &str, i: i64) -> Option<i64> {
-        if i >= 0 {
-            return Some(i);
-        }
-        let len = match self.st.var(name).map(|v| &v.value) {
-            Some(Value::Indexed(map)) => map.keys().next_back().map_or(0, |k| k + 1),
-            Some(Value::Str(_)) => 1,
-            _ => 0,
-        };
-        let j = len + i;
-        (j >= 0).then_some(j)
-    }
 }
 
 /// The `ERR` and `RETURN` traps a function call set aside, and the caller's line.
@@ -1664,59 +1154,6 @@ struct StageStart {
     first: bool,
 }
 
-/// Where the interpreter stands: its nesting, the names of the functions
-/// running, the line and the `$RANDOM` state. A subshell that starts on
-/// another thread (a pipeline stage, a background job) starts from a copy.
-#[derive(Clone)]
-pub(crate) struct Position {
-    /// Function calls (and `source`/`eval` levels) in progress.
-    pub(crate) depth: u32,
-    /// Loops the current function body is inside (for `break`/`continue`).
-    pub(crate) loops: u32,
-    /// Inside a condition (`if`, `while`, `&&`, `!`…): `set -e` is off.
-    pub(crate) cond: u32,
-    /// Whether a `source`d file is running (`return` is allowed).
-    pub(crate) sourcing: u32,
-    /// Function calls in progress (bash names them `environment` in messages).
-    pub(crate) functions_running: u32,
-    /// Redirected or piped commands running: `exec` redirections are
-    /// refused inside them.
-    pub(crate) scopes: u32,
-    /// `FUNCNAME`: the running functions, innermost last.
-    pub(crate) function_names: Vec<String>,
-    /// Subshells in progress (a fatal error exits them with 1, not 127).
-    pub(crate) subshells: u32,
-    /// The line of the command being run (for messages and `LINENO`).
-    pub(crate) line: usize,
-    /// `$RANDOM`'s generator state.
-    pub(crate) random: u32,
-    /// Command and process substitutions the command runs inside: `set -x`
-    /// repeats its `+` once more for each (`++ echo` inside `$(…)`).
-    pub(crate) substs: u32,
-    /// `$BASH_COMMAND`: the simple command running, kept while a trap is
-    /// set (the only time scripts read it) and not updated inside traps.
-    pub(crate) command: Option<Arc<str>>,
-}
-
-impl Default for Position {
-    fn default() -> Self {
-        Position {
-            depth: 0,
-            loops: 0,
-            cond: 0,
-            sourcing: 0,
-            functions_running: 0,
-            scopes: 0,
-            function_names: Vec::new(),
-            subshells: 0,
-            line: 1,
-            random: 0x2545_f491,
-            substs: 0,
-            command: None,
-        }
-    }
-}
-
 impl Interp<'_> {
     /// Where this interpreter stands, for a background job to start from
     /// (outside any loop, condition or redirected command).
@@ -1741,7 +1178,7 @@ fn run_stage(seed: Seed<'_, '_>, start: StageStart, command: &ast::Command) -> (
     interp.resume(start.position);
     interp.jobs.running = start.jobs;
     interp.io.proc_fds = start.proc_fds;
-    interp.adopt_fds(start.fds);
+    interp.io.adopt_fds(start.fds);
     interp.io.stdin_piped = !start.first;
     let status = match interp.subshell_waiting(|s| s.run_command(command)) {
         Ok(status) => Ok(status),
@@ -1822,7 +1259,7 @@ impl Runner for Interp<'_> {
         stdout: &mut Output,
         stderr: &mut Output,
     ) -> Result<Option<i32>, LimitHit> {
-        let outer = self.rt.deadline.get();
+        let outer = self.rt.deadline();
         let end = Instant::now().checked_add(limit);
         let narrowed = match (outer, end) {
             (Some(outer), Some(end)) if end < outer => Some(end),
@@ -1830,10 +1267,10 @@ impl Runner for Interp<'_> {
             _ => None,
         };
         if narrowed.is_some() {
-            self.rt.deadline.set(narrowed);
+            self.rt.set_deadline(narrowed);
         }
         let result = self.run_argv(None, argv, stdin, stdout, stderr);
-        self.rt.deadline.set(outer);
+        self.rt.set_deadline(outer);
         match result {
             // Ours fired, not the run's own clock or an outer `timeout`.
             Err(LimitHit::WallTime) if narrowed.is_some() && self.rt.check().is_ok() => Ok(None),

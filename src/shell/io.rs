@@ -16,7 +16,8 @@ use std::sync::{Arc, Mutex};
 use brush_parser::ast;
 
 use super::command::{directories_before_slashes, error_reason, has_trailing_slash, Output, FILE_PIECE};
-use super::exec::{Flow, Interp, Res};
+use super::expand::{Expand, ExpandEnv};
+use super::flow::{Flow, Res};
 use super::pipe::PipeReader;
 use super::storage_path;
 use super::LimitHit;
@@ -263,14 +264,25 @@ enum ThreadSlot {
     In(Input),
 }
 
-impl Interp<'_> {
+impl Streams {
+    /// The input stream fd `n` reads (`read -u n`), if it is open for reading.
+    pub(crate) fn input_fd(&self, n: i32) -> Option<usize> {
+        match n {
+            0 => Some(self.fd.input),
+            _ => match self.fd.slot(n) {
+                Some(Slot::In(index)) => Some(index),
+                _ => None,
+            },
+        }
+    }
+
     /// Descriptors 3 to 9 for a stage or a job starting now.
     pub(crate) fn thread_fds(&mut self) -> ThreadFds {
         let mut slots = Vec::new();
         for fd in 3..=9 {
-            match self.io.fd.slot(fd) {
-                Some(Slot::Out(index)) => slots.push((fd, ThreadSlot::Out(self.io.outs[index].share()))),
-                Some(Slot::In(index)) => slots.push((fd, ThreadSlot::In(self.io.ins[index].for_job()))),
+            match self.fd.slot(fd) {
+                Some(Slot::Out(index)) => slots.push((fd, ThreadSlot::Out(self.outs[index].share()))),
+                Some(Slot::In(index)) => slots.push((fd, ThreadSlot::In(self.ins[index].for_job()))),
                 _ => {}
             }
         }
@@ -283,15 +295,15 @@ impl Interp<'_> {
         for (fd, slot) in fds.0 {
             let slot = match slot {
                 ThreadSlot::Out(stream) => {
-                    self.io.outs.push(Output::view_of(&stream));
-                    Slot::Out(self.io.outs.len() - 1)
+                    self.outs.push(Output::view_of(&stream));
+                    Slot::Out(self.outs.len() - 1)
                 }
                 ThreadSlot::In(input) => {
-                    self.io.ins.push(input);
-                    Slot::In(self.io.ins.len() - 1)
+                    self.ins.push(input);
+                    Slot::In(self.ins.len() - 1)
                 }
             };
-            self.io.fd.set(fd, slot);
+            self.fd.set(fd, slot);
         }
     }
 
@@ -301,7 +313,7 @@ impl Interp<'_> {
     pub(crate) fn unshare_fds(&mut self, fds: Fds) {
         for slot in fds.more {
             if let Slot::Out(index) = slot {
-                if let Some(output) = self.io.outs.get_mut(index) {
+                if let Some(output) = self.outs.get_mut(index) {
                     let stream = output.share();
                     output.unshare(stream);
                 }
@@ -318,17 +330,31 @@ pub(crate) struct Pending {
     name: String,
 }
 
-impl Interp<'_> {
+/// What redirections see of the shell: what expansion sees (the
+/// variables and options, the directory, the storage, messages), which
+/// expands their words, and the streams and descriptors; process
+/// substitution is the one way back into the interpreter.
+pub(crate) trait RedirectEnv: ExpandEnv {
+    fn streams(&self) -> &Streams;
+    fn streams_mut(&mut self) -> &mut Streams;
+    /// `< <(cmd)`: starts `cmd`, whose output is the input returned.
+    fn process_substitution_input(&mut self, list: &ast::CompoundList) -> Result<Input, Flow>;
+    /// `> >(cmd)`: starts `cmd`, whose input is the output returned.
+    fn process_substitution_output(&mut self, list: &ast::CompoundList) -> Result<Output, Flow>;
+}
+
+/// Redirections over any [`RedirectEnv`].
+pub(crate) trait Redirect: RedirectEnv {
     /// Runs `f` with `redirects` applied; restores the streams afterwards
     /// and writes the redirected buffers to their files.
-    pub(crate) fn with_redirects<'a>(
+    fn with_redirects<'a>(
         &mut self,
         redirects: impl IntoIterator<Item = &'a ast::IoRedirect>,
         f: impl FnOnce(&mut Self) -> Res,
     ) -> Res {
-        let saved = self.io.fd;
-        let base_outs = self.io.outs.len();
-        let base_ins = self.io.ins.len();
+        let saved = self.streams_mut().fd;
+        let base_outs = self.streams_mut().outs.len();
+        let base_ins = self.streams_mut().ins.len();
         let mut files: Vec<Pending> = Vec::new();
         let mut result = None;
         for redirect in redirects {
@@ -347,16 +373,16 @@ impl Interp<'_> {
         let result = match result {
             Some(r) => r,
             None => {
-                self.at.scopes += 1;
+                self.at_mut().scopes += 1;
                 let r = f(self);
-                self.at.scopes -= 1;
+                self.at_mut().scopes -= 1;
                 r
             }
         };
-        self.io.fd = saved;
+        self.streams_mut().fd = saved;
         let flush_status = self.flush_files(files)?;
-        self.io.outs.truncate(base_outs);
-        self.io.ins.truncate(base_ins);
+        self.streams_mut().outs.truncate(base_outs);
+        self.streams_mut().ins.truncate(base_ins);
         match result {
             Ok(status) => Ok(flush_status.unwrap_or(status)),
             other => other,
@@ -364,15 +390,15 @@ impl Interp<'_> {
     }
 
     /// Writes redirected buffers to their files; `Some(1)` if one failed.
-    pub(crate) fn flush_files(&mut self, files: Vec<Pending>) -> Result<Option<i32>, Flow> {
+    fn flush_files(&mut self, files: Vec<Pending>) -> Result<Option<i32>, Flow> {
         let mut status = None;
         for pending in files {
-            let Some(buffer) = self.io.outs.get_mut(pending.buffer) else { continue };
+            let Some(buffer) = self.streams_mut().outs.get_mut(pending.buffer) else { continue };
             let data = buffer.take();
             if data.is_empty() {
                 continue;
             }
-            if let Err(error) = self.rt.storage.append(&pending.path, &data) {
+            if let Err(error) = self.runtime().storage.append(&pending.path, &data) {
                 status = Some(1);
                 let message = format!("{}: {}", pending.name, error_reason(&error));
                 self.error(message)?;
@@ -383,17 +409,18 @@ impl Interp<'_> {
 
     /// Appends what went to the files of `exec >file` so far (after each
     /// simple command, so the script can read them back).
-    pub(crate) fn flush_exec_files(&mut self) -> Result<(), Flow> {
-        for i in 0..self.io.exec_files.len() {
-            let pending = &self.io.exec_files[i];
-            let Some(buffer) = self.io.outs.get_mut(pending.buffer) else { continue };
+    fn flush_exec_files(&mut self) -> Result<(), Flow> {
+        for i in 0..self.streams_mut().exec_files.len() {
+            let io = self.streams_mut();
+            let pending = &io.exec_files[i];
+            let Some(buffer) = io.outs.get_mut(pending.buffer) else { continue };
             if buffer.is_empty() {
                 continue;
             }
             let data = buffer.take();
             let path = pending.path.clone();
-            if let Err(error) = self.rt.storage.append(&path, &data) {
-                let message = format!("{}: {}", self.io.exec_files[i].name, error_reason(&error));
+            if let Err(error) = self.runtime().storage.append(&path, &data) {
+                let message = format!("{}: {}", self.streams_mut().exec_files[i].name, error_reason(&error));
                 self.error(message)?;
             }
         }
@@ -403,12 +430,12 @@ impl Interp<'_> {
     /// `exec` without a command: the redirections stay for the rest of the
     /// shell (or subshell). Inside a redirected or piped command they are
     /// refused (bash would apply them to that command's streams).
-    pub(crate) fn exec_redirects<'a>(&mut self, redirects: impl IntoIterator<Item = &'a ast::IoRedirect>) -> Res {
-        if self.at.scopes > 0 {
+    fn exec_redirects<'a>(&mut self, redirects: impl IntoIterator<Item = &'a ast::IoRedirect>) -> Res {
+        if self.at().scopes > 0 {
             self.error("exec: redirections inside a redirected or piped command are not supported")?;
             return Ok(1);
         }
-        let mut files = std::mem::take(&mut self.io.exec_files);
+        let mut files = std::mem::take(&mut self.streams_mut().exec_files);
         let mut status = Ok(0);
         for redirect in redirects {
             match self.apply_redirect(redirect, &mut files) {
@@ -423,10 +450,15 @@ impl Interp<'_> {
                 }
             }
         }
-        self.io.exec_files = files;
+        self.streams_mut().exec_files = files;
         status
     }
+}
 
+impl<E: RedirectEnv + ?Sized> Redirect for E {}
+
+/// The steps of a redirection.
+trait Apply: RedirectEnv {
     /// Applies one redirection; `Ok(false)` after an error message (the
     /// command then does not run and its status is 1).
     fn apply_redirect(&mut self, redirect: &ast::IoRedirect, files: &mut Vec<Pending>) -> Result<bool, Flow> {
@@ -472,12 +504,13 @@ impl Interp<'_> {
                     {
                         // `> >(cmd)`, `2> >(cmd)`: the descriptor writes into cmd.
                         let output = self.process_substitution_output(&sub.list)?;
-                        self.io.outs.push(output);
-                        let target = self.io.outs.len() - 1;
+                        let io = self.streams_mut();
+                        io.outs.push(output);
+                        let target = io.outs.len() - 1;
                         match fd {
-                            1 => self.io.fd.out = target,
-                            2 => self.io.fd.err = target,
-                            _ => self.io.fd.set(fd, Slot::Out(target)),
+                            1 => io.fd.out = target,
+                            2 => io.fd.err = target,
+                            _ => io.fd.set(fd, Slot::Out(target)),
                         }
                         Ok(true)
                     }
@@ -506,7 +539,7 @@ impl Interp<'_> {
                 if !self.open_output(1, &name, *append, false, files)? {
                     return Ok(false);
                 }
-                self.io.fd.err = self.io.fd.out;
+                self.streams_mut().fd.err = self.streams_mut().fd.out;
                 Ok(true)
             }
         }
@@ -517,11 +550,12 @@ impl Interp<'_> {
     }
 
     fn push_input(&mut self, fd: i32, input: Input) {
-        self.io.ins.push(input);
+        self.streams_mut().ins.push(input);
         if fd == 0 {
-            self.io.fd.input = self.io.ins.len() - 1;
+            self.streams_mut().fd.input = self.streams_mut().ins.len() - 1;
         } else {
-            self.io.fd.set(fd, Slot::In(self.io.ins.len() - 1));
+            let io = self.streams_mut();
+            io.fd.set(fd, Slot::In(io.ins.len() - 1));
         }
     }
 
@@ -534,17 +568,18 @@ impl Interp<'_> {
             }
             _ => {}
         }
-        let path = storage_path(&self.st.cwd, name);
-        if let Some(data) = self.proc_fd_input(&path) {
+        let path = storage_path(&self.state().cwd, name);
+        if let Some(data) = self.streams().proc_fd_input(&path) {
             self.set_input(fd, data);
             return Ok(true);
         }
-        let storage = self.rt.jobs_env.as_ref().map(|env| env.storage.clone());
-        let read = directories_before_slashes(self.rt.storage, &self.st.cwd, name).and_then(|()| match storage {
-            Some(storage) => Input::file(storage, path),
-            // A runtime without a shared storage (no jobs either) reads whole.
-            None => self.rt.storage.read(&path).map(Input::buffer),
-        });
+        let storage = self.runtime().shared_storage();
+        let read =
+            directories_before_slashes(self.runtime().storage, &self.state().cwd, name).and_then(|()| match storage {
+                Some(storage) => Input::file(storage, path),
+                // A runtime without a shared storage (no jobs either) reads whole.
+                None => self.runtime().storage.read(&path).map(Input::buffer),
+            });
         match read {
             Ok(input) => {
                 self.push_input(fd, input);
@@ -568,11 +603,11 @@ impl Interp<'_> {
         files: &mut Vec<Pending>,
     ) -> Result<bool, Flow> {
         let target = match name {
-            "/dev/stdout" => Some(self.io.fd.out),
-            "/dev/stderr" => Some(self.io.fd.err),
+            "/dev/stdout" => Some(self.streams_mut().fd.out),
+            "/dev/stderr" => Some(self.streams_mut().fd.err),
             "/dev/null" => {
-                self.io.outs.push(Output::null());
-                Some(self.io.outs.len() - 1)
+                self.streams_mut().outs.push(Output::null());
+                Some(self.streams_mut().outs.len() - 1)
             }
             _ => None,
         };
@@ -588,9 +623,9 @@ impl Interp<'_> {
                     self.error(format_args!("{name}: Is a directory"))?;
                     return Ok(false);
                 }
-                let path = storage_path(&self.st.cwd, name);
-                let storage = self.rt.storage;
-                if let Err(error) = directories_before_slashes(storage, &self.st.cwd, name) {
+                let path = storage_path(&self.state().cwd, name);
+                let storage = self.runtime().storage;
+                if let Err(error) = directories_before_slashes(storage, &self.state().cwd, name) {
                     self.error(format_args!("{name}: {}", error_reason(&error)))?;
                     return Ok(false);
                 }
@@ -599,7 +634,7 @@ impl Interp<'_> {
                         self.error(format_args!("{name}: Is a directory"))?;
                         return Ok(false);
                     }
-                    Ok(_) if self.st.options.noclobber && !append && !clobber => {
+                    Ok(_) if self.state().options.noclobber && !append && !clobber => {
                         self.error(format_args!("{name}: cannot overwrite existing file"))?;
                         return Ok(false);
                     }
@@ -610,16 +645,17 @@ impl Interp<'_> {
                     self.error(format_args!("{name}: {}", error_reason(&error)))?;
                     return Ok(false);
                 }
-                self.io.outs.push(Output::new(self.rt.limits.max_output_bytes));
-                let buffer = self.io.outs.len() - 1;
+                let cap = self.runtime().limits.max_output_bytes;
+                self.streams_mut().outs.push(Output::new(cap));
+                let buffer = self.streams_mut().outs.len() - 1;
                 files.push(Pending { buffer, path, name: name.to_string() });
                 buffer
             }
         };
         match fd {
-            1 => self.io.fd.out = target,
-            2 => self.io.fd.err = target,
-            _ => self.io.fd.set(fd, Slot::Out(target)),
+            1 => self.streams_mut().fd.out = target,
+            2 => self.streams_mut().fd.err = target,
+            _ => self.streams_mut().fd.set(fd, Slot::Out(target)),
         }
         Ok(true)
     }
@@ -627,15 +663,16 @@ impl Interp<'_> {
     /// `>&2`, `2>&1`, `<&0`, `>&-`, and `>&file` (same as `&>file`).
     fn duplicate(&mut self, fd: i32, source: &str, input: bool, files: &mut Vec<Pending>) -> Result<bool, Flow> {
         let numbered = source.len() == 1 && source.as_bytes()[0].is_ascii_digit();
-        let source_slot = if numbered { self.io.fd.slot(i32::from(source.as_bytes()[0] - b'0')) } else { None };
+        let source_slot =
+            if numbered { self.streams_mut().fd.slot(i32::from(source.as_bytes()[0] - b'0')) } else { None };
         if source == "-" && fd != 0 && fd != 1 && fd != 2 {
             // `3>&-`, `3<&-`: closes fd 3.
-            self.io.fd.set(fd, Slot::Closed);
+            self.streams_mut().fd.set(fd, Slot::Closed);
             return Ok(true);
         }
         if input {
             let index = match (source, source_slot) {
-                ("0", _) => self.io.fd.input,
+                ("0", _) => self.streams_mut().fd.input,
                 ("-", _) => return Ok(true),
                 (_, Some(Slot::In(index))) => index,
                 _ => {
@@ -644,25 +681,26 @@ impl Interp<'_> {
                 }
             };
             match fd {
-                0 => self.io.fd.input = index,
-                _ => self.io.fd.set(fd, Slot::In(index)),
+                0 => self.streams_mut().fd.input = index,
+                _ => self.streams_mut().fd.set(fd, Slot::In(index)),
             }
             return Ok(true);
         }
         if let Some(Slot::Out(index)) = source_slot {
             match fd {
-                1 => self.io.fd.out = index,
-                2 => self.io.fd.err = index,
-                _ => self.io.fd.set(fd, Slot::Out(index)),
+                1 => self.streams_mut().fd.out = index,
+                2 => self.streams_mut().fd.err = index,
+                _ => self.streams_mut().fd.set(fd, Slot::Out(index)),
             }
             return Ok(true);
         }
         let target = match source {
-            "1" => self.io.fd.out,
-            "2" => self.io.fd.err,
+            "1" => self.streams_mut().fd.out,
+            "2" => self.streams_mut().fd.err,
             "-" => {
-                self.io.outs.push(Output::new(self.rt.limits.max_output_bytes));
-                self.io.outs.len() - 1
+                let cap = self.runtime().limits.max_output_bytes;
+                self.streams_mut().outs.push(Output::new(cap));
+                self.streams_mut().outs.len() - 1
             }
             _ if source.bytes().all(|b| b.is_ascii_digit()) => {
                 self.error(format_args!("{source}: Bad file descriptor"))?;
@@ -676,26 +714,17 @@ impl Interp<'_> {
                 if !self.open_output(1, source, false, false, files)? {
                     return Ok(false);
                 }
-                self.io.fd.err = self.io.fd.out;
+                self.streams_mut().fd.err = self.streams_mut().fd.out;
                 return Ok(true);
             }
         };
         match fd {
-            1 => self.io.fd.out = target,
-            2 => self.io.fd.err = target,
-            _ => self.io.fd.set(fd, Slot::Out(target)),
+            1 => self.streams_mut().fd.out = target,
+            2 => self.streams_mut().fd.err = target,
+            _ => self.streams_mut().fd.set(fd, Slot::Out(target)),
         }
         Ok(true)
     }
-
-    /// The input stream fd `n` reads (`read -u n`), if it is open for reading.
-    pub(crate) fn input_fd(&self, n: i32) -> Option<usize> {
-        match n {
-            0 => Some(self.io.fd.input),
-            _ => match self.io.fd.slot(n) {
-                Some(Slot::In(index)) => Some(index),
-                _ => None,
-            },
-        }
-    }
 }
+
+impl<E: RedirectEnv + ?Sized> Apply for E {}

@@ -42,6 +42,7 @@ use brush_parser::ast;
 
 use super::command::Output;
 use super::exec::{Flow, Interp, Position, Res, Runtime, Shared};
+use super::expand::Expand;
 use super::io::Input;
 use super::pipe::Clock;
 use super::state::State;
@@ -183,7 +184,7 @@ fn run_job(
             interp.io.ins = vec![input];
             interp.io.stdin_piped = true;
         }
-        interp.adopt_fds(start.fds);
+        interp.io.adopt_fds(start.fds);
         interp.resume(start.position);
         let status = interp.subshell(|s| s.run_and_or(&command));
         // The jobs it left go on after it, until the run's end.
@@ -248,7 +249,7 @@ impl Interp<'_> {
             input,
             stdout,
             stderr,
-            fds: self.thread_fds(),
+            fds: self.io.thread_fds(),
             position: self.position(),
             deadline: self.rt.deadline(),
         };

@@ -12,6 +12,8 @@ pub mod command;
 mod commands;
 mod exec;
 mod expand;
+mod flow;
+mod interp_env;
 mod io;
 mod jobs;
 mod parse;
@@ -19,6 +21,7 @@ mod pattern;
 mod pipe;
 mod procsub;
 mod quote;
+mod runtime;
 mod stack;
 mod state;
 pub mod tool;
@@ -30,6 +33,7 @@ use std::time::Duration;
 
 use crate::storage::{join, Storage, StorageError};
 use crate::CancelToken;
+use io::Redirect as _;
 
 /// Bounds on one [`Shell::run`]. Each, when reached, ends the script with a
 /// named error ([`LimitHit`]) and an exit code.

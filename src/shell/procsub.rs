@@ -38,7 +38,7 @@ use brush_parser::ast;
 
 use super::command::Output;
 use super::exec::{Flow, Interp, Position, Runtime, Shared};
-use super::io::Input;
+use super::io::{Input, Streams};
 use super::jobs::JobEnv;
 use super::pipe::{Clock, PipeReader, PipeWriter};
 use super::state::State;
@@ -332,11 +332,13 @@ impl Interp<'_> {
     pub(crate) fn proc_fds(&self) -> Vec<ProcFd> {
         self.io.proc_fds.clone()
     }
+}
 
+impl Streams {
     /// The rest of substitution `path` for a redirection (`< "$1"`) or
     /// `source`, if it is one (a `>(cmd)`'s reads empty).
     pub(crate) fn proc_fd_input(&self, path: &str) -> Option<Vec<u8>> {
-        let fd = self.io.proc_fds.iter().find(|fd| fd.path == path)?;
+        let fd = self.proc_fds.iter().find(|fd| fd.path == path)?;
         Some(match &fd.end {
             End::Read(end) => lock(end).read_rest(path).unwrap_or_default(),
             End::Write(..) => Vec::new(),

@@ -384,3 +384,84 @@ impl State {
         }
     }
 }
+
+impl State {
+    /// Replaces a variable's value, keeping its attributes.
+    pub(crate) fn set_value(&mut self, name: &str, value: Value) {
+        let name = &*self.resolved(name).into_owned();
+        let vars = self.vars_mut();
+        match vars.get_mut(name) {
+            Some(var) => var.value = value,
+            None => {
+                vars.insert(name.to_string(), Var { value, ..Var::string(String::new()) });
+            }
+        }
+    }
+
+    /// A negative index counts from the end of an indexed array.
+    pub(crate) fn resolve_index(&self, name: &str, i: i64) -> Option<i64> {
+        if i >= 0 {
+            return Some(i);
+        }
+        let len = match self.var(name).map(|v| &v.value) {
+            Some(Value::Indexed(map)) => map.keys().next_back().map_or(0, |k| k + 1),
+            Some(Value::Str(_)) => 1,
+            _ => 0,
+        };
+        let j = len + i;
+        (j >= 0).then_some(j)
+    }
+}
+
+/// Where the interpreter stands: its nesting, the names of the functions
+/// running, the line and the `$RANDOM` state. A subshell that starts on
+/// another thread (a pipeline stage, a background job) starts from a copy.
+#[derive(Clone)]
+pub(crate) struct Position {
+    /// Function calls (and `source`/`eval` levels) in progress.
+    pub(crate) depth: u32,
+    /// Loops the current function body is inside (for `break`/`continue`).
+    pub(crate) loops: u32,
+    /// Inside a condition (`if`, `while`, `&&`, `!`…): `set -e` is off.
+    pub(crate) cond: u32,
+    /// Whether a `source`d file is running (`return` is allowed).
+    pub(crate) sourcing: u32,
+    /// Function calls in progress (bash names them `environment` in messages).
+    pub(crate) functions_running: u32,
+    /// Redirected or piped commands running: `exec` redirections are
+    /// refused inside them.
+    pub(crate) scopes: u32,
+    /// `FUNCNAME`: the running functions, innermost last.
+    pub(crate) function_names: Vec<String>,
+    /// Subshells in progress (a fatal error exits them with 1, not 127).
+    pub(crate) subshells: u32,
+    /// The line of the command being run (for messages and `LINENO`).
+    pub(crate) line: usize,
+    /// `$RANDOM`'s generator state.
+    pub(crate) random: u32,
+    /// Command and process substitutions the command runs inside: `set -x`
+    /// repeats its `+` once more for each (`++ echo` inside `$(…)`).
+    pub(crate) substs: u32,
+    /// `$BASH_COMMAND`: the simple command running, kept while a trap is
+    /// set (the only time scripts read it) and not updated inside traps.
+    pub(crate) command: Option<std::sync::Arc<str>>,
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position {
+            depth: 0,
+            loops: 0,
+            cond: 0,
+            sourcing: 0,
+            functions_running: 0,
+            scopes: 0,
+            function_names: Vec::new(),
+            subshells: 0,
+            line: 1,
+            random: 0x2545_f491,
+            substs: 0,
+            command: None,
+        }
+    }
+}

@@ -3,7 +3,15 @@
 
 use super::*;
 
-pub(super) fn declaration_words(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+/// A declaration builtin's argument (`declare`, `local`, `export`,
+/// `readonly`): a plain word, or an assignment already expanded.
+#[derive(Debug, Clone)]
+pub(crate) enum DeclArg {
+    Word(String),
+    Assign(Assign),
+}
+
+pub(super) fn declaration_words<E: BuiltinEnv + ?Sized>(interp: &mut E, argv: &[String]) -> Res {
     let args: Vec<DeclArg> = argv[1..].iter().map(|arg| DeclArg::Word(arg.clone())).collect();
     declaration(interp, &argv[0], &args)
 }
@@ -36,7 +44,7 @@ pub(crate) fn is_name(s: &str) -> bool {
 }
 
 /// `declare`, `typeset`, `local`, `export`, `readonly` with their arguments.
-pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg]) -> Res {
+pub(crate) fn declaration<E: BuiltinEnv + ?Sized>(interp: &mut E, name: &str, args: &[DeclArg]) -> Res {
     let mut array = false;
     let mut assoc = false;
     let mut integer = None;
@@ -103,7 +111,7 @@ pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg])
     if export_functions {
         for item in &items {
             if let DeclArg::Word(f) = item {
-                if !interp.st.functions.contains_key(f.as_str()) {
+                if !interp.state().functions.contains_key(f.as_str()) {
                     interp.error(format_args!("export: {f}: not a function"))?;
                     status = 1;
                 }
@@ -111,7 +119,7 @@ pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg])
         }
         return Ok(status);
     }
-    let in_function = !interp.st.locals.is_empty();
+    let in_function = !interp.state().locals.is_empty();
     if name == "local" && !in_function {
         interp.error("local: can only be used in a function")?;
         return Ok(1);
@@ -121,7 +129,7 @@ pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg])
         let mut text = String::new();
         for item in &items {
             if let DeclArg::Word(f) = item {
-                match interp.st.functions.get(f.as_str()) {
+                match interp.state().functions.get(f.as_str()) {
                     Some(_) if names_only => text.push_str(&format!("{f}\n")),
                     Some(body) => text.push_str(&function_text(f, body)),
                     None => status = 1,
@@ -129,12 +137,12 @@ pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg])
             }
         }
         if items.is_empty() {
-            let mut names: Vec<&String> = interp.st.functions.keys().collect();
+            let mut names: Vec<&String> = interp.state().functions.keys().collect();
             names.sort();
             for f in names {
                 if names_only {
                     text.push_str(&format!("declare -f {f}\n"));
-                } else if let Some(body) = interp.st.functions.get(f.as_str()) {
+                } else if let Some(body) = interp.state().functions.get(f.as_str()) {
                     text.push_str(&function_text(f, body));
                 }
             }
@@ -145,10 +153,10 @@ pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg])
     if print || (items.is_empty() && name != "local") {
         let mut text = String::new();
         if items.is_empty() {
-            let mut names: Vec<&String> = interp.st.vars.keys().collect();
+            let mut names: Vec<&String> = interp.state().vars.keys().collect();
             names.sort();
             for n in names {
-                let Some(var) = interp.st.vars.get(n) else { continue };
+                let Some(var) = interp.state().vars.get(n) else { continue };
                 let wanted = match name {
                     "export" => var.exported,
                     "readonly" => var.readonly,
@@ -168,7 +176,7 @@ pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg])
                     DeclArg::Word(w) => w.as_str(),
                     DeclArg::Assign(a) => a.name.as_str(),
                 };
-                match interp.st.vars.get(n) {
+                match interp.state().vars.get(n) {
                     Some(var) => text.push_str(&declare_line(n, var, true)),
                     None => {
                         interp.error(format_args!("declare: {n}: not found"))?;
@@ -191,15 +199,15 @@ pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg])
             continue;
         }
         if local {
-            interp.st.make_local(var_name);
-            if assign.is_none() && !interp.st.locals.is_empty() {
+            interp.state_mut().make_local(var_name);
+            if assign.is_none() && !interp.state().locals.is_empty() {
                 // `local x` hides the outer value: x is unset until assigned.
                 if !array && !assoc {
-                    interp.st.unset(var_name);
+                    interp.state_mut().unset(var_name);
                 }
             }
         }
-        if interp.st.vars.get(var_name).is_some_and(|v| v.readonly) && assign.is_some() {
+        if interp.state().vars.get(var_name).is_some_and(|v| v.readonly) && assign.is_some() {
             interp.error(format_args!("{var_name}: readonly variable"))?;
             status = 1;
             continue;
@@ -213,11 +221,11 @@ pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg])
         }
         // Without -n, a nameref's attributes and value go to the variable
         // it names (a local is the function's own new variable).
-        let resolved = if local { var_name.to_string() } else { interp.st.resolved(var_name).into_owned() };
+        let resolved = if local { var_name.to_string() } else { interp.state().resolved(var_name).into_owned() };
         let var_name = resolved.as_str();
         if array || assoc {
             let wanted_assoc = assoc;
-            let current = interp.st.vars.get(var_name).map(|v| &v.value);
+            let current = interp.state().vars.get(var_name).map(|v| &v.value);
             let convert = match current {
                 None => true,
                 Some(Value::Assoc(_)) => !wanted_assoc,
@@ -234,24 +242,33 @@ pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg])
                     }
                     Value::Indexed(map)
                 };
-                interp.set_value(var_name, value);
+                interp.state_mut().set_value(var_name, value);
             }
         }
         if let Some(on) = integer {
-            if let Some(var) = interp.st.vars_mut().get_mut(var_name) {
+            if let Some(var) = interp.state_mut().vars_mut().get_mut(var_name) {
                 var.integer = on;
             } else if on {
-                interp.st.vars_mut().insert(var_name.to_string(), Var { integer: true, ..Var::string(String::new()) });
-                interp.st.unset(var_name);
+                interp
+                    .state_mut()
+                    .vars_mut()
+                    .insert(var_name.to_string(), Var { integer: true, ..Var::string(String::new()) });
+                interp.state_mut().unset(var_name);
                 // bash keeps the attribute on an unset variable; we create it empty.
-                interp.st.vars_mut().insert(var_name.to_string(), Var { integer: true, ..Var::string(String::new()) });
+                interp
+                    .state_mut()
+                    .vars_mut()
+                    .insert(var_name.to_string(), Var { integer: true, ..Var::string(String::new()) });
             }
         }
         if let Some(case) = case {
-            match interp.st.vars_mut().get_mut(var_name) {
+            match interp.state_mut().vars_mut().get_mut(var_name) {
                 Some(var) => var.case = case,
                 None if case != 0 => {
-                    interp.st.vars_mut().insert(var_name.to_string(), Var { case, ..Var::string(String::new()) });
+                    interp
+                        .state_mut()
+                        .vars_mut()
+                        .insert(var_name.to_string(), Var { case, ..Var::string(String::new()) });
                 }
                 None => {}
             }
@@ -269,8 +286,8 @@ pub(crate) fn declaration(interp: &mut Interp<'_>, name: &str, args: &[DeclArg])
 }
 
 /// `declare -x`/`-r` on a variable that exists.
-pub(super) fn set_flags(interp: &mut Interp<'_>, var_name: &str, export: Option<bool>, readonly: bool) {
-    if let Some(var) = interp.st.vars_mut().get_mut(var_name) {
+pub(super) fn set_flags<E: BuiltinEnv + ?Sized>(interp: &mut E, var_name: &str, export: Option<bool>, readonly: bool) {
+    if let Some(var) = interp.state_mut().vars_mut().get_mut(var_name) {
         if let Some(on) = export {
             var.exported = on;
         }
@@ -282,15 +299,15 @@ pub(super) fn set_flags(interp: &mut Interp<'_>, var_name: &str, export: Option<
 
 /// `declare -n ref[=target]` (and `+n`): makes `ref` a nameref, with bash's
 /// checks on the target's name. The status.
-pub(super) fn declare_nameref(
-    interp: &mut Interp<'_>,
+pub(super) fn declare_nameref<E: BuiltinEnv + ?Sized>(
+    interp: &mut E,
     builtin: &str,
     var_name: &str,
     assign: Option<&Assign>,
     on: bool,
 ) -> Result<i32, Flow> {
     if !on {
-        if let Some(var) = interp.st.vars_mut().get_mut(var_name) {
+        if let Some(var) = interp.state_mut().vars_mut().get_mut(var_name) {
             var.nameref = false;
         }
         if let Some(assign) = assign {
@@ -320,11 +337,11 @@ pub(super) fn declare_nameref(
             return Ok(1);
         }
     }
-    if matches!(interp.st.vars.get(var_name).map(|v| &v.value), Some(Value::Indexed(_) | Value::Assoc(_))) {
+    if matches!(interp.state().vars.get(var_name).map(|v| &v.value), Some(Value::Indexed(_) | Value::Assoc(_))) {
         interp.error(format_args!("{builtin}: {var_name}: reference variable cannot be an array"))?;
         return Ok(1);
     }
-    let vars = interp.st.vars_mut();
+    let vars = interp.state_mut().vars_mut();
     match vars.get_mut(var_name) {
         Some(var) => {
             var.nameref = true;

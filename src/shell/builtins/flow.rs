@@ -1,5 +1,8 @@
-//! Leaving and running code: `exit`, `return`, `break`, `continue`,
-//! `eval`, `source` and `let`.
+//! The builtins that drive the interpreter, and so take `Interp` itself:
+//! leaving (`exit`, `return`, `break`, `continue`) and running code
+//! (`eval`, `source`, `command`, `builtin`, `printf` without `-v`, which
+//! runs the command of the table). `let` is here beside them. The others
+//! (`scripts.rs` aside) see the shell through [`BuiltinEnv`].
 
 use super::*;
 
@@ -85,7 +88,7 @@ pub(super) fn source(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     };
     let path = storage_path(&interp.st.cwd, file);
     // `source <(cmd)`: a process substitution's path.
-    let data = match interp.proc_fd_input(&path).map_or_else(|| interp.rt.storage.read(&path), Ok) {
+    let data = match interp.io.proc_fd_input(&path).map_or_else(|| interp.rt.storage.read(&path), Ok) {
         Ok(data) => data,
         Err(error) => {
             interp.error(format_args!("{file}: {}", crate::shell::command::error_reason(&error)))?;
@@ -128,11 +131,70 @@ pub(super) fn let_(interp: &mut Interp<'_>, argv: &[String]) -> Res {
         match interp.arith_value(expr) {
             Ok(v) => last = v,
             Err(error) => {
-                let message = Interp::arith_message(expr, &error);
+                let message = super::super::arith::message(expr, &error);
                 interp.error(format_args!("let: {message}"))?;
                 return Ok(1);
             }
         }
     }
     Ok(i32::from(last == 0))
+}
+
+/// `command [-pvV] NAME [ARG]...`: runs NAME skipping functions (`-v`,
+/// `-V`: says how it would run).
+pub(super) fn command(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    let (verbose, rest) = command_args(argv);
+    if let Some(long) = verbose {
+        return command_v(interp, rest, long);
+    }
+    if rest.is_empty() {
+        return Ok(0);
+    }
+    // `command name`: skip functions.
+    let name = rest[0].as_str();
+    if let Some(builtin) = lookup(name) {
+        return builtin(interp, rest);
+    }
+    let saved = interp.st.functions.clone();
+    if saved.contains_key(name) {
+        let mut without = (*saved).clone();
+        without.remove(name);
+        interp.st.functions = Arc::new(without);
+        let result = interp.dispatch(rest, None);
+        interp.st.functions = saved;
+        return result;
+    }
+    interp.dispatch(rest, None)
+}
+
+/// `builtin NAME [ARG]...`: runs the builtin NAME, skipping functions.
+pub(super) fn builtin(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    let Some(name) = argv.get(1) else { return Ok(0) };
+    match lookup(name).filter(|_| BUILTINS.contains(&name.as_str()) && !matches!(name.as_str(), "bash" | "sh")) {
+        Some(function) => function(interp, &argv[1..]),
+        None => {
+            interp.error(format_args!("builtin: {name}: not a shell builtin"))?;
+            Ok(1)
+        }
+    }
+}
+
+/// `printf -v NAME …` sets a variable ([`printf_var`]); any other `printf`
+/// runs the command of the table.
+pub(super) fn printf(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    if argv.get(1).map(String::as_str) == Some("-v") {
+        return printf_var(interp, argv);
+    }
+    if argv.len() == 1 {
+        interp.err(b"printf: usage: printf [-v var] format [arguments]\n")?;
+        return Ok(2);
+    }
+    // A builtin's messages say where: `bash: line N: printf: abc: invalid number`.
+    let source = if interp.at.functions_running > 0 { "environment" } else { "bash" };
+    let mut named = argv.to_vec();
+    named[0] = format!("{source}: line {}: printf", interp.at.line);
+    match commands::lookup("printf") {
+        Some(command) => interp.run_table(command, &named),
+        None => Ok(127),
+    }
 }

@@ -2,19 +2,19 @@
 
 use super::*;
 
-pub(super) fn getopts(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+pub(super) fn getopts<E: BuiltinEnv + ?Sized>(interp: &mut E, argv: &[String]) -> Res {
     if argv.len() < 3 {
         interp.error("getopts: usage: getopts optstring name [arg ...]")?;
         return Ok(2);
     }
     let spec = argv[1].as_str();
     let name = argv[2].clone();
-    let args: Vec<String> = if argv.len() > 3 { argv[3..].to_vec() } else { interp.st.positional.to_vec() };
+    let args: Vec<String> = if argv.len() > 3 { argv[3..].to_vec() } else { interp.state().positional.to_vec() };
     let silent = spec.starts_with(':');
     let spec = spec.trim_start_matches(':');
-    let optind: usize = interp.st.get("OPTIND").and_then(|v| v.parse().ok()).filter(|&v| v >= 1).unwrap_or(1);
-    let mut sub: usize = interp.st.get("_AIKIDO_OPTPOS").and_then(|v| v.parse().ok()).unwrap_or(0);
-    let set = |interp: &mut Interp<'_>, n: &str, v: String| interp.set_var(n, v).map_err(|_| ());
+    let optind: usize = interp.state().get("OPTIND").and_then(|v| v.parse().ok()).filter(|&v| v >= 1).unwrap_or(1);
+    let mut sub: usize = interp.state().get("_AIKIDO_OPTPOS").and_then(|v| v.parse().ok()).unwrap_or(0);
+    let set = |interp: &mut E, n: &str, v: String| interp.set_var(n, v).map_err(|_| ());
     let Some(arg) = args.get(optind - 1) else {
         let _ = set(interp, &name, "?".to_string());
         return Ok(1);
@@ -45,9 +45,9 @@ pub(super) fn getopts(interp: &mut Interp<'_>, argv: &[String]) -> Res {
             if silent {
                 let _ = set(interp, "OPTARG", opt.to_string());
             } else {
-                interp.unset_quiet("OPTARG");
+                interp.state_mut().unset("OPTARG");
                 // As bash: `$0: …`, without a line.
-                let text = format!("{}: illegal option -- {opt}\n", interp.st.arg0);
+                let text = format!("{}: illegal option -- {opt}\n", interp.state().arg0);
                 interp.err(text.as_bytes())?;
             }
             let _ = set(interp, &name, "?".to_string());
@@ -78,7 +78,7 @@ pub(super) fn getopts(interp: &mut Interp<'_>, argv: &[String]) -> Res {
                             let _ = set(interp, "OPTARG", opt.to_string());
                             let _ = set(interp, &name, ":".to_string());
                         } else {
-                            let text = format!("{}: option requires an argument -- {opt}\n", interp.st.arg0);
+                            let text = format!("{}: option requires an argument -- {opt}\n", interp.state().arg0);
                             interp.err(text.as_bytes())?;
                             let _ = set(interp, &name, "?".to_string());
                         }
@@ -93,10 +93,4 @@ pub(super) fn getopts(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     let _ = set(interp, "OPTIND", next_optind.to_string());
     let _ = set(interp, "_AIKIDO_OPTPOS", next_sub.to_string());
     Ok(status)
-}
-
-impl Interp<'_> {
-    pub(super) fn unset_quiet(&mut self, name: &str) {
-        self.st.unset(name);
-    }
 }

@@ -3,7 +3,7 @@
 
 use super::*;
 
-pub(super) fn echo(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+pub(super) fn echo<E: BuiltinEnv + ?Sized>(interp: &mut E, argv: &[String]) -> Res {
     let mut newline = true;
     let mut escapes = false;
     let mut args = &argv[1..];
@@ -108,7 +108,7 @@ pub(super) fn find_backslash_c(arg: &str) -> Option<usize> {
     None
 }
 
-pub(super) fn read(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+pub(super) fn read<E: BuiltinEnv + ?Sized>(interp: &mut E, argv: &[String]) -> Res {
     let mut raw = false;
     let mut array: Option<String> = None;
     let mut delim = Some(b'\n');
@@ -157,8 +157,8 @@ pub(super) fn read(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     // Byte by byte from a pipe, as bash reads one: the rest stays for the
     // next reader. `read -u N`: fd N (0, or 3 to 9 opened for reading).
     let input_index = match unit {
-        None => interp.io.fd.input,
-        Some(unit) => match unit.parse::<i32>().ok().and_then(|n| interp.input_fd(n)) {
+        None => interp.streams().fd.input,
+        Some(unit) => match unit.parse::<i32>().ok().and_then(|n| interp.streams().input_fd(n)) {
             Some(index) => index,
             None => {
                 interp.error(format_args!("read: {unit}: invalid file descriptor: Bad file descriptor"))?;
@@ -166,7 +166,8 @@ pub(super) fn read(interp: &mut Interp<'_>, argv: &[String]) -> Res {
             }
         },
     };
-    let input = &mut interp.io.ins[input_index];
+    let max_memory = interp.runtime().limits.max_memory_bytes;
+    let input = &mut interp.streams_mut().ins[input_index];
     let mut line: Vec<u8> = Vec::new();
     let mut escaped: Vec<bool> = Vec::new();
     let mut found_delim = false;
@@ -192,7 +193,7 @@ pub(super) fn read(interp: &mut Interp<'_>, argv: &[String]) -> Res {
             line.push(b);
             escaped.push(false);
         }
-        if line.len() > interp.rt.limits.max_memory_bytes {
+        if line.len() > max_memory {
             return Err(Flow::Limit(crate::shell::LimitHit::Memory));
         }
     }
@@ -201,11 +202,11 @@ pub(super) fn read(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     }
     let status = i32::from(!found_delim);
     let text = String::from_utf8_lossy(&line).into_owned();
-    let ifs = interp.st.get("IFS").map_or_else(|| " \t\n".to_string(), str::to_string);
+    let ifs = interp.state().get("IFS").map_or_else(|| " \t\n".to_string(), str::to_string);
     if let Some(array) = array {
         let fields = split_read(&text, &escaped, &ifs, usize::MAX);
         let map = fields.into_iter().enumerate().map(|(i, f)| (i as i64, f)).collect();
-        interp.set_value(&array, Value::Indexed(map));
+        interp.state_mut().set_value(&array, Value::Indexed(map));
         return Ok(status);
     }
     if names.is_empty() {
@@ -281,7 +282,7 @@ pub(super) fn split_read(text: &str, escaped: &[bool], ifs: &str, n: usize) -> V
 const MAPFILE_USAGE: &[u8] =
     b"mapfile: usage: mapfile [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [-C callback] [-c quantum] [array]\n";
 
-pub(super) fn mapfile(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+pub(super) fn mapfile<E: BuiltinEnv + ?Sized>(interp: &mut E, argv: &[String]) -> Res {
     let mut strip = false;
     let mut delim = b'\n';
     let mut max: Option<usize> = None;
@@ -333,7 +334,9 @@ pub(super) fn mapfile(interp: &mut Interp<'_>, argv: &[String]) -> Res {
             break;
         }
     }
-    let input = &mut interp.io.ins[interp.io.fd.input];
+    let max_memory = interp.runtime().limits.max_memory_bytes;
+    let io = interp.streams_mut();
+    let input = &mut io.ins[io.fd.input];
     let mut items = std::collections::BTreeMap::new();
     let mut index = 0i64;
     let mut seen = 0usize;
@@ -362,7 +365,7 @@ pub(super) fn mapfile(interp: &mut Interp<'_>, argv: &[String]) -> Res {
             }
         }
         bytes += item.len();
-        if bytes > interp.rt.limits.max_memory_bytes {
+        if bytes > max_memory {
             return Err(Flow::Limit(crate::shell::LimitHit::Memory));
         }
         if strip && item.last() == Some(&delim) {
@@ -375,30 +378,15 @@ pub(super) fn mapfile(interp: &mut Interp<'_>, argv: &[String]) -> Res {
         items.insert(index, String::from_utf8_lossy(&item).into_owned());
         index += 1;
     }
-    interp.set_value(&name, Value::Indexed(items));
+    interp.state_mut().set_value(&name, Value::Indexed(items));
     Ok(0)
 }
 
 // ----- printf -v -----
 
-/// `printf -v NAME FORMAT [ARGUMENT]...` stores the output in a variable (a
-/// plain name: `printf -v 'a[1]'` is refused); any other `printf` runs the
-/// command of the table.
-pub(super) fn printf(interp: &mut Interp<'_>, argv: &[String]) -> Res {
-    if argv.get(1).map(String::as_str) != Some("-v") {
-        if argv.len() == 1 {
-            interp.err(b"printf: usage: printf [-v var] format [arguments]\n")?;
-            return Ok(2);
-        }
-        // A builtin's messages say where: `bash: line N: printf: abc: invalid number`.
-        let source = if interp.at.functions_running > 0 { "environment" } else { "bash" };
-        let mut named = argv.to_vec();
-        named[0] = format!("{source}: line {}: printf", interp.at.line);
-        return match commands::lookup("printf") {
-            Some(command) => interp.run_table(command, &named),
-            None => Ok(127),
-        };
-    }
+/// `printf -v NAME FORMAT [ARGUMENT]...` stores the output in a variable
+/// (a name or an array element).
+pub(super) fn printf_var<E: BuiltinEnv + ?Sized>(interp: &mut E, argv: &[String]) -> Res {
     let Some(name) = argv.get(2) else {
         interp.error("printf: -v: option requires an argument")?;
         interp.err(b"printf: usage: printf [-v var] format [arguments]\n")?;
@@ -425,8 +413,8 @@ pub(super) fn printf(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     let formatted = commands::printf_format(
         format.as_bytes(),
         args,
-        &|| interp.rt.check(),
-        interp.rt.limits.max_output_bytes.saturating_mul(4),
+        &|| interp.runtime().check(),
+        interp.runtime().limits.max_output_bytes.saturating_mul(4),
     )?;
     for message in &formatted.errors {
         interp.error(format_args!("printf: {message}"))?;

@@ -1,5 +1,6 @@
 //! Other scripts: `bash`/`sh` (`-c`, `-n`, a file), a script run by path
-//! (`./x.sh`), and `exec`.
+//! (`./x.sh`), and `exec`: builtins that drive the interpreter, so they
+//! take `Interp`.
 
 use super::*;
 

@@ -3,8 +3,8 @@
 
 use super::*;
 
-pub(super) fn set_option(interp: &mut Interp<'_>, name: &str, on: bool) -> bool {
-    let options = &mut interp.st.options;
+pub(super) fn set_option<E: BuiltinEnv + ?Sized>(interp: &mut E, name: &str, on: bool) -> bool {
+    let options = &mut interp.state_mut().options;
     match name {
         "e" | "errexit" => options.errexit = on,
         "u" | "nounset" => options.nounset = on,
@@ -44,13 +44,13 @@ pub(super) fn set_option(interp: &mut Interp<'_>, name: &str, on: bool) -> bool 
     true
 }
 
-pub(super) fn set(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+pub(super) fn set<E: BuiltinEnv + ?Sized>(interp: &mut E, argv: &[String]) -> Res {
     if argv.len() == 1 {
-        let mut names: Vec<&String> = interp.st.vars.keys().collect();
+        let mut names: Vec<&String> = interp.state().vars.keys().collect();
         names.sort();
         let mut text = String::new();
         for name in names {
-            if let Some(var) = interp.st.vars.get(name) {
+            if let Some(var) = interp.state().vars.get(name) {
                 text.push_str(&declare_line(name, var, false));
             }
         }
@@ -62,7 +62,7 @@ pub(super) fn set(interp: &mut Interp<'_>, argv: &[String]) -> Res {
         let arg = &argv[i];
         if arg == "--" {
             i += 1;
-            interp.st.positional = Arc::new(argv[i..].to_vec());
+            interp.state_mut().positional = Arc::new(argv[i..].to_vec());
             return Ok(0);
         }
         let (on, flags) = match arg.as_bytes().first() {
@@ -88,7 +88,7 @@ pub(super) fn set(interp: &mut Interp<'_>, argv: &[String]) -> Res {
                     None => {
                         // Every option bash lists, in its order: `set -o` as a
                         // table, `set +o` as the commands that restore them.
-                        let o = interp.st.options;
+                        let o = interp.state().options;
                         let mut text = String::new();
                         for (name, value) in [
                             ("allexport", false),
@@ -137,12 +137,12 @@ pub(super) fn set(interp: &mut Interp<'_>, argv: &[String]) -> Res {
         i += 1;
     }
     if i < argv.len() {
-        interp.st.positional = Arc::new(argv[i..].to_vec());
+        interp.state_mut().positional = Arc::new(argv[i..].to_vec());
     }
     Ok(0)
 }
 
-pub(super) fn shift(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+pub(super) fn shift<E: BuiltinEnv + ?Sized>(interp: &mut E, argv: &[String]) -> Res {
     let n = match argv.get(1) {
         None => 1,
         Some(text) => match text.parse::<usize>() {
@@ -153,14 +153,14 @@ pub(super) fn shift(interp: &mut Interp<'_>, argv: &[String]) -> Res {
             }
         },
     };
-    if n > interp.st.positional.len() {
+    if n > interp.state().positional.len() {
         return Ok(1);
     }
-    Arc::make_mut(&mut interp.st.positional).drain(..n);
+    Arc::make_mut(&mut interp.state_mut().positional).drain(..n);
     Ok(0)
 }
 
-pub(super) fn unset(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+pub(super) fn unset<E: BuiltinEnv + ?Sized>(interp: &mut E, argv: &[String]) -> Res {
     let mut functions = false;
     let mut unset_ref = false;
     let mut status = 0;
@@ -172,11 +172,11 @@ pub(super) fn unset(interp: &mut Interp<'_>, argv: &[String]) -> Res {
             name => {
                 // `unset ref` unsets what a nameref names; `unset -n ref` the reference.
                 let target =
-                    if unset_ref || functions { name.to_string() } else { interp.st.resolved(name).into_owned() };
+                    if unset_ref || functions { name.to_string() } else { interp.state().resolved(name).into_owned() };
                 let name = target.as_str();
                 if functions {
-                    if interp.st.functions.contains_key(name) {
-                        Arc::make_mut(&mut interp.st.functions).remove(name);
+                    if interp.state().functions.contains_key(name) {
+                        Arc::make_mut(&mut interp.state_mut().functions).remove(name);
                     }
                     continue;
                 }
@@ -184,15 +184,15 @@ pub(super) fn unset(interp: &mut Interp<'_>, argv: &[String]) -> Res {
                     unset_element(interp, base, index)?;
                     continue;
                 }
-                if interp.st.vars.get(name).is_some_and(|v| v.readonly) {
+                if interp.state().vars.get(name).is_some_and(|v| v.readonly) {
                     interp.error(format_args!("unset: {name}: cannot unset: readonly variable"))?;
                     status = 1;
                     continue;
                 }
-                if interp.st.vars.contains_key(name) {
-                    interp.st.unset(name);
-                } else if interp.st.functions.contains_key(name) {
-                    Arc::make_mut(&mut interp.st.functions).remove(name);
+                if interp.state().vars.contains_key(name) {
+                    interp.state_mut().unset(name);
+                } else if interp.state().functions.contains_key(name) {
+                    Arc::make_mut(&mut interp.state_mut().functions).remove(name);
                 }
             }
         }
@@ -200,27 +200,27 @@ pub(super) fn unset(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     Ok(status)
 }
 
-pub(super) fn unset_element(interp: &mut Interp<'_>, name: &str, index: &str) -> Result<(), Flow> {
+pub(super) fn unset_element<E: BuiltinEnv + ?Sized>(interp: &mut E, name: &str, index: &str) -> Result<(), Flow> {
     if index == "@" || index == "*" {
-        interp.st.unset(name);
+        interp.state_mut().unset(name);
         return Ok(());
     }
-    match interp.st.vars.get(name).map(|v| &v.value) {
+    match interp.state().vars.get(name).map(|v| &v.value) {
         Some(Value::Assoc(_)) => {
             let key = interp.expand_string(index)?;
-            if let Some(Value::Assoc(map)) = interp.st.vars_mut().get_mut(name).map(|v| &mut v.value) {
+            if let Some(Value::Assoc(map)) = interp.state_mut().vars_mut().get_mut(name).map(|v| &mut v.value) {
                 map.shift_remove(&key);
             }
         }
         Some(Value::Indexed(_)) | Some(Value::Str(_)) => {
             let i = interp.arith_expand(index)?;
-            let Some(i) = interp.resolve_index(name, i) else { return Ok(()) };
-            let var = interp.st.vars_mut().get_mut(name);
+            let Some(i) = interp.state().resolve_index(name, i) else { return Ok(()) };
+            let var = interp.state_mut().vars_mut().get_mut(name);
             match var.map(|v| &mut v.value) {
                 Some(Value::Indexed(map)) => {
                     map.remove(&i);
                 }
-                Some(Value::Str(_)) if i == 0 => interp.st.unset(name),
+                Some(Value::Str(_)) if i == 0 => interp.state_mut().unset(name),
                 _ => {}
             }
         }
@@ -234,7 +234,7 @@ pub(super) fn unset_element(interp: &mut Interp<'_>, name: &str, index: &str) ->
 /// bash's other options are accepted and ignored (shown as off), an unknown
 /// name is an error (status 1). `extglob` changes the parser from the next
 /// line on, as in bash.
-pub(super) fn shopt(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+pub(super) fn shopt<E: BuiltinEnv + ?Sized>(interp: &mut E, argv: &[String]) -> Res {
     let mut mode = None;
     let mut quiet = false;
     let mut print = false;
@@ -252,7 +252,7 @@ pub(super) fn shopt(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     }
     let mut text = String::new();
     for name in names {
-        let options = &mut interp.st.options;
+        let options = &mut interp.state_mut().options;
         let slot = match name {
             "nullglob" => Some(&mut options.nullglob),
             "dotglob" => Some(&mut options.dotglob),
@@ -287,7 +287,7 @@ pub(super) fn shopt(interp: &mut Interp<'_>, argv: &[String]) -> Res {
             text.push_str(&format!("{name:<15}\t{}\n", if on { "on" } else { "off" }));
         }
     }
-    interp.cache.popts.enable_extended_globbing = interp.st.options.extglob;
+    interp.caches_mut().popts.enable_extended_globbing = interp.state().options.extglob;
     interp.out(text.as_bytes())?;
     Ok(status)
 }

@@ -2,7 +2,7 @@
 
 use super::*;
 
-pub(super) fn test(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+pub(super) fn test<E: BuiltinEnv + ?Sized>(interp: &mut E, argv: &[String]) -> Res {
     let name = argv[0].as_str();
     let mut args = &argv[1..];
     if name == "[" {
@@ -38,7 +38,7 @@ pub(super) fn test(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     }
 }
 
-pub(super) fn eval_test(interp: &mut Interp<'_>, expr: &TestExpr) -> Result<bool, String> {
+pub(super) fn eval_test<E: BuiltinEnv + ?Sized>(interp: &mut E, expr: &TestExpr) -> Result<bool, String> {
     if crate::shell::stack::too_deep() {
         return Err("expression nested too deeply".to_string());
     }
@@ -61,9 +61,9 @@ pub(super) fn eval_test(interp: &mut Interp<'_>, expr: &TestExpr) -> Result<bool
 }
 
 /// A file or string test shared by `test` and `[[ ]]`.
-pub(super) fn unary(interp: &mut Interp<'_>, predicate: &UnaryPredicate, operand: &str) -> bool {
-    let storage = interp.rt.storage;
-    let path = || storage_path(&interp.st.cwd, operand);
+pub(super) fn unary<E: BuiltinEnv + ?Sized>(interp: &mut E, predicate: &UnaryPredicate, operand: &str) -> bool {
+    let storage = interp.runtime().storage;
+    let path = || storage_path(&interp.state().cwd, operand);
     let stat = || if operand.is_empty() { None } else { storage.stat(&path()).ok() };
     match predicate {
         UnaryPredicate::StringHasZeroLength => operand.is_empty(),
@@ -87,7 +87,7 @@ pub(super) fn unary(interp: &mut Interp<'_>, predicate: &UnaryPredicate, operand
             stat().is_some()
         }
         UnaryPredicate::ShellOptionEnabled => {
-            let o = interp.st.options;
+            let o = interp.state().options;
             match operand {
                 "errexit" => o.errexit,
                 "errtrace" => o.errtrace,
@@ -101,30 +101,32 @@ pub(super) fn unary(interp: &mut Interp<'_>, predicate: &UnaryPredicate, operand
             }
         }
         UnaryPredicate::ShellVariableIsSetAndAssigned => var_is_set(interp, operand),
-        UnaryPredicate::ShellVariableIsSetAndNameRef => {
-            interp.st.vars.get(operand).is_some_and(|v| v.nameref && v.value.scalar().is_some_and(|t| !t.is_empty()))
-        }
+        UnaryPredicate::ShellVariableIsSetAndNameRef => interp
+            .state()
+            .vars
+            .get(operand)
+            .is_some_and(|v| v.nameref && v.value.scalar().is_some_and(|t| !t.is_empty())),
         _ => false,
     }
 }
 
-pub(super) fn var_is_set(interp: &mut Interp<'_>, operand: &str) -> bool {
-    let resolved = interp.st.resolved(operand).into_owned();
+pub(super) fn var_is_set<E: BuiltinEnv + ?Sized>(interp: &mut E, operand: &str) -> bool {
+    let resolved = interp.state().resolved(operand).into_owned();
     let operand = resolved.as_str();
     if let Some((name, index)) = operand.strip_suffix(']').and_then(|n| n.split_once('[')) {
-        let i = match interp.st.var(name).map(|v| &v.value) {
+        let i = match interp.state().var(name).map(|v| &v.value) {
             Some(Value::Indexed(_)) => interp.arith_value(index).unwrap_or(-1),
             _ => 0,
         };
-        let i = interp.resolve_index(name, i);
-        return match interp.st.var(name).map(|v| &v.value) {
+        let i = interp.state().resolve_index(name, i);
+        return match interp.state().var(name).map(|v| &v.value) {
             Some(Value::Assoc(map)) => map.contains_key(index),
             Some(Value::Indexed(map)) => i.is_some_and(|i| map.contains_key(&i)),
             Some(Value::Str(_)) => index == "0",
             None => false,
         };
     }
-    match interp.st.vars.get(operand).filter(|v| !v.nameref) {
+    match interp.state().vars.get(operand).filter(|v| !v.nameref) {
         Some(var) => var.value.scalar().is_some() || !matches!(var.value, Value::Str(_)),
         None => false,
     }
@@ -141,16 +143,16 @@ pub(super) fn parse_integer(s: &str) -> Result<i64, String> {
 
 /// Comparisons shared by `test` and `[[ ]]` (`arith`: operands of `-eq`…
 /// are arithmetic expressions, as in `[[ ]]`).
-pub(super) fn binary_common(
-    interp: &mut Interp<'_>,
+pub(super) fn binary_common<E: BuiltinEnv + ?Sized>(
+    interp: &mut E,
     predicate: &BinaryPredicate,
     left: &str,
     right: &str,
     arith: bool,
 ) -> Result<bool, String> {
-    let int = |interp: &mut Interp<'_>, s: &str| -> Result<i64, String> {
+    let int = |interp: &mut E, s: &str| -> Result<i64, String> {
         if arith {
-            interp.arith_value(s).map_err(|e| Interp::arith_message(s, &e))
+            interp.arith_value(s).map_err(|e| super::super::arith::message(s, &e))
         } else {
             parse_integer(s)
         }
@@ -170,16 +172,16 @@ pub(super) fn binary_common(
         }
         BinaryPredicate::StringContainsSubstring => left.contains(right),
         BinaryPredicate::FilesReferToSameDeviceAndInodeNumbers => {
-            let storage = interp.rt.storage;
-            let a = storage_path(&interp.st.cwd, left);
-            let b = storage_path(&interp.st.cwd, right);
+            let storage = interp.runtime().storage;
+            let a = storage_path(&interp.state().cwd, left);
+            let b = storage_path(&interp.state().cwd, right);
             storage.stat(&a).is_ok() && storage.stat(&b).is_ok() && a == b
         }
         BinaryPredicate::LeftFileIsNewerOrExistsWhenRightDoesNot
         | BinaryPredicate::LeftFileIsOlderOrDoesNotExistWhenRightDoes => {
-            let storage = interp.rt.storage;
-            let a = storage.stat(&storage_path(&interp.st.cwd, left)).ok().map(|m| m.modified);
-            let b = storage.stat(&storage_path(&interp.st.cwd, right)).ok().map(|m| m.modified);
+            let storage = interp.runtime().storage;
+            let a = storage.stat(&storage_path(&interp.state().cwd, left)).ok().map(|m| m.modified);
+            let b = storage.stat(&storage_path(&interp.state().cwd, right)).ok().map(|m| m.modified);
             let newer = matches!(predicate, BinaryPredicate::LeftFileIsNewerOrExistsWhenRightDoesNot);
             match (a, b) {
                 (Some(a), Some(b)) => {
@@ -198,9 +200,10 @@ pub(super) fn binary_common(
     })
 }
 
-impl Interp<'_> {
+/// `[[ ]]`, for any [`BuiltinEnv`].
+pub(crate) trait ExtendedTest: BuiltinEnv {
     /// `[[ expr ]]`: 0 true, 1 false, 2 error (a bad regex or number).
-    pub(crate) fn run_extended_test(&mut self, expr: &ExtendedTestExpr) -> Res {
+    fn run_extended_test(&mut self, expr: &ExtendedTestExpr) -> Res {
         match self.eval_extended(expr)? {
             Ok(true) => Ok(0),
             Ok(false) => Ok(1),
@@ -213,8 +216,8 @@ impl Interp<'_> {
         }
     }
 
-    pub(super) fn eval_extended(&mut self, expr: &ExtendedTestExpr) -> Result<Result<bool, String>, Flow> {
-        self.rt.check_stack()?;
+    fn eval_extended(&mut self, expr: &ExtendedTestExpr) -> Result<Result<bool, String>, Flow> {
+        self.runtime().check_stack()?;
         Ok(Ok(match expr {
             ExtendedTestExpr::And(a, b) => match self.eval_extended(a)? {
                 Ok(true) => return self.eval_extended(b),
@@ -246,7 +249,7 @@ impl Interp<'_> {
         Ok(Ok(match expr {
             ExtendedTestExpr::UnaryTest(predicate, word) => {
                 let operand = self.expand_string(&word.value)?;
-                if self.st.options.xtrace {
+                if self.state().options.xtrace {
                     self.trace_test(&format!("{not}{predicate} {}", shown(&operand)))?;
                 }
                 unary(self, predicate, &operand)
@@ -259,7 +262,7 @@ impl Interp<'_> {
                     | BinaryPredicate::StringDoesNotExactlyMatchPattern
                     | BinaryPredicate::StringDoesNotExactlyMatchString => {
                         let pattern = self.expand_pattern(&right.value)?;
-                        if self.st.options.xtrace {
+                        if self.state().options.xtrace {
                             self.trace_test(&format!("{not}{} {predicate} {}", shown(&l), shown(&pattern)))?;
                         }
                         let matched = self.pattern_matches(&pattern, &l, true)?;
@@ -271,14 +274,14 @@ impl Interp<'_> {
                     }
                     BinaryPredicate::StringMatchesRegex => {
                         let regex = self.expand_regex(&right.value)?;
-                        if self.st.options.xtrace {
+                        if self.state().options.xtrace {
                             self.trace_test(&format!("{not}{} =~ {}", shown(&l), shown(&regex)))?;
                         }
                         return Ok(self.regex_match(&l, &regex));
                     }
                     _ => {
                         let r = self.expand_string(&right.value)?;
-                        if self.st.options.xtrace {
+                        if self.state().options.xtrace {
                             self.trace_test(&format!("{not}{} {predicate} {}", shown(&l), shown(&r)))?;
                         }
                         match binary_common(self, predicate, &l, &r, true) {
@@ -293,16 +296,16 @@ impl Interp<'_> {
     }
 
     fn trace_test(&mut self, text: &str) -> Result<(), Flow> {
-        let line = format!("{} [[ {text} ]]\n", "+".repeat(self.at.substs as usize + 1));
+        let line = format!("{} [[ {text} ]]\n", "+".repeat(self.at().substs as usize + 1));
         self.err(line.as_bytes())
     }
 
     /// `text =~ regex`: sets `BASH_REMATCH`.
-    pub(super) fn regex_match(&mut self, text: &str, regex: &str) -> Result<bool, String> {
+    fn regex_match(&mut self, text: &str, regex: &str) -> Result<bool, String> {
         // `nocasematch` applies to `=~` too; the cache keeps the two apart.
-        let nocase = self.st.options.nocasematch;
+        let nocase = self.state().options.nocasematch;
         let key = if nocase { format!("\0i{regex}") } else { regex.to_string() };
-        let compiled = match self.cache.regexes.get(&key) {
+        let compiled = match self.caches().regexes.get(&key) {
             Some(r) => r.clone(),
             None => {
                 // POSIX ERE, as regcomp(3) reads it in the C locale.
@@ -313,8 +316,8 @@ impl Interp<'_> {
                     return Err(String::new());
                 };
                 let r = std::rc::Rc::new(r);
-                if self.cache.regexes.len() < 256 {
-                    self.cache.regexes.insert(key, r.clone());
+                if self.caches().regexes.len() < 256 {
+                    self.caches_mut().regexes.insert(key, r.clone());
                 }
                 r
             }
@@ -330,7 +333,7 @@ impl Interp<'_> {
             }
             None => false,
         };
-        self.set_value("BASH_REMATCH", Value::Indexed(map));
+        self.state_mut().set_value("BASH_REMATCH", Value::Indexed(map));
         Ok(matched)
     }
 }
@@ -343,3 +346,5 @@ fn shown(text: &str) -> &str {
         text
     }
 }
+
+impl<E: BuiltinEnv + ?Sized> ExtendedTest for E {}

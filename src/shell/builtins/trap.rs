@@ -3,7 +3,7 @@
 
 use super::*;
 
-pub(super) fn trap(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+pub(super) fn trap<E: BuiltinEnv + ?Sized>(interp: &mut E, argv: &[String]) -> Res {
     let args = &argv[1..];
     if args.is_empty() || args[0] == "-p" {
         let names = if args.is_empty() { &[][..] } else { &args[1..] };
@@ -11,22 +11,22 @@ pub(super) fn trap(interp: &mut Interp<'_>, argv: &[String]) -> Res {
         let mut status = 0;
         let line = |name: &str, action: &str| format!("trap -- {} {name}\n", single_quote(action));
         if names.is_empty() {
-            if let Some(action) = interp.st.exit_trap.clone() {
+            if let Some(action) = interp.state().exit_trap.clone() {
                 text.push_str(&line("EXIT", &action));
             }
-            for (name, action) in interp.st.traps.values() {
+            for (name, action) in interp.state().traps.values() {
                 text.push_str(&line(name, action));
             }
         }
         for name in names {
             match crate::shell::state::trap_number(name) {
                 Some((0, _)) => {
-                    if let Some(action) = interp.st.exit_trap.clone() {
+                    if let Some(action) = interp.state().exit_trap.clone() {
                         text.push_str(&line("EXIT", &action));
                     }
                 }
                 Some((n, _)) => {
-                    if let Some((name, action)) = interp.st.traps.get(&n) {
+                    if let Some((name, action)) = interp.state().traps.get(&n) {
                         text.push_str(&line(name, action));
                     }
                 }
@@ -54,14 +54,14 @@ pub(super) fn trap(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     for signal in signals {
         match crate::shell::state::trap_number(signal) {
             Some((0, _)) => {
-                interp.st.exit_trap = action.clone().filter(|a| !a.is_empty()).map(Arc::from);
+                interp.state_mut().exit_trap = action.clone().filter(|a| !a.is_empty()).map(Arc::from);
             }
             Some((n, name)) => match &action {
                 Some(action) => {
-                    interp.st.traps.insert(n, (name, Arc::from(action.as_str())));
+                    interp.state_mut().traps.insert(n, (name, Arc::from(action.as_str())));
                 }
                 None => {
-                    interp.st.traps.remove(&n);
+                    interp.state_mut().traps.remove(&n);
                 }
             },
             None => {

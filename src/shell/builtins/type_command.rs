@@ -10,10 +10,10 @@ pub(super) enum Kind {
     File,
 }
 
-pub(super) fn kind_of(interp: &Interp<'_>, name: &str, functions: bool) -> Option<Kind> {
+pub(super) fn kind_of<E: BuiltinEnv + ?Sized>(interp: &E, name: &str, functions: bool) -> Option<Kind> {
     if KEYWORDS.contains(&name) {
         Some(Kind::Keyword)
-    } else if functions && interp.st.functions.contains_key(name) {
+    } else if functions && interp.state().functions.contains_key(name) {
         Some(Kind::Function)
     } else if lookup(name).is_some() {
         Some(Kind::Builtin)
@@ -24,7 +24,7 @@ pub(super) fn kind_of(interp: &Interp<'_>, name: &str, functions: bool) -> Optio
     }
 }
 
-pub(super) fn type_(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+pub(super) fn type_<E: BuiltinEnv + ?Sized>(interp: &mut E, argv: &[String]) -> Res {
     let mut terse = false;
     let mut path_only = false;
     let mut status = 0;
@@ -43,7 +43,7 @@ pub(super) fn type_(interp: &mut Interp<'_>, argv: &[String]) -> Res {
                         (Kind::Builtin, true, _) => "builtin\n".to_string(),
                         (Kind::Keyword, true, _) => "keyword\n".to_string(),
                         (Kind::File, true, _) => "file\n".to_string(),
-                        (Kind::Function, false, _) => match interp.st.functions.get(name) {
+                        (Kind::Function, false, _) => match interp.state().functions.get(name) {
                             Some(body) => {
                                 format!("{name} is a function\n{}", super::declare::function_text(name, body))
                             }
@@ -70,7 +70,9 @@ pub(super) fn type_(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     Ok(status)
 }
 
-pub(super) fn command(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+/// `command`'s options: `Some(long)` for `-v` (`-V`: long), and the words
+/// after them.
+pub(super) fn command_args(argv: &[String]) -> (Option<bool>, &[String]) {
     let mut i = 1;
     let mut verbose = None;
     while let Some(arg) = argv.get(i) {
@@ -87,56 +89,41 @@ pub(super) fn command(interp: &mut Interp<'_>, argv: &[String]) -> Res {
         i += 1;
     }
     let rest = &argv[i.min(argv.len())..];
-    if let Some(long) = verbose {
-        let mut status = 0;
-        for name in rest {
-            let line = match kind_of(interp, name, true) {
-                Some(Kind::File) => {
-                    if long {
-                        format!("{name} is /usr/bin/{name}\n")
-                    } else {
-                        format!("/usr/bin/{name}\n")
-                    }
+    (verbose, rest)
+}
+
+/// `command -v NAME...` (`-V`: `long`): how each name would run.
+pub(super) fn command_v<E: BuiltinEnv + ?Sized>(interp: &mut E, rest: &[String], long: bool) -> Res {
+    let mut status = 0;
+    for name in rest {
+        let line = match kind_of(interp, name, true) {
+            Some(Kind::File) => {
+                if long {
+                    format!("{name} is /usr/bin/{name}\n")
+                } else {
+                    format!("/usr/bin/{name}\n")
                 }
-                Some(Kind::Function) if long => format!("{name} is a function\n"),
-                Some(Kind::Builtin) if long => format!("{name} is a shell builtin\n"),
-                Some(Kind::Keyword) if long => format!("{name} is a shell keyword\n"),
-                Some(_) => format!("{name}\n"),
-                None => {
-                    status = 1;
-                    if long {
-                        interp.error(format_args!("command: {name}: not found"))?;
-                    }
-                    continue;
+            }
+            Some(Kind::Function) if long => format!("{name} is a function\n"),
+            Some(Kind::Builtin) if long => format!("{name} is a shell builtin\n"),
+            Some(Kind::Keyword) if long => format!("{name} is a shell keyword\n"),
+            Some(_) => format!("{name}\n"),
+            None => {
+                status = 1;
+                if long {
+                    interp.error(format_args!("command: {name}: not found"))?;
                 }
-            };
-            interp.out(line.as_bytes())?;
-        }
-        return Ok(status);
+                continue;
+            }
+        };
+        interp.out(line.as_bytes())?;
     }
-    if rest.is_empty() {
-        return Ok(0);
-    }
-    // `command name`: skip functions.
-    let name = rest[0].as_str();
-    if let Some(builtin) = lookup(name) {
-        return builtin(interp, rest);
-    }
-    let saved = interp.st.functions.clone();
-    if saved.contains_key(name) {
-        let mut without = (*saved).clone();
-        without.remove(name);
-        interp.st.functions = Arc::new(without);
-        let result = interp.dispatch(rest, None);
-        interp.st.functions = saved;
-        return result;
-    }
-    interp.dispatch(rest, None)
+    Ok(status)
 }
 
 /// `compgen -c [prefix]` (commands: builtins, functions, the table),
 /// `compgen -v` (variables), `compgen -A function`.
-pub(super) fn compgen(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+pub(super) fn compgen<E: BuiltinEnv + ?Sized>(interp: &mut E, argv: &[String]) -> Res {
     let mut kind = None;
     let mut prefix = "";
     let mut i = 1;
@@ -157,11 +144,11 @@ pub(super) fn compgen(interp: &mut Interp<'_>, argv: &[String]) -> Res {
             let mut all: Vec<String> = commands::names().into_iter().map(String::from).collect();
             all.extend(BUILTINS.iter().map(|b| b.to_string()));
             all.extend(KEYWORDS.iter().map(|k| k.to_string()));
-            all.extend(interp.st.functions.keys().cloned());
+            all.extend(interp.state().functions.keys().cloned());
             all
         }
-        Some("variable") => interp.st.vars.keys().cloned().collect(),
-        Some("function") => interp.st.functions.keys().cloned().collect(),
+        Some("variable") => interp.state().vars.keys().cloned().collect(),
+        Some("function") => interp.state().functions.keys().cloned().collect(),
         _ => {
             interp.error("compgen: only -c, -v and -A function are supported")?;
             return Ok(2);

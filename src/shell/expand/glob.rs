@@ -21,43 +21,51 @@
 //! here a non-empty `GLOBIGNORE` implies `dotglob` while it is set, and the
 //! `dotglob` option itself is left as `shopt` set it.
 
-use crate::shell::exec::{Flow, Interp};
-use crate::shell::pattern::{self, Pattern, Syntax};
-use crate::shell::storage_path;
+use super::*;
 use crate::storage::FileKind;
+
+/// The pattern syntax for `case` and `${…}` (`nocase` where bash lets
+/// `nocasematch` apply): `extglob` as set.
+pub(super) fn pattern_syntax(state: &State, nocase: bool) -> Syntax {
+    Syntax { extglob: state.options.extglob, nocase: nocase && state.options.nocasematch, period: false }
+}
+
+/// Whether `text` matches `pattern` (already expanded): `case` and, with
+/// `extended` (bash 5.2 reads `[[ ]]` patterns as extended whatever
+/// `extglob` says), `[[ == ]]`. `nocasematch` applies.
+pub(super) fn pattern_matches(
+    state: &State,
+    rt: &Runtime<'_>,
+    pattern: &str,
+    text: &str,
+    extended: bool,
+) -> Result<bool, Flow> {
+    let mut syntax = pattern_syntax(state, true);
+    syntax.extglob |= extended;
+    Pattern::with(pattern, syntax).matches_checked(text, &|| rt.check()).map_err(Flow::Limit)
+}
 
 /// Deepest directory `**` descends into (far beyond a real tree; a bound
 /// on the work, with the run's clock asked at every directory).
 const MAX_GLOBSTAR_DEPTH: usize = 256;
 
-impl Interp<'_> {
-    /// The pattern syntax for `case` and `${…}` (`nocase` where bash lets
-    /// `nocasematch` apply): `extglob` as set.
-    pub(crate) fn pattern_syntax(&self, nocase: bool) -> Syntax {
-        Syntax { extglob: self.st.options.extglob, nocase: nocase && self.st.options.nocasematch, period: false }
-    }
-
-    /// Whether `text` matches `pattern` (already expanded): `case` and, with
-    /// `extended` (bash 5.2 reads `[[ ]]` patterns as extended whatever
-    /// `extglob` says), `[[ == ]]`. `nocasematch` applies.
-    pub(crate) fn pattern_matches(&self, pattern: &str, text: &str, extended: bool) -> Result<bool, Flow> {
-        let mut syntax = self.pattern_syntax(true);
-        syntax.extglob |= extended;
-        let rt = self.rt;
-        Pattern::with(pattern, syntax).matches_checked(text, &|| rt.check()).map_err(Flow::Limit)
+impl<E: ExpandEnv + ?Sized> Expander<'_, E> {
+    /// The pattern syntax for `case` and `${…}` (see [`pattern_syntax`]).
+    pub(super) fn pattern_syntax(&self, nocase: bool) -> Syntax {
+        pattern_syntax(self.state(), nocase)
     }
 
     /// The fields a globbing word gives: its matches, or under `nullglob`
     /// nothing, or under `failglob` an error, or the word itself (`text`).
-    pub(crate) fn glob_word(&mut self, pattern: &str, text: String, out: &mut Vec<String>) -> Result<(), Flow> {
+    pub(super) fn glob_word(&mut self, pattern: &str, text: String, out: &mut Vec<String>) -> Result<(), Flow> {
         let matches = self.glob(pattern)?;
         if !matches.is_empty() {
             out.extend(matches);
-        } else if self.st.options.failglob {
+        } else if self.state().options.failglob {
             self.error(format_args!("no match: {text}"))?;
-            self.st.last_status = 1;
+            self.state_mut().last_status = 1;
             return Err(Flow::Abort(1));
-        } else if !self.st.options.nullglob {
+        } else if !self.state().options.nullglob {
             out.push(text);
         }
         Ok(())
@@ -65,16 +73,16 @@ impl Interp<'_> {
 
     /// Pathname expansion of a pattern over the storage: sorted matches,
     /// empty when nothing matches.
-    pub(crate) fn glob(&mut self, pattern: &str) -> Result<Vec<String>, Flow> {
-        let options = self.st.options;
-        let ignore: Vec<Pattern> = match self.st.get("GLOBIGNORE") {
+    pub(super) fn glob(&mut self, pattern: &str) -> Result<Vec<String>, Flow> {
+        let options = self.state().options;
+        let ignore: Vec<Pattern> = match self.state().get("GLOBIGNORE") {
             Some(list) if !list.is_empty() => {
                 let syntax = Syntax { extglob: options.extglob, ..Syntax::default() };
                 list.split(':').filter(|p| !p.is_empty()).map(|p| Pattern::with(p, syntax)).collect()
             }
             _ => Vec::new(),
         };
-        let dotglob = options.dotglob || self.st.get("GLOBIGNORE").is_some_and(|v| !v.is_empty());
+        let dotglob = options.dotglob || self.state().get("GLOBIGNORE").is_some_and(|v| !v.is_empty());
         let syntax = Syntax { extglob: options.extglob, nocase: options.nocaseglob, period: !dotglob };
         let absolute = pattern.starts_with('/');
         let mut paths: Vec<String> = vec![if absolute { "/".to_string() } else { String::new() }];
@@ -107,11 +115,11 @@ impl Interp<'_> {
                 literal_tail = false;
                 let compiled = Pattern::with(component, syntax);
                 for base in &paths {
-                    self.rt.check().map_err(Flow::Limit)?;
-                    let dir = storage_path(&self.st.cwd, if base.is_empty() { "." } else { base });
-                    let Ok(entries) = self.rt.storage.list(&dir) else { continue };
+                    self.runtime().check().map_err(Flow::Limit)?;
+                    let dir = storage_path(&self.state().cwd, if base.is_empty() { "." } else { base });
+                    let Ok(entries) = self.runtime().storage.list(&dir) else { continue };
                     for entry in entries {
-                        let rt = self.rt;
+                        let rt = self.runtime();
                         if !compiled.matches_checked(&entry.name, &|| rt.check()).map_err(Flow::Limit)? {
                             continue;
                         }
@@ -134,9 +142,9 @@ impl Interp<'_> {
                 return Ok(paths);
             }
         }
-        let storage = self.rt.storage;
+        let storage = self.runtime().storage;
         if literal_tail {
-            paths.retain(|p| storage.lstat(&storage_path(&self.st.cwd, p)).is_ok());
+            paths.retain(|p| storage.lstat(&storage_path(&self.state().cwd, p)).is_ok());
         }
         if trailing_slash {
             for p in &mut paths {
@@ -145,7 +153,7 @@ impl Interp<'_> {
         }
         paths.extend(with_slash);
         if !ignore.is_empty() {
-            let rt = self.rt;
+            let rt = self.runtime();
             let mut kept = Vec::with_capacity(paths.len());
             for path in paths {
                 let mut ignored = false;
@@ -171,7 +179,11 @@ impl Interp<'_> {
     fn is_dir(&self, path: &str, kind: FileKind) -> bool {
         kind == FileKind::Directory
             || (kind == FileKind::Symlink
-                && self.rt.storage.stat(&storage_path(&self.st.cwd, path)).is_ok_and(|m| m.kind == FileKind::Directory))
+                && self
+                    .runtime()
+                    .storage
+                    .stat(&storage_path(&self.state().cwd, path))
+                    .is_ok_and(|m| m.kind == FileKind::Directory))
     }
 
     /// Everything below `base` (`dirs_only`: the directories), not
@@ -187,9 +199,9 @@ impl Interp<'_> {
         if depth >= MAX_GLOBSTAR_DEPTH {
             return Ok(());
         }
-        self.rt.check().map_err(Flow::Limit)?;
-        let dir = storage_path(&self.st.cwd, if base.is_empty() { "." } else { base });
-        let Ok(entries) = self.rt.storage.list(&dir) else { return Ok(()) };
+        self.runtime().check().map_err(Flow::Limit)?;
+        let dir = storage_path(&self.state().cwd, if base.is_empty() { "." } else { base });
+        let Ok(entries) = self.runtime().storage.list(&dir) else { return Ok(()) };
         for entry in entries {
             if entry.name.starts_with('.') && !dotglob {
                 continue;

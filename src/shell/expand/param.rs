@@ -4,13 +4,13 @@
 
 use super::*;
 
-impl Interp<'_> {
+impl<E: ExpandEnv + ?Sized> Expander<'_, E> {
     /// A parameter's value (`indirect`: `${!name}`).
     pub(super) fn param_value(&mut self, parameter: &Parameter, indirect: bool) -> Result<PVal, Flow> {
         if indirect {
             // `${!ref}` of a nameref is the name it refers to.
             if let Parameter::Named(name) = parameter {
-                if let Some(var) = self.st.vars.get(name.as_str()).filter(|v| v.nameref) {
+                if let Some(var) = self.state().vars.get(name.as_str()).filter(|v| v.nameref) {
                     return Ok(match &var.value {
                         Value::Str(t) if !t.is_empty() => PVal::Str(t.clone()),
                         _ => PVal::Unset,
@@ -27,7 +27,7 @@ impl Interp<'_> {
             PVal::List(items, _) => items.join(" "),
             PVal::Unset => return Ok(PVal::Unset),
         };
-        match crate::shell::parse::parse_word(&format!("${{{name}}}"), &self.cache.popts).as_deref() {
+        match crate::shell::parse::parse_word(&format!("${{{name}}}"), &self.caches().popts).as_deref() {
             Some(
                 [WordPieceWithSource {
                     piece: WordPiece::ParameterExpansion(ParameterExpr::Parameter { parameter, .. }),
@@ -49,27 +49,27 @@ impl Interp<'_> {
             };
         }
         Ok(match parameter {
-            Parameter::Positional(0) => PVal::Str(self.st.arg0.to_string()),
-            Parameter::Positional(n) => match self.st.positional.get(*n as usize - 1) {
+            Parameter::Positional(0) => PVal::Str(self.state().arg0.to_string()),
+            Parameter::Positional(n) => match self.state().positional.get(*n as usize - 1) {
                 Some(v) => PVal::Str(v.clone()),
                 None => PVal::Unset,
             },
             Parameter::Special(special) => match special {
                 SpecialParameter::AllPositionalParameters { concatenate } => {
-                    PVal::List(self.st.positional.to_vec(), *concatenate)
+                    PVal::List(self.state().positional.to_vec(), *concatenate)
                 }
-                SpecialParameter::PositionalParameterCount => PVal::Str(self.st.positional.len().to_string()),
-                SpecialParameter::LastExitStatus => PVal::Str(self.st.last_status.to_string()),
-                SpecialParameter::CurrentOptionFlags => PVal::Str(self.st.options.flags()),
+                SpecialParameter::PositionalParameterCount => PVal::Str(self.state().positional.len().to_string()),
+                SpecialParameter::LastExitStatus => PVal::Str(self.state().last_status.to_string()),
+                SpecialParameter::CurrentOptionFlags => PVal::Str(self.state().options.flags()),
                 SpecialParameter::ProcessId => PVal::Str(FAKE_PID.to_string()),
                 SpecialParameter::LastBackgroundProcessId => {
-                    self.st.last_bg.map_or(PVal::Unset, |pid| PVal::Str(pid.to_string()))
+                    self.state().last_bg.map_or(PVal::Unset, |pid| PVal::Str(pid.to_string()))
                 }
-                SpecialParameter::ShellName => PVal::Str(self.st.arg0.to_string()),
+                SpecialParameter::ShellName => PVal::Str(self.state().arg0.to_string()),
             },
             Parameter::Named(name) => match self.dynamic_var(name) {
                 Some(v) => v,
-                None => match self.st.vars.get(name.as_str()) {
+                None => match self.state().vars.get(name.as_str()) {
                     Some(var) => match var.value.scalar() {
                         Some(s) => PVal::Str(s.to_string()),
                         None => PVal::Unset,
@@ -80,7 +80,7 @@ impl Interp<'_> {
             Parameter::NamedWithIndex { name, index } => {
                 if name == "FUNCNAME" {
                     let i = self.arith_index(index)?;
-                    let names = &self.at.function_names;
+                    let names = &self.at().function_names;
                     return Ok(match usize::try_from(i).ok().and_then(|i| names.iter().rev().nth(i)) {
                         Some(s) => PVal::Str(s.clone()),
                         None => PVal::Unset,
@@ -88,25 +88,25 @@ impl Interp<'_> {
                 }
                 if name == "PIPESTATUS" {
                     let i = self.arith_index(index)?;
-                    return Ok(match usize::try_from(i).ok().and_then(|i| self.st.pipestatus.get(i)) {
+                    return Ok(match usize::try_from(i).ok().and_then(|i| self.state().pipestatus.get(i)) {
                         Some(s) => PVal::Str(s.to_string()),
                         None => PVal::Unset,
                     });
                 }
-                let assoc = matches!(self.st.vars.get(name.as_str()).map(|v| &v.value), Some(Value::Assoc(_)));
+                let assoc = matches!(self.state().vars.get(name.as_str()).map(|v| &v.value), Some(Value::Assoc(_)));
                 if assoc {
                     let key = self.expand_string(index)?;
-                    match self.st.vars.get(name.as_str()).map(|v| &v.value) {
+                    match self.state().vars.get(name.as_str()).map(|v| &v.value) {
                         Some(Value::Assoc(map)) => map.get(&key).map_or(PVal::Unset, |v| PVal::Str(v.clone())),
                         _ => PVal::Unset,
                     }
                 } else {
                     let i = self.arith_index(index)?;
-                    let Some(i) = self.resolve_index(name, i) else {
+                    let Some(i) = self.state().resolve_index(name, i) else {
                         self.error(format_args!("{name}: bad array subscript"))?;
                         return Ok(PVal::Unset);
                     };
-                    match self.st.vars.get(name.as_str()).map(|v| &v.value) {
+                    match self.state().vars.get(name.as_str()).map(|v| &v.value) {
                         Some(Value::Indexed(map)) => map.get(&i).map_or(PVal::Unset, |v| PVal::Str(v.clone())),
                         Some(Value::Str(s)) if i == 0 => PVal::Str(s.clone()),
                         _ => PVal::Unset,
@@ -115,12 +115,12 @@ impl Interp<'_> {
             }
             Parameter::NamedWithAllIndices { name, concatenate } => {
                 if name == "PIPESTATUS" {
-                    return Ok(PVal::List(self.st.pipestatus.iter().map(i32::to_string).collect(), *concatenate));
+                    return Ok(PVal::List(self.state().pipestatus.iter().map(i32::to_string).collect(), *concatenate));
                 }
                 if name == "FUNCNAME" {
-                    return Ok(PVal::List(self.at.function_names.iter().rev().cloned().collect(), *concatenate));
+                    return Ok(PVal::List(self.at().function_names.iter().rev().cloned().collect(), *concatenate));
                 }
-                match self.st.vars.get(name.as_str()) {
+                match self.state().vars.get(name.as_str()) {
                     Some(var) => PVal::List(var.value.elements(), *concatenate),
                     None => PVal::List(Vec::new(), *concatenate),
                 }
@@ -139,10 +139,10 @@ impl Interp<'_> {
             | Parameter::NamedWithAllIndices { name, .. } => name,
             _ => return Ok(None),
         };
-        if !self.st.vars.get(name.as_str()).is_some_and(|v| v.nameref) {
+        if !self.state().vars.get(name.as_str()).is_some_and(|v| v.nameref) {
             return Ok(None);
         }
-        let target = match self.st.resolve(name) {
+        let target = match self.state().resolve(name) {
             Ok(target) if *target != **name => target.into_owned(),
             Ok(_) => return Ok(None),
             Err(start) => {
@@ -172,15 +172,15 @@ impl Interp<'_> {
         Some(match name {
             "RANDOM" => {
                 // A fixed-seed linear congruential generator: runs are reproducible.
-                self.at.random = self.at.random.wrapping_mul(1_103_515_245).wrapping_add(12345);
-                PVal::Str(((self.at.random >> 16) & 0x7fff).to_string())
+                self.at_mut().random = self.at().random.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                PVal::Str(((self.at().random >> 16) & 0x7fff).to_string())
             }
-            "LINENO" => PVal::Str(self.st.trap_line.unwrap_or(self.at.line).to_string()),
-            "SECONDS" => PVal::Str(self.rt.elapsed_secs().to_string()),
+            "LINENO" => PVal::Str(self.state().trap_line.unwrap_or(self.at().line).to_string()),
+            "SECONDS" => PVal::Str(self.runtime().elapsed_secs().to_string()),
             "BASHPID" => PVal::Str(FAKE_PID.to_string()),
-            "BASH_COMMAND" => PVal::Str(self.at.command.as_deref().unwrap_or_default().to_string()),
-            "PIPESTATUS" => PVal::Str(self.st.pipestatus.first().copied().unwrap_or(0).to_string()),
-            "FUNCNAME" => match self.at.function_names.last() {
+            "BASH_COMMAND" => PVal::Str(self.at().command.as_deref().unwrap_or_default().to_string()),
+            "PIPESTATUS" => PVal::Str(self.state().pipestatus.first().copied().unwrap_or(0).to_string()),
+            "FUNCNAME" => match self.at().function_names.last() {
                 Some(name) => PVal::Str(name.clone()),
                 None => PVal::Unset,
             },
@@ -214,7 +214,7 @@ impl Interp<'_> {
         match expr {
             ParameterExpr::Parameter { parameter, indirect } => {
                 let value = self.param_value(parameter, *indirect)?;
-                if matches!(value, PVal::Unset) && self.st.options.nounset {
+                if matches!(value, PVal::Unset) && self.state().options.nounset {
                     self.unbound(parameter)?;
                 }
                 self.emit(value, quoted, fields);
@@ -294,7 +294,7 @@ impl Interp<'_> {
                 let value = self.param_value(parameter, *indirect)?;
                 let n = match value {
                     PVal::Unset => {
-                        if self.st.options.nounset {
+                        if self.state().options.nounset {
                             self.unbound(parameter)?;
                         }
                         0
@@ -320,7 +320,7 @@ impl Interp<'_> {
                     _ => (false, true),
                 };
                 let compiled = Pattern::with(&pat, self.pattern_syntax(false));
-                let rt = self.rt;
+                let rt = self.runtime();
                 let check = move || rt.check();
                 let value = try_map_value(value, |s| remove_affix(&s, &compiled, suffix, longest, &check))?;
                 self.emit(value, quoted, fields);
@@ -352,7 +352,7 @@ impl Interp<'_> {
                     PVal::List(items, concat) => {
                         // `${@:0}` starts at $0.
                         let items = if positional {
-                            std::iter::once(self.st.arg0.to_string()).chain(items).collect::<Vec<_>>()
+                            std::iter::once(self.state().arg0.to_string()).chain(items).collect::<Vec<_>>()
                         } else {
                             items
                         };
@@ -374,7 +374,9 @@ impl Interp<'_> {
                     ParameterTransformOp::ExpandEscapeSequences => map_value(value, |s| ansi_c(&s)),
                     ParameterTransformOp::ToAttributeFlags => {
                         let flags = match parameter {
-                            Parameter::Named(name) => self.st.var(name).map(Var::attribute_letters).unwrap_or_default(),
+                            Parameter::Named(name) => {
+                                self.state().var(name).map(Var::attribute_letters).unwrap_or_default()
+                            }
                             _ => String::new(),
                         };
                         PVal::Str(flags)
@@ -414,8 +416,8 @@ impl Interp<'_> {
                 let syntax = self.pattern_syntax(true);
                 let compiled = Pattern::with(&pat, syntax);
                 let literal = if syntax.nocase { None } else { pattern::literal_with(&pat, syntax.extglob) };
-                let max = self.rt.limits.max_memory_bytes;
-                let rt = self.rt;
+                let max = self.runtime().limits.max_memory_bytes;
+                let rt = self.runtime();
                 let check = move || rt.check();
                 // `${x//a/$x}` squares the length: refused before it is
                 // built; a long scan ends at the time limit or cancellation.
@@ -426,12 +428,12 @@ impl Interp<'_> {
             }
             ParameterExpr::VariableNames { prefix, concatenate } => {
                 let mut names: Vec<String> =
-                    self.st.vars.keys().filter(|k| k.starts_with(prefix.as_str())).cloned().collect();
+                    self.state().vars.keys().filter(|k| k.starts_with(prefix.as_str())).cloned().collect();
                 names.sort();
                 self.emit(PVal::List(names, *concatenate), quoted, fields);
             }
             ParameterExpr::MemberKeys { variable_name, concatenate } => {
-                let keys = match self.st.var(variable_name.as_str()) {
+                let keys = match self.state().var(variable_name.as_str()) {
                     Some(var) => var.value.keys(),
                     None => Vec::new(),
                 };
@@ -444,7 +446,7 @@ impl Interp<'_> {
     /// A parameter's value, with `set -u` checked.
     pub(super) fn checked_value(&mut self, parameter: &Parameter, indirect: bool) -> Result<PVal, Flow> {
         let value = self.param_value(parameter, indirect)?;
-        if matches!(value, PVal::Unset) && self.st.options.nounset {
+        if matches!(value, PVal::Unset) && self.state().options.nounset {
             self.unbound(parameter)?;
         }
         Ok(value)
@@ -458,7 +460,7 @@ impl Interp<'_> {
         if quoted {
             // `"${a[@]+"${a[@]}"}"`: the elements stay words of their own.
             if word.contains('@') && !word.contains(['\'', '\\']) {
-                if let Some(pieces) = self.word_pieces(word) {
+                if let Some(pieces) = self.caches_mut().word_pieces(word) {
                     return self.expand_pieces(&pieces, true, fields);
                 }
             }
@@ -468,7 +470,7 @@ impl Interp<'_> {
             return Ok(());
         }
         let saved = std::mem::replace(&mut fields.split_text, true);
-        let result = match self.word_pieces(word) {
+        let result = match self.caches_mut().word_pieces(word) {
             Some(pieces) if looks_bad(&pieces) => {
                 self.check_bad_substitution(word)?;
                 self.expand_pieces(&pieces, false, fields)
@@ -488,7 +490,7 @@ impl Interp<'_> {
     /// parameter expansion (`${a.b}`), bash reports `bad substitution` and
     /// abandons the current line (status 1); other such words stay literal.
     pub(super) fn check_bad_substitution(&mut self, word: &str) -> Result<(), Flow> {
-        let Some(bad) = bad_substitution(word, &self.cache.popts) else { return Ok(()) };
+        let Some(bad) = bad_substitution(word, &self.caches().popts) else { return Ok(()) };
         self.error(format_args!("{bad}: bad substitution"))?;
         Err(Flow::Abort(1))
     }

@@ -4,9 +4,9 @@
 
 use super::*;
 
-impl Interp<'_> {
+impl<E: ExpandEnv + ?Sized> Expander<'_, E> {
     pub(super) fn ifs(&self) -> String {
-        self.st.get("IFS").map_or_else(|| " \t\n".to_string(), str::to_string)
+        self.state().get("IFS").map_or_else(|| " \t\n".to_string(), str::to_string)
     }
 
     /// Expands a word into fields (all expansions, splitting and globbing).
@@ -34,7 +34,7 @@ impl Interp<'_> {
         let mut fields = Fields::new(true, self.ifs());
         self.expand_raw(raw, &mut fields, true)?;
         fields.end();
-        let noglob = self.st.options.noglob;
+        let noglob = self.state().options.noglob;
         for (text, pat) in fields.done {
             match pat {
                 Some(pat) if !noglob => self.glob_word(&pat, text, out)?,
@@ -118,7 +118,7 @@ impl Interp<'_> {
             AssignValue::Scalar(s) => s.len(),
             AssignValue::Array(items) => items.iter().map(|(k, v)| v.len() + k.as_ref().map_or(0, String::len)).sum(),
         };
-        if size > self.rt.limits.max_output_bytes.saturating_mul(4) {
+        if size > self.runtime().limits.max_output_bytes.saturating_mul(4) {
             return Err(Flow::Limit(crate::shell::LimitHit::Output));
         }
         Ok(Assign { name, index, value, append: assignment.append })
@@ -147,7 +147,7 @@ impl Interp<'_> {
             }
         }
         let body = joined.as_str();
-        let Some(pieces) = crate::shell::parse::parse_heredoc(body, &self.cache.popts) else {
+        let Some(pieces) = crate::shell::parse::parse_heredoc(body, &self.caches().popts) else {
             return Ok(body.to_string());
         };
         let mut fields = Fields::new(false, String::new());
@@ -157,15 +157,15 @@ impl Interp<'_> {
 
     /// Tilde prefix, then the word's pieces.
     pub(super) fn expand_raw(&mut self, raw: &str, fields: &mut Fields, tilde: bool) -> Result<(), Flow> {
-        self.rt.check_stack()?;
+        self.runtime().check_stack()?;
         let mut rest = raw;
         if tilde && raw.starts_with('~') {
             let end = raw.find('/').unwrap_or(raw.len());
             let prefix = &raw[1..end];
             let home = match prefix {
-                "" => Some(self.st.get("HOME").unwrap_or("/").to_string()),
-                "+" => self.st.get("PWD").map(str::to_string),
-                "-" => self.st.get("OLDPWD").map(str::to_string),
+                "" => Some(self.state().get("HOME").unwrap_or("/").to_string()),
+                "+" => self.state().get("PWD").map(str::to_string),
+                "-" => self.state().get("OLDPWD").map(str::to_string),
                 _ => None,
             };
             if let Some(home) = home {
@@ -181,7 +181,7 @@ impl Interp<'_> {
             fields.lit(rest, false);
             return Ok(());
         }
-        match self.word_pieces(rest) {
+        match self.caches_mut().word_pieces(rest) {
             Some(pieces) => {
                 if looks_bad(&pieces) {
                     self.check_bad_substitution(rest)?;
@@ -216,7 +216,7 @@ impl Interp<'_> {
     ) -> Result<(), Flow> {
         for piece in pieces {
             // `$x$x$x…`: a word may not grow past the memory budget.
-            if fields.bytes > self.rt.limits.max_memory_bytes {
+            if fields.bytes > self.runtime().limits.max_memory_bytes {
                 return Err(Flow::Limit(LimitHit::Memory));
             }
             match &piece.piece {
@@ -243,7 +243,7 @@ impl Interp<'_> {
                 }
                 WordPiece::TildeExpansion(_) => fields.lit("~", quoted),
                 WordPiece::ParameterExpansion(expr) => {
-                    if piece.end_index - piece.start_index == 2 && self.st.options.nounset {
+                    if piece.end_index - piece.start_index == 2 && self.state().options.nounset {
                         self.check_unbraced_positional(expr)?;
                     }
                     self.expand_parameter(expr, quoted, fields)?;
