@@ -112,6 +112,19 @@ pub(in crate::shell::commands) fn next_line_into(
     style: OpenStyle,
     failed: &mut bool,
 ) -> Result<bool, LimitHit> {
+    next_line_reporting(ctx, lines, delim, line, failed, |ctx, error| input_error(ctx, path, style, error))
+}
+
+/// [`next_line_into`] with the caller's own report of a storage failure
+/// (a tool that holds output writes it first, as GNU's does).
+pub(in crate::shell::commands) fn next_line_reporting(
+    ctx: &mut Context<'_>,
+    lines: &mut Lines<'_>,
+    delim: u8,
+    line: &mut Vec<u8>,
+    failed: &mut bool,
+    report: impl FnOnce(&mut Context<'_>, &StorageError) -> Result<(), LimitHit>,
+) -> Result<bool, LimitHit> {
     line.clear();
     match lines.next_line(delim) {
         Ok(Some(next)) => {
@@ -121,7 +134,7 @@ pub(in crate::shell::commands) fn next_line_into(
         Ok(None) => Ok(false),
         Err(ReadFailed::Limit(hit)) => Err(hit),
         Err(ReadFailed::Storage(error)) => {
-            input_error(ctx, path, style, &error)?;
+            report(ctx, &error)?;
             *failed = true;
             Ok(false)
         }

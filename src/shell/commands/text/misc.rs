@@ -6,7 +6,8 @@ use crate::shell::LimitHit;
 use crate::storage::StorageError;
 
 use super::common::{
-    flush_at, input_error, open_lines, operands_or_stdin, parse, tick, usage, Arg, HasArg, OpenStyle, Spec, OUT_PIECE,
+    flush_at, input_error, next_line_reporting, open_lines, operands_or_stdin, parse, tick, usage, Arg, HasArg,
+    OpenStyle, Spec, OUT_PIECE,
 };
 
 /// Writes what `out` gathered, then the tool's message for `path`: GNU's
@@ -42,20 +43,7 @@ fn next_line(
     path: &str,
     failed: &mut bool,
 ) -> Result<bool, LimitHit> {
-    line.clear();
-    match lines.next_line(delim) {
-        Ok(Some(next)) => {
-            line.extend_from_slice(next);
-            Ok(true)
-        }
-        Ok(None) => Ok(false),
-        Err(ReadFailed::Limit(hit)) => Err(hit),
-        Err(ReadFailed::Storage(error)) => {
-            flushed_error(ctx, out, path, &error)?;
-            *failed = true;
-            Ok(false)
-        }
-    }
+    next_line_reporting(ctx, lines, delim, line, failed, |ctx, error| flushed_error(ctx, out, path, error))
 }
 
 /// `rev [FILE]...`: reverses the bytes of each line.
