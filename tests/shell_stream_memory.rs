@@ -48,6 +48,9 @@ fn scripts() -> Vec<(&'static str, String)> {
         ("tac big | tail -n 1 | cut -c1-10", "line 00000\n".to_string()),
         ("base64 -w 0 big | wc -c", format!("{}\n", SIZE.div_ceil(3) * 4)),
         ("split -b 64m big p. && wc -c p.ac && rm p.*", "67108864 p.ac\n".to_string()),
+        // The checksums' correctness is the unit tests'; here, their memory.
+        ("md5sum big | wc -c", "38\n".to_string()),
+        ("cat big | sha1sum | wc -c", "44\n".to_string()),
     ]
 }
 

@@ -9,8 +9,9 @@
 
 use sha2::Digest;
 
-use crate::shell::command::{error_reason, CommandFn, Context};
+use crate::shell::command::{error_reason, CommandFn, Context, ReadFailed};
 use crate::shell::LimitHit;
+use crate::storage::StorageError;
 
 use super::text::common::{lines, parse, quotef, tick, usage, Arg, HasArg, Spec};
 
@@ -58,15 +59,69 @@ impl Algo {
         }
     }
 
-    /// The checksum of `data` in lowercase hex.
-    fn hex(self, data: &[u8]) -> String {
+    /// A checksum to be fed a piece at a time.
+    fn start(self) -> Hashing {
+        match self {
+            Algo::Md5 => Hashing::Md5(md5::Md5::new()),
+            Algo::Sha1 => Hashing::Sha1(sha1::Sha1::new()),
+            Algo::Sha224 => Hashing::Sha224(sha2::Sha224::new()),
+            Algo::Sha256 => Hashing::Sha256(sha2::Sha256::new()),
+            Algo::Sha384 => Hashing::Sha384(sha2::Sha384::new()),
+            Algo::Sha512 => Hashing::Sha512(sha2::Sha512::new()),
+        }
+    }
+
+    /// The checksum of an input read a piece at a time (a file of any size
+    /// in bounded memory, as GNU's): `Ok(Err(_))` when it cannot be read.
+    fn input_hex(self, ctx: &mut Context<'_>, path: &str) -> Result<Result<String, StorageError>, LimitHit> {
+        let mut reader = match ctx.open(path) {
+            Ok(reader) => reader,
+            Err(error) => return Ok(Err(error)),
+        };
+        let mut hashing = self.start();
+        loop {
+            match reader.next_piece() {
+                Ok(Some(piece)) => hashing.update(&piece),
+                Ok(None) => return Ok(Ok(hashing.hex())),
+                Err(ReadFailed::Limit(hit)) => return Err(hit),
+                Err(ReadFailed::Storage(error)) => return Ok(Err(error)),
+            }
+            (ctx.check)()?;
+        }
+    }
+}
+
+/// A checksum being computed.
+enum Hashing {
+    Md5(md5::Md5),
+    Sha1(sha1::Sha1),
+    Sha224(sha2::Sha224),
+    Sha256(sha2::Sha256),
+    Sha384(sha2::Sha384),
+    Sha512(sha2::Sha512),
+}
+
+impl Hashing {
+    fn update(&mut self, data: &[u8]) {
+        match self {
+            Hashing::Md5(h) => h.update(data),
+            Hashing::Sha1(h) => h.update(data),
+            Hashing::Sha224(h) => h.update(data),
+            Hashing::Sha256(h) => h.update(data),
+            Hashing::Sha384(h) => h.update(data),
+            Hashing::Sha512(h) => h.update(data),
+        }
+    }
+
+    /// The checksum in lowercase hex.
+    fn hex(self) -> String {
         let bytes: Vec<u8> = match self {
-            Algo::Md5 => md5::Md5::digest(data).to_vec(),
-            Algo::Sha1 => sha1::Sha1::digest(data).to_vec(),
-            Algo::Sha224 => sha2::Sha224::digest(data).to_vec(),
-            Algo::Sha256 => sha2::Sha256::digest(data).to_vec(),
-            Algo::Sha384 => sha2::Sha384::digest(data).to_vec(),
-            Algo::Sha512 => sha2::Sha512::digest(data).to_vec(),
+            Hashing::Md5(h) => h.finalize().to_vec(),
+            Hashing::Sha1(h) => h.finalize().to_vec(),
+            Hashing::Sha224(h) => h.finalize().to_vec(),
+            Hashing::Sha256(h) => h.finalize().to_vec(),
+            Hashing::Sha384(h) => h.finalize().to_vec(),
+            Hashing::Sha512(h) => h.finalize().to_vec(),
         };
         let mut out = String::with_capacity(bytes.len() * 2);
         for byte in bytes {
@@ -173,16 +228,14 @@ fn sum(ctx: &mut Context<'_>, args: &[String], algo: Algo) -> Result<i32, LimitH
     }
     let mut status = 0;
     for file in &files {
-        let data = match ctx.read(file) {
-            Ok(data) => data,
+        let hex = match algo.input_hex(ctx, file)? {
+            Ok(hex) => hex,
             Err(error) => {
                 ctx.error(format!("{}: {}", quotef(file), error_reason(&error)))?;
                 status = 1;
                 continue;
             }
         };
-        (ctx.check)()?;
-        let hex = algo.hex(&data);
         let (escaped, name) = escape_name(file, flags.zero);
         let prefix = if escaped { "\\" } else { "" };
         let end = if flags.zero { '\0' } else { '\n' };
@@ -295,8 +348,8 @@ fn check_file(ctx: &mut Context<'_>, algo: Algo, list: &str, flags: &Flags) -> R
         good_lines += 1;
         let (escaped, printed) = escape_name(&name, false);
         let printed = if escaped { format!("\\{printed}") } else { printed };
-        let actual = match ctx.read(&name) {
-            Ok(content) => algo.hex(&content),
+        let actual = match algo.input_hex(ctx, &name)? {
+            Ok(hex) => hex,
             Err(error) => {
                 if flags.ignore_missing && matches!(error, crate::storage::StorageError::NotFound(_)) {
                     continue;
