@@ -7,6 +7,7 @@
 //! `-w`, `--ignore-missing`. File names with a backslash or a newline are
 //! escaped with a leading `\`, as GNU does.
 
+use sha2::digest::DynDigest;
 use sha2::Digest;
 
 use crate::shell::command::{error_reason, CommandFn, Context, ReadFailed};
@@ -60,14 +61,14 @@ impl Algo {
     }
 
     /// A checksum to be fed a piece at a time.
-    fn start(self) -> Hashing {
+    fn start(self) -> Box<dyn DynDigest> {
         match self {
-            Algo::Md5 => Hashing::Md5(md5::Md5::new()),
-            Algo::Sha1 => Hashing::Sha1(sha1::Sha1::new()),
-            Algo::Sha224 => Hashing::Sha224(sha2::Sha224::new()),
-            Algo::Sha256 => Hashing::Sha256(sha2::Sha256::new()),
-            Algo::Sha384 => Hashing::Sha384(sha2::Sha384::new()),
-            Algo::Sha512 => Hashing::Sha512(sha2::Sha512::new()),
+            Algo::Md5 => Box::new(md5::Md5::new()),
+            Algo::Sha1 => Box::new(sha1::Sha1::new()),
+            Algo::Sha224 => Box::new(sha2::Sha224::new()),
+            Algo::Sha256 => Box::new(sha2::Sha256::new()),
+            Algo::Sha384 => Box::new(sha2::Sha384::new()),
+            Algo::Sha512 => Box::new(sha2::Sha512::new()),
         }
     }
 
@@ -82,7 +83,7 @@ impl Algo {
         loop {
             match reader.next_piece() {
                 Ok(Some(piece)) => hashing.update(&piece),
-                Ok(None) => return Ok(Ok(hashing.hex())),
+                Ok(None) => return Ok(Ok(hex(hashing))),
                 Err(ReadFailed::Limit(hit)) => return Err(hit),
                 Err(ReadFailed::Storage(error)) => return Ok(Err(error)),
             }
@@ -91,44 +92,13 @@ impl Algo {
     }
 }
 
-/// A checksum being computed.
-enum Hashing {
-    Md5(md5::Md5),
-    Sha1(sha1::Sha1),
-    Sha224(sha2::Sha224),
-    Sha256(sha2::Sha256),
-    Sha384(sha2::Sha384),
-    Sha512(sha2::Sha512),
-}
-
-impl Hashing {
-    fn update(&mut self, data: &[u8]) {
-        match self {
-            Hashing::Md5(h) => h.update(data),
-            Hashing::Sha1(h) => h.update(data),
-            Hashing::Sha224(h) => h.update(data),
-            Hashing::Sha256(h) => h.update(data),
-            Hashing::Sha384(h) => h.update(data),
-            Hashing::Sha512(h) => h.update(data),
-        }
+/// A finished checksum in lowercase hex.
+fn hex(hashing: Box<dyn DynDigest>) -> String {
+    let mut out = String::with_capacity(hashing.output_size() * 2);
+    for byte in hashing.finalize().iter() {
+        out.push_str(&format!("{byte:02x}"));
     }
-
-    /// The checksum in lowercase hex.
-    fn hex(self) -> String {
-        let bytes: Vec<u8> = match self {
-            Hashing::Md5(h) => h.finalize().to_vec(),
-            Hashing::Sha1(h) => h.finalize().to_vec(),
-            Hashing::Sha224(h) => h.finalize().to_vec(),
-            Hashing::Sha256(h) => h.finalize().to_vec(),
-            Hashing::Sha384(h) => h.finalize().to_vec(),
-            Hashing::Sha512(h) => h.finalize().to_vec(),
-        };
-        let mut out = String::with_capacity(bytes.len() * 2);
-        for byte in bytes {
-            out.push_str(&format!("{byte:02x}"));
-        }
-        out
-    }
+    out
 }
 
 fn md5sum(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {

@@ -43,13 +43,7 @@ pub(super) fn normal_format(
     color: bool,
 ) {
     for (change, _) in changes.iter().zip(shown).filter(|(_, shown)| **shown) {
-        let kind = if change.a0 == change.a1 {
-            'a'
-        } else if change.b0 == change.b1 {
-            'd'
-        } else {
-            'c'
-        };
+        let kind = change.letter();
         let line = format!("{}{kind}{}\n", normal_range(change.a0, change.a1), normal_range(change.b0, change.b1));
         push_line(out, b"", line.as_bytes(), paint(color, "36"));
         for line in &a[change.a0..change.a1] {
@@ -397,13 +391,7 @@ impl SideBySide {
 /// its hunks last to first.
 pub(super) fn ed_format(out: &mut Vec<u8>, changes: &[Change], shown: &[bool], b: &[&[u8]]) {
     for (change, _) in changes.iter().zip(shown).filter(|(_, shown)| **shown).rev() {
-        let kind = if change.a0 == change.a1 {
-            'a'
-        } else if change.b0 == change.b1 {
-            'd'
-        } else {
-            'c'
-        };
+        let kind = change.letter();
         out.extend_from_slice(format!("{}{kind}\n", normal_range(change.a0, change.a1)).as_bytes());
         if kind == 'd' {
             continue;

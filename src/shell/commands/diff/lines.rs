@@ -70,6 +70,20 @@ pub(super) struct Change {
     pub(super) b1: usize,
 }
 
+impl Change {
+    /// The letter the normal format and `-e` give the change: `a`dd,
+    /// `d`elete or `c`hange.
+    pub(super) fn letter(&self) -> char {
+        if self.a0 == self.a1 {
+            'a'
+        } else if self.b0 == self.b1 {
+            'd'
+        } else {
+            'c'
+        }
+    }
+}
+
 /// `-B`: a change whose lines are all empty is not shown.
 pub(super) fn ignorable(options: &DiffOptions, change: &Change, a: &[&[u8]], b: &[&[u8]]) -> bool {
     let blank = |line: &&[u8]| {
