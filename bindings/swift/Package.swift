@@ -15,7 +15,7 @@ let package = Package(
         .target(name: "Aikido", dependencies: ["CAikido"]),
         // The README's quick start, built and run by test.sh.
         .executableTarget(name: "QuickStart", dependencies: ["Aikido"]),
-        .testTarget(name: "AikidoTests", dependencies: ["Aikido"]),
+        .testTarget(name: "AikidoTests", dependencies: ["Aikido", "CAikido"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -282,6 +282,11 @@ public struct DirectoryEntry: Sendable, Hashable {
     public var name: String
     /// As `lstat` reports it (a symlink is not followed).
     public var kind: FileKind
+
+    public init(name: String, kind: FileKind) {
+        self.name = name
+        self.kind = kind
+    }
 }
 
 /// What happened to a path in an overlay or a dry run.
@@ -297,4 +302,9 @@ public struct ChangeKind: RawRepresentable, Sendable, Hashable {
 public struct Change: Sendable, Hashable {
     public var path: String
     public var kind: ChangeKind
+
+    public init(path: String, kind: ChangeKind) {
+        self.path = path
+        self.kind = kind
+    }
 }

@@ -25,6 +25,12 @@ public struct Repair: Sendable, Hashable {
     public var from: String
     /// The JSON of the value the handler got (`200`).
     public var to: String
+
+    public init(pointer: String, from: String, to: String) {
+        self.pointer = pointer
+        self.from = from
+        self.to = to
+    }
 }
 
 extension Registry {

@@ -1,4 +1,5 @@
 import Aikido
+import CAikido
 import Foundation
 import XCTest
 

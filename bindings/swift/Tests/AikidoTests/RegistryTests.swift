@@ -1,4 +1,5 @@
 import Aikido
+import CAikido
 import Foundation
 import XCTest
 
@@ -96,7 +97,7 @@ final class RegistryTests: XCTestCase {
             XCTFail("no error")
         } catch let error as AikidoError {
             XCTAssertNotEqual(error.status, AIKIDO_OK)
-            XCTAssertTrue(error.message.contains("refused"), error.message)
+            XCTAssertTrue(error.message.contains("holds a NUL byte"), error.message)
         }
     }
 
@@ -104,17 +105,16 @@ final class RegistryTests: XCTestCase {
         let seen = Counter()
         let turn = AikidoLibrary.newUUIDv7()
         let registry = try makeRegistry { arguments, environment in
-            XCTAssertEqual(environment.sessionID, "session-7")
-            XCTAssertEqual(environment.turnID, turn)
-            XCTAssertFalse(environment.isCancelled)
             seen.increment()
-            return ToolResult(content: arguments.json)
+            return ToolResult(content: "\(environment.sessionID) \(AikidoLibrary.format(environment.turnID)) \(environment.isCancelled) \(arguments.json)")
         }
         let result = try registry.dispatch(
             ToolCall(id: "c", name: "probe", arguments: #" { "a" : 1 } "#), environment: Environment(sessionID: "session-7", turnID: turn))
-        XCTAssertEqual(result.content, #" { "a" : 1 } "#)
-        XCTAssertEqual(try registry.dispatch(ToolCall(name: "probe")).content, "{}", "empty arguments count as {}")
-        XCTAssertEqual(seen.value, 1)
+        XCTAssertEqual(result.content, "session-7 \(AikidoLibrary.format(turn)) false " + #" { "a" : 1 } "#)
+        XCTAssertEqual(
+            try registry.dispatch(ToolCall(name: "probe")).content, " 00000000-0000-0000-0000-000000000000 false {}",
+            "no session, the nil turn, and empty arguments count as {}")
+        XCTAssertEqual(seen.value, 2)
     }
 
     func testTypedArguments() throws {
@@ -187,7 +187,7 @@ final class RegistryTests: XCTestCase {
             _ = try await task.value
             XCTFail("the cancelled dispatch ran")
         } catch AikidoError.cancelled(let message) {
-            XCTAssertEqual(message, #"aikido/tools: call cancelled: tool "probe" was not run"#)
+            XCTAssertTrue(message.hasPrefix(#"aikido/tools: call cancelled: tool "probe" was not run"#), message)
         }
         XCTAssertEqual(ran.value, 0)
     }
@@ -196,7 +196,7 @@ final class RegistryTests: XCTestCase {
         let started = Counter()
         let registry = try makeRegistry { _, environment in
             started.increment()
-            guard eventually({ environment.isCancelled }) else { return "never cancelled" }
+            guard eventually(10, { environment.isCancelled }) else { return "never cancelled" }
             return "saw cancellation"
         }
         let task = Task { try await registry.dispatch(ToolCall(name: "probe")).content }
