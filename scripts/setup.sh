@@ -89,12 +89,21 @@ setup_swift() {
     fi
     need_command debootstrap debootstrap
     setup_c
+    # Two set-ups at once (two checkouts, two sessions) take turns; the
+    # second finds the stamp.
+    mkdir -p "$(dirname "$root")"
+    exec 9>"$root.lock"
+    flock 9
+    if [ "$(cat "$stamp" 2>/dev/null)" = "trixie $swift_root_packages" ]; then
+        exec 9>&-
+        setup_swift
+        return
+    fi
     local mirror building="$root.building"
     mirror=$(apt_mirror)
     echo "setup: building the Swift root (Debian trixie from $mirror) in $root"
     "$AIKIDO_ROOT/scripts/swift-root.sh" --unmount-all "$building"
     rm -rf --one-file-system "$building"
-    mkdir -p "$(dirname "$root")"
     debootstrap --variant=minbase trixie "$building" "$mirror" >"$building.log" 2>&1 ||
         { tail -n 20 "$building.log" >&2; return 1; }
     AIKIDO_SWIFT_ROOT="$building" "$AIKIDO_ROOT/scripts/swift-root.sh" sh -c \
@@ -104,6 +113,7 @@ setup_swift() {
     rm -rf --one-file-system "$root"
     mv "$building" "$root"
     rm -f "$building.log"
+    exec 9>&-
     "$AIKIDO_ROOT/scripts/swift-root.sh" swift --version 2>/dev/null | head -n 1
 }
 

@@ -16,7 +16,7 @@ scratch="$AIKIDO_ROOT/target/swift"
 mkdir -p "$out"
 cd "$here"
 
-"$AIKIDO_ROOT/scripts/setup.sh" swift >/dev/null || { echo "swift: the Swift root could not be set up (scripts/setup.sh swift)"; exit 1; }
+"$AIKIDO_ROOT/scripts/setup.sh" swift || { echo "swift: the Swift root could not be set up (scripts/setup.sh swift)"; exit 1; }
 [ -e "$AIKIDO_LIB/libaikido.so.0.1" ] && [ -e "$AIKIDO_LIB/libaikido.a" ] || make -C "$AIKIDO_ROOT" --no-print-directory build
 
 passed=0
@@ -25,6 +25,9 @@ test_only=()
 pass() { passed=$((passed + 1)); echo "ok: $1"; }
 fail() { failed=$((failed + 1)); echo "FAILED: $1"; }
 in_root() { "$AIKIDO_ROOT/scripts/swift-root.sh" "$@"; }
+# The libraries a program loads, as the root's ldd says (read whole: a
+# reader that stops early would fail the pipe).
+libraries_of() { in_root ldd "$1" 2>&1 || true; }
 # SwiftPM says so when aikido.pc is not installed: expected outside the
 # installed route.
 quiet() { grep -v "warning: couldn't find pc file for aikido" || true; }
@@ -62,7 +65,7 @@ swift_tests() {
 # The build tree: libaikido.so found through -L and an rpath.
 swift_tests shared "$scratch" -Xlinker -L"$AIKIDO_LIB" -Xlinker -rpath -Xlinker "$AIKIDO_LIB"
 tests_binary="$scratch/debug/AikidoPackageTests.xctest"
-if in_root ldd "$tests_binary" 2>&1 | grep -q "libaikido.so.0.1 => $AIKIDO_LIB/libaikido.so"; then
+if libraries_of "$tests_binary" | grep -q "libaikido.so.0.1 => $AIKIDO_LIB/libaikido.so"; then
     pass "the shared build loads $AIKIDO_LIB/libaikido.so.0.1"
 else
     fail "the shared build does not load libaikido.so.0.1 from $AIKIDO_LIB"
@@ -88,7 +91,7 @@ fi
 mkdir -p "$out/static"
 ln -sf "$AIKIDO_LIB/libaikido.a" "$out/static/libaikido.a"
 swift_tests static "$scratch" -Xlinker -L"$out/static" -Xlinker -lpthread -Xlinker -ldl -Xlinker -lm
-if ! in_root ldd "$tests_binary" 2>&1 | grep -q libaikido; then
+if ! libraries_of "$tests_binary" | grep -q libaikido; then
     pass "the static build needs no libaikido at run time"
 else
     fail "the static build still loads a libaikido"
@@ -111,7 +114,7 @@ else
     tail -n 30 "$out/installed.log"
     fail "the quick start against the installed copy (PKG_CONFIG_PATH=$prefix/lib/pkgconfig)"
 fi
-if in_root ldd "$scratch-installed/debug/QuickStart" 2>&1 | grep -q "libaikido.so.0.1 => $prefix/lib/libaikido.so.0.1"; then
+if libraries_of "$scratch-installed/debug/QuickStart" | grep -q "libaikido.so.0.1 => $prefix/lib/libaikido.so.0.1"; then
     pass "the installed build loads $prefix/lib/libaikido.so.0.1"
 else
     fail "the installed build does not load libaikido.so.0.1 from $prefix/lib"
