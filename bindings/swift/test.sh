@@ -119,6 +119,7 @@ if libraries_of "$scratch-installed/debug/QuickStart" | grep -q "libaikido.so.0.
 else
     fail "the installed build does not load libaikido.so.0.1 from $prefix/lib"
 fi
+rm -rf "$prefix" # 290 MB, made afresh by each run
 
 # ThreadSanitizer (its own build folder: every file is compiled
 # instrumented). Skipped here: the tests whose handlers run on threads the

@@ -156,6 +156,42 @@ final class RegistryTests: XCTestCase {
         XCTAssertEqual(released.value, 4, "the registry's end releases the rest, once each")
     }
 
+    func testUnregisterWhileACallRunsReleasesAfterIt() async throws {
+        let released = Counter(), started = Counter(), finish = CancellationToken()
+        let registry = Registry()
+        do {
+            let probe = ReleaseProbe(released)
+            try registry.register(ToolDefinition(name: "slow")) { _, _ in
+                started.increment()
+                _ = eventually(10) { finish.isCancelled }
+                return ToolResult(content: "finished \(probe.counter.value)")
+            }
+        }
+        let call = Task { try await registry.dispatch(ToolCall(name: "slow")).content }
+        XCTAssertTrue(eventually { started.value == 1 })
+        try registry.unregister("slow")
+        XCTAssertEqual(registry.count, 0)
+        XCTAssertEqual(released.value, 0, "the running call keeps its handler")
+        finish.cancel()
+        let content = try await call.value
+        XCTAssertEqual(content, "finished 0")
+        XCTAssertTrue(eventually { released.value == 1 }, "released once the call returned")
+    }
+
+    func testRespondRunsSwiftHandlersOnTheLibrarysThreads() throws {
+        let calls = Counter()
+        let turn = AikidoLibrary.newUUIDv4()
+        let registry = try makeRegistry { arguments, environment in
+            calls.increment()
+            return ToolResult(content: "\(environment.sessionID)/\(AikidoLibrary.format(environment.turnID))/\(arguments.json)")
+        }
+        let reply = "[" + (0..<32).map { #"{"id":"\#($0)","name":"probe","arguments":"{}"}"# }.joined(separator: ",") + "]"
+        let messages = try registry.respond(to: reply, dialect: .neutral, environment: Environment(sessionID: "s", turnID: turn))
+        XCTAssertEqual(calls.value, 32)
+        let expected = "[" + (0..<32).map { #"{"id":"\#($0)","name":"probe","content":"s/\#(AikidoLibrary.format(turn))/{}"}"# }.joined(separator: ",") + "]"
+        XCTAssertEqual(messages, expected)
+    }
+
     func testManyTasksDispatchAtOnce() async throws {
         let registry = try makeRegistry(parameters: try .object(["n": .integer()], required: "n")) { arguments, _ in
             struct N: Decodable { let n: Int }
