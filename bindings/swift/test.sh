@@ -71,6 +71,13 @@ else
     fail "the shared build does not load libaikido.so.0.1 from $AIKIDO_LIB"
 fi
 
+if in_root swift format lint --strict --recursive Package.swift Sources Tests >"$out/format.log" 2>&1; then
+    pass "swift format lint: the sources are formatted (.swift-format)"
+else
+    cat "$out/format.log"
+    fail "swift format lint: the files above need \`swift format --in-place --recursive Package.swift Sources Tests\`"
+fi
+
 # The quick start: README.md shows Sources/QuickStart/main.swift and its output.
 readme_block() { # the first ```LANGUAGE block of the README
     awk -v fence="\`\`\`$1" '$0 == fence { inside = 1; next } inside && $0 == "```" { exit } inside' "$here/README.md"

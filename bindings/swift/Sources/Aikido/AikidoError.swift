@@ -1,9 +1,9 @@
 import CAikido
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The one error type of the binding: a case for each status of the

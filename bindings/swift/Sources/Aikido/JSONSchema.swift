@@ -1,9 +1,9 @@
 import CAikido
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The JSON Schema of a tool's arguments, as JSON text. The helpers call the
@@ -60,8 +60,11 @@ public struct JSONSchema: Sendable, Hashable, CustomStringConvertible {
     /// `AikidoError.invalidInput` for a name holding a NUL byte.
     public static func object(_ properties: [String: JSONSchema] = [:], required: [String] = []) throws -> JSONSchema {
         let sorted = properties.sorted { $0.key < $1.key }
-        let names = sorted.map(\.key), schemas = sorted.map(\.value.json)
-        return try withCTexts(names + schemas + required, Array(repeating: "a property name", count: names.count + schemas.count + required.count)) { texts in
+        let names = sorted.map(\.key)
+        let schemas = sorted.map(\.value.json)
+        return try withCTexts(
+            names + schemas + required, Array(repeating: "a property name", count: names.count + schemas.count + required.count)
+        ) { texts in
             let namePointers = Array(texts[0..<names.count])
             let schemaPointers = Array(texts[names.count..<(2 * names.count)])
             let requiredPointers = Array(texts[(2 * names.count)...])

@@ -156,14 +156,18 @@ public final class Storage: @unchecked Sendable {
 
     private func stat(
         _ path: String,
-        _ function: (OpaquePointer?, UnsafePointer<CChar>?, UnsafeMutablePointer<aikido_file_stat>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> aikido_status
+        _ function: (
+            OpaquePointer?, UnsafePointer<CChar>?, UnsafeMutablePointer<aikido_file_stat>?,
+            UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+        ) -> aikido_status
     ) throws -> FileStat {
         try withCText(path, "the path") { path in
             var stat = aikido_file_stat()
             try call { function(pointer, path, &stat, $0) }
             return FileStat(
                 kind: FileKind(rawValue: stat.kind), size: stat.size, mode: stat.mode,
-                modified: Date(timeIntervalSince1970: Double(stat.modified_unix_ms) / 1000), modifiedUnixMilliseconds: stat.modified_unix_ms)
+                modified: Date(timeIntervalSince1970: Double(stat.modified_unix_ms) / 1000), modifiedUnixMilliseconds: stat.modified_unix_ms
+            )
         }
     }
 

@@ -16,7 +16,8 @@ final class DialectTests: XCTestCase {
         let registry = try makeReadRegistry()
         XCTAssertEqual(
             try registry.definitions(for: .anthropic),
-            #"[{"name":"read","description":"Read a file.","input_schema":{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"}}]"#)
+            #"[{"name":"read","description":"Read a file.","input_schema":{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"}}]"#
+        )
         XCTAssertTrue(try registry.definitions(for: .openAIChat, options: .strict).contains(#""strict":true"#))
         XCTAssertEqual(try registry.definitions(for: .neutral), try registry.definitionsJSON())
         XCTAssertTrue(try registry.definitions(for: .mcp).hasPrefix(#"{"tools":"#))
@@ -33,12 +34,16 @@ final class DialectTests: XCTestCase {
 
     func testRespondRunsTheCallsWithTheEnvironment() async throws {
         let registry = try makeReadRegistry()
-        let reply = #"{"choices":[{"message":{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"read","arguments":"{\"path\":\"/x\"}"}},{"id":"c2","type":"function","function":{"name":"nope","arguments":"{}"}}]}}]}"#
+        let reply =
+            #"{"choices":[{"message":{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"read","arguments":"{\"path\":\"/x\"}"}},{"id":"c2","type":"function","function":{"name":"nope","arguments":"{}"}}]}}]}"#
         let messages = try await registry.respond(to: reply, dialect: .openAIChat, environment: Environment(sessionID: "s1"))
         XCTAssertTrue(messages.hasPrefix(#"[{"role":"tool","tool_call_id":"c1","content":"s1 {\"path\":\"/x\"}"}"#), messages)
         XCTAssertTrue(messages.contains(#"unknown tool \"nope\""#), messages)
-        let sequential = try await registry.respond(to: reply, dialect: .openAIChat, environment: Environment(sessionID: "s1"), options: .sequential)
+        let sequential = try await registry.respond(
+            to: reply, dialect: .openAIChat, environment: Environment(sessionID: "s1"), options: .sequential)
         XCTAssertEqual(sequential, messages)
-        assertAikidoError(AIKIDO_ERR_INVALID_INPUT, "\"choices\" is empty") { try registry.respond(to: #"{"choices":[]}"#, dialect: .openAIChat) }
+        assertAikidoError(AIKIDO_ERR_INVALID_INPUT, "\"choices\" is empty") {
+            try registry.respond(to: #"{"choices":[]}"#, dialect: .openAIChat)
+        }
     }
 }

@@ -14,7 +14,8 @@ final class LibraryTests: XCTestCase {
     }
 
     func testUUIDs() throws {
-        let v4 = AikidoLibrary.newUUIDv4(), v7 = AikidoLibrary.newUUIDv7()
+        let v4 = AikidoLibrary.newUUIDv4()
+        let v7 = AikidoLibrary.newUUIDv7()
         XCTAssertEqual(v4.uuid.6 >> 4, 4)
         XCTAssertEqual(v7.uuid.6 >> 4, 7)
         XCTAssertNotEqual(AikidoLibrary.newUUIDv4(), v4)

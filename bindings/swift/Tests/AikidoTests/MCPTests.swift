@@ -4,7 +4,7 @@ import Foundation
 import XCTest
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 final class MCPTests: XCTestCase {
@@ -23,14 +23,17 @@ final class MCPTests: XCTestCase {
     func testHandleInitializeListAndCall() throws {
         let server = try makeServer()
         let initialize = try object(
-            server.handle(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#))
+            server.handle(
+                #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#
+            ))
         let info = (initialize["result"] as? [String: Any])?["serverInfo"] as? [String: Any]
         XCTAssertEqual(info?["name"] as? String, "swift-test")
         XCTAssertEqual(info?["version"] as? String, "1.2.3")
         XCTAssertNil(try server.handle(#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#))
         let list = try XCTUnwrap(server.handle(#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#))
         XCTAssertTrue(list.contains(#""name":"echo""#), list)
-        let call = try XCTUnwrap(server.handle(#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}"#))
+        let call = try XCTUnwrap(
+            server.handle(#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}"#))
         XCTAssertTrue(call.contains(#"{\"text\":\"hi\"}"#), call)
         let unknown = try object(server.handle(#"{"jsonrpc":"2.0","id":4,"method":"nope"}"#))
         XCTAssertEqual((unknown["error"] as? [String: Any])?["code"] as? Int, -32601)
@@ -38,7 +41,8 @@ final class MCPTests: XCTestCase {
 
     func testServeOverPipes() throws {
         let server = try makeServer()
-        var toServer: [Int32] = [0, 0], fromServer: [Int32] = [0, 0]
+        var toServer: [Int32] = [0, 0]
+        var fromServer: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&toServer), 0)
         XCTAssertEqual(pipe(&fromServer), 0)
         let request = #"{"jsonrpc":"2.0","id":1,"method":"ping"}"# + "\n"
@@ -55,7 +59,8 @@ final class MCPTests: XCTestCase {
 
     func testServeStopsWhenItsTaskIsCancelled() async throws {
         let server = try makeServer()
-        var toServer: [Int32] = [0, 0], fromServer: [Int32] = [0, 0]
+        var toServer: [Int32] = [0, 0]
+        var fromServer: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&toServer), 0)
         XCTAssertEqual(pipe(&fromServer), 0)
         let (input, output) = (toServer[0], fromServer[1])

@@ -56,7 +56,8 @@ final class ParityTests: XCTestCase {
             }
             let arguments: [UInt8]
             if row[4].hasPrefix("@deep:"), let depth = Int(row[4].dropFirst(6)) {
-                arguments = Array("{\"a\":".utf8) + Array(repeating: UInt8(ascii: "["), count: depth)
+                arguments =
+                    Array("{\"a\":".utf8) + Array(repeating: UInt8(ascii: "["), count: depth)
                     + Array(repeating: UInt8(ascii: "]"), count: depth) + [UInt8(ascii: "}")]
             } else {
                 arguments = unescape(row[4])

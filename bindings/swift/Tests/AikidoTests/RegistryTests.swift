@@ -106,7 +106,9 @@ final class RegistryTests: XCTestCase {
         let turn = AikidoLibrary.newUUIDv7()
         let registry = try makeRegistry { arguments, environment in
             seen.increment()
-            return ToolResult(content: "\(environment.sessionID) \(AikidoLibrary.format(environment.turnID)) \(environment.isCancelled) \(arguments.json)")
+            return ToolResult(
+                content: "\(environment.sessionID) \(AikidoLibrary.format(environment.turnID)) \(environment.isCancelled) \(arguments.json)"
+            )
         }
         let result = try registry.dispatch(
             ToolCall(id: "c", name: "probe", arguments: #" { "a" : 1 } "#), environment: Environment(sessionID: "session-7", turnID: turn))
@@ -118,7 +120,10 @@ final class RegistryTests: XCTestCase {
     }
 
     func testTypedArguments() throws {
-        struct Read: Decodable { let path: String; let limit: Int? }
+        struct Read: Decodable {
+            let path: String
+            let limit: Int?
+        }
         let registry = Registry()
         try registry.register(ToolDefinition(name: "read"), arguments: Read.self) { read, _ in
             ToolResult(content: "\(read.path):\(read.limit ?? -1)")
@@ -151,13 +156,16 @@ final class RegistryTests: XCTestCase {
             XCTAssertEqual(released.value, 1, "unregister releases the handler")
             // A refused registration hands the handler back: released at once.
             let refused = ReleaseProbe(released)
-            XCTAssertThrowsError(try registry.register(ToolDefinition(name: "b")) { _, _ in ToolResult(content: "\(refused.counter.value)") })
+            XCTAssertThrowsError(
+                try registry.register(ToolDefinition(name: "b")) { _, _ in ToolResult(content: "\(refused.counter.value)") })
         }
         XCTAssertEqual(released.value, 4, "the registry's end releases the rest, once each")
     }
 
     func testUnregisterWhileACallRunsReleasesAfterIt() async throws {
-        let released = Counter(), started = Counter(), finish = CancellationToken()
+        let released = Counter()
+        let started = Counter()
+        let finish = CancellationToken()
         let registry = Registry()
         do {
             let probe = ReleaseProbe(released)
@@ -188,7 +196,9 @@ final class RegistryTests: XCTestCase {
         let reply = "[" + (0..<32).map { #"{"id":"\#($0)","name":"probe","arguments":"{}"}"# }.joined(separator: ",") + "]"
         let messages = try registry.respond(to: reply, dialect: .neutral, environment: Environment(sessionID: "s", turnID: turn))
         XCTAssertEqual(calls.value, 32)
-        let expected = "[" + (0..<32).map { #"{"id":"\#($0)","name":"probe","content":"s/\#(AikidoLibrary.format(turn))/{}"}"# }.joined(separator: ",") + "]"
+        let expected =
+            "[" + (0..<32).map { #"{"id":"\#($0)","name":"probe","content":"s/\#(AikidoLibrary.format(turn))/{}"}"# }.joined(separator: ",")
+            + "]"
         XCTAssertEqual(messages, expected)
     }
 
@@ -254,7 +264,8 @@ final class RegistryTests: XCTestCase {
     }
 
     func testToolCallAndResultAreCodable() throws {
-        let calls = try JSONDecoder().decode([ToolCall].self, from: Data(#"[{"id":"1","name":"read","arguments":"{}"},{"name":"fail"}]"#.utf8))
+        let calls = try JSONDecoder().decode(
+            [ToolCall].self, from: Data(#"[{"id":"1","name":"read","arguments":"{}"},{"name":"fail"}]"#.utf8))
         XCTAssertEqual(calls, [ToolCall(id: "1", name: "read", arguments: "{}"), ToolCall(name: "fail")])
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys

@@ -52,7 +52,8 @@ func assertAikidoError<T>(
         XCTFail("no error; want status \(status) with \"\(fragment)\"", file: file, line: line)
     } catch let error as AikidoError {
         XCTAssertEqual(error.statusName, AikidoLibrary.statusName(status), error.message, file: file, line: line)
-        XCTAssertTrue(fragment.isEmpty || error.message.contains(fragment), "\"\(error.message)\" lacks \"\(fragment)\"", file: file, line: line)
+        XCTAssertTrue(
+            fragment.isEmpty || error.message.contains(fragment), "\"\(error.message)\" lacks \"\(fragment)\"", file: file, line: line)
     } catch {
         XCTFail("not an AikidoError: \(error)", file: file, line: line)
     }

@@ -9,15 +9,22 @@ final class ValidationTests: XCTestCase {
     func testFullValidationReportsEveryViolation() throws {
         let registry = Registry()
         try registry.setValidation(.full)
-        try registry.register(ToolDefinition(name: "read", parameters: try JSONSchema(json: schema))) { arguments, _ in ToolResult(content: arguments.json) }
-        assertAikidoError(AIKIDO_ERR_INVALID_ARGUMENTS, "/limit") { try registry.dispatch(ToolCall(name: "read", arguments: #"{"path":"a","limit":0}"#)) }
-        XCTAssertEqual(try registry.dispatch(ToolCall(name: "read", arguments: #"{"path":"a","limit":2}"#)).content, #"{"path":"a","limit":2}"#)
+        try registry.register(ToolDefinition(name: "read", parameters: try JSONSchema(json: schema))) { arguments, _ in
+            ToolResult(content: arguments.json)
+        }
+        assertAikidoError(AIKIDO_ERR_INVALID_ARGUMENTS, "/limit") {
+            try registry.dispatch(ToolCall(name: "read", arguments: #"{"path":"a","limit":0}"#))
+        }
+        XCTAssertEqual(
+            try registry.dispatch(ToolCall(name: "read", arguments: #"{"path":"a","limit":2}"#)).content, #"{"path":"a","limit":2}"#)
     }
 
     func testRepairReportsWhatItChanged() throws {
         let registry = Registry()
         try registry.setValidation(.repair)
-        try registry.register(ToolDefinition(name: "read", parameters: try JSONSchema(json: schema))) { arguments, _ in ToolResult(content: arguments.json) }
+        try registry.register(ToolDefinition(name: "read", parameters: try JSONSchema(json: schema))) { arguments, _ in
+            ToolResult(content: arguments.json)
+        }
         let (result, repairs) = try registry.dispatchWithRepairs(ToolCall(name: "read", arguments: #"{"path":"a","limit":"200"}"#))
         XCTAssertEqual(result.content, #"{"path":"a","limit":200}"#)
         XCTAssertEqual(repairs, [Repair(pointer: "/limit", from: "200", to: "200")])
