@@ -1,4 +1,5 @@
 import CAikido
+import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -90,6 +91,11 @@ public enum AikidoError: Error, Sendable, Hashable {
 extension AikidoError: CustomStringConvertible {
     /// The library's message.
     public var description: String { message }
+}
+
+extension AikidoError: LocalizedError {
+    /// The library's message (so `localizedDescription` is it too).
+    public var errorDescription: String? { message }
 }
 
 /// Throws the error for `status` unless it is `AIKIDO_OK`, taking (and

@@ -11,6 +11,8 @@ final class LibraryTests: XCTestCase {
         XCTAssertEqual(AikidoError(status: 999, message: "m"), .other(status: 999, message: "m"))
         XCTAssertEqual(AikidoError(status: AIKIDO_ERR_STORAGE, message: "m").status, AIKIDO_ERR_STORAGE)
         XCTAssertEqual(AikidoError.storage("/a: No such file or directory").description, "/a: No such file or directory")
+        XCTAssertEqual(
+            (AikidoError.unknownTool("aikido/tools: unknown tool") as any Error).localizedDescription, "aikido/tools: unknown tool")
     }
 
     func testUUIDs() throws {
