@@ -10,3 +10,5 @@ export GOTOOLCHAIN=local GOFLAGS=-mod=mod GOPATH="$AIKIDO_TOOLS/gopath" GOCACHE=
 # The Python of the tests: a venv with the SDKs pinned in tests/python/requirements.txt.
 export AIKIDO_PYTHON="$AIKIDO_TOOLS/venv/bin/python"
 export ZIG_GLOBAL_CACHE_DIR="$AIKIDO_TOOLS/zig-cache"
+# The Debian 13 root that holds the Swift toolchain (scripts/setup.sh swift).
+export AIKIDO_SWIFT_ROOT="${AIKIDO_SWIFT_ROOT:-$HOME/.cache/aikido/swift-root}"

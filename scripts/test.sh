@@ -56,7 +56,7 @@ step "shell: the corpus's recordings still match /bin/bash here (record mode --c
 step "dialects: every wire shape against the providers' official SDKs" tests/python/dialects.sh
 step "mcp: aikido-mcp and the fixture against the official MCP Python client" tests/python/mcp.sh
 for suite in tests/c/run.sh tests/install/run.sh bindings/cpp/test.sh bindings/go/test.sh \
-    bindings/zig/test.sh tests/reliability/run.sh; do
+    bindings/zig/test.sh bindings/swift/test.sh tests/reliability/run.sh; do
     if [ -x "$suite" ]; then
         step "$suite" "$suite"
     else
