@@ -775,8 +775,9 @@ void aikido_mcp_server_free(struct aikido_mcp_server *server);
  `CallToolResult` with `isError: true`. A `tools/call` runs its handler
  on the calling thread; another thread may meanwhile call this function
  with `notifications/cancelled` to stop it. Fails with
- `AIKIDO_ERR_INVALID_INPUT` for a NULL server, or NULL message with a
- length other than 0.
+ `AIKIDO_ERR_INVALID_INPUT` for a NULL server, a NULL message with a
+ length other than 0, or a length over 16 MiB (the cap every transport
+ keeps), refused before the message is read.
  */
 aikido_status aikido_mcp_server_handle(struct aikido_mcp_server *server,
                                        const char *message,

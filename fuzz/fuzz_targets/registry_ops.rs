@@ -207,7 +207,7 @@ fn handler_outcome(name: &str, behaviour: Behaviour, arguments: &[u8]) -> (aikid
         ),
         Behaviour::RefusedText => (
             AIKIDO_ERR_TOOL_FAILED,
-            format!("aikido/tools: tool failed: tool \"{name}\" replied with text that is not valid UTF-8 or holds a NUL byte"),
+            format!("aikido/tools: tool failed: tool \"{name}\" replied with text that was refused: text is not valid UTF-8"),
         ),
         Behaviour::Reenter => (AIKIDO_OK, "reentered".to_owned()),
     }

@@ -8,7 +8,7 @@ use std::ffi::c_char;
 use super::collections::{self, aikido_tool_calls};
 use super::registry::{aikido_environment, aikido_registry, environment_parts};
 use super::status::aikido_status;
-use super::{boundary, handle, text_slice, write_out};
+use super::{boundary, handle, pair, text_slice, write_out};
 use crate::dialect::{self, Dialect};
 
 /// The library's own shapes: the definitions `aikido_registry_definitions`
@@ -103,7 +103,7 @@ pub unsafe extern "C" fn aikido_tool_calls_parse(
         unsafe { super::clear_out(calls_json_out) };
         let dialect = Dialect::from_code_checked(dialect)?;
         // SAFETY: reply is NULL or readable for reply_len bytes, by the C contract.
-        let reply = unsafe { text_slice(reply, reply_len, "reply") }?;
+        let reply = unsafe { text_slice(reply, reply_len, pair("reply", "reply_len")) }?;
         let json = dialect::tool_calls_parse_json(dialect, reply)?;
         // SAFETY: calls_json_out is NULL or writable.
         unsafe { write_out(calls_json_out, json) };
@@ -133,7 +133,7 @@ pub unsafe extern "C" fn aikido_tool_calls_read(
         unsafe {
             collections::hand_out(calls_out, || {
                 let dialect = Dialect::from_code_checked(dialect)?;
-                let reply = text_slice(reply, reply_len, "reply")?;
+                let reply = text_slice(reply, reply_len, pair("reply", "reply_len"))?;
                 Ok(collections::tool_calls(dialect::tool_calls_parse(dialect, reply)?))
             })
         }
@@ -171,7 +171,7 @@ pub unsafe extern "C" fn aikido_registry_respond(
         let registry = unsafe { handle::borrow(registry, "registry") }?;
         let dialect = Dialect::from_code_checked(dialect)?;
         // SAFETY: reply is NULL or readable for reply_len bytes, by the C contract.
-        let reply = unsafe { text_slice(reply, reply_len, "reply") }?;
+        let reply = unsafe { text_slice(reply, reply_len, pair("reply", "reply_len")) }?;
         // SAFETY: environment is NULL or valid for this call, as aikido_environment documents.
         let environment = unsafe { environment_parts(environment) }?;
         let json = registry.respond(dialect, reply, &environment, flags)?;

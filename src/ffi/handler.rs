@@ -10,7 +10,7 @@ use super::registry::aikido_environment;
 use super::status::{
     aikido_status, AIKIDO_ERR_INVALID_INPUT, AIKIDO_ERR_TOOL_FAILED, AIKIDO_ERR_TOOL_PANICKED, AIKIDO_OK,
 };
-use super::{boundary, invalid, text_slice};
+use super::{boundary, invalid, pair, text_slice};
 use crate::environment::Environment;
 use crate::tool::{Handler, HandlerResult, ToolError, ToolResult};
 
@@ -52,31 +52,37 @@ pub type aikido_userdata_free = Option<unsafe extern "C" fn(userdata: *mut c_voi
 pub(crate) struct Reply {
     content: Option<String>,
     error: Option<String>,
-    /// A set_* call refused its text; a handler that then returns that
+    /// Why a set_* call refused its text; a handler that then returns that
     /// refusal's status, or a failure without text, is told why.
-    refused: bool,
+    refused: Option<String>,
 }
 
 impl Reply {
+    /// Why the last set_* call refused its text, if one did.
+    #[cfg(test)]
+    pub(crate) fn refused_reason(&self) -> Option<&str> {
+        self.refused.as_deref()
+    }
+
     /// The handler's outcome as the core sees it. The two ways a C handler
     /// can break its contract (a status it may not return, text the reply
     /// refused) are worded here, where the C names mean something, and reach
     /// the core as ordinary failures.
     fn outcome(self, status: aikido_status, tool: &str) -> HandlerResult {
-        let refused_text = || {
+        let refused_text = |reason: String| {
             ToolError::Failed(format!(
-                "aikido/tools: tool failed: tool \"{tool}\" replied with text that is not valid UTF-8 or holds a NUL byte"
+                "aikido/tools: tool failed: tool \"{tool}\" replied with text that was refused: {reason}"
             ))
         };
-        match (status, self.error) {
-            (AIKIDO_OK, _) => Ok(ToolResult::new(self.content.unwrap_or_default())),
-            (AIKIDO_ERR_TOOL_FAILED | AIKIDO_ERR_TOOL_PANICKED, None) if self.refused => Err(refused_text()),
-            (AIKIDO_ERR_TOOL_FAILED, error) => Err(ToolError::Failed(error.unwrap_or_default())),
-            (AIKIDO_ERR_TOOL_PANICKED, error) => Err(ToolError::Panicked(
+        match (status, self.error, self.refused) {
+            (AIKIDO_OK, _, _) => Ok(ToolResult::new(self.content.unwrap_or_default())),
+            (AIKIDO_ERR_TOOL_FAILED | AIKIDO_ERR_TOOL_PANICKED, None, Some(reason)) => Err(refused_text(reason)),
+            (AIKIDO_ERR_TOOL_FAILED, error, _) => Err(ToolError::Failed(error.unwrap_or_default())),
+            (AIKIDO_ERR_TOOL_PANICKED, error, _) => Err(ToolError::Panicked(
                 error.unwrap_or_else(|| "the handler reported a panic without a message".to_owned()),
             )),
-            (AIKIDO_ERR_INVALID_INPUT, _) if self.refused => Err(refused_text()),
-            (other, _) => Err(ToolError::Failed(format!(
+            (AIKIDO_ERR_INVALID_INPUT, _, Some(reason)) => Err(refused_text(reason)),
+            (other, _, _) => Err(ToolError::Failed(format!(
                 "aikido/tools: tool failed: tool \"{tool}\" returned status {other}, which a handler may not return \
                  (only AIKIDO_OK, AIKIDO_ERR_TOOL_FAILED or AIKIDO_ERR_TOOL_PANICKED)"
             ))),
@@ -225,7 +231,12 @@ unsafe fn set_reply_text(
     // else uses meanwhile (the handler's thread is inside this function).
     let reply = unsafe { handle::get_mut(reply) }.ok_or_else(|| invalid("reply is NULL"))?;
     // SAFETY: text is NULL or len readable bytes, by the C contract.
-    let text = unsafe { text_slice(text, len, "text") }.inspect_err(|_| reply.refused = true)?;
+    let text = unsafe { text_slice(text, len, pair("text", "len")) }.inspect_err(|error| {
+        reply.refused = Some(match error {
+            crate::Error::InvalidInput(reason) => reason.clone(),
+            other => other.to_string(),
+        })
+    })?;
     // Room for the NUL, so that handing the text to C later needs no second
     // allocation.
     let mut owned = String::with_capacity(text.len() + 1);

@@ -9,8 +9,8 @@ use super::cancel::aikido_cancel;
 use super::handle::{self, Boxed, Handle};
 use super::registry::aikido_registry;
 use super::status::aikido_status;
-use super::{boundary, byte_slice, invalid, optional_str, write_out};
-use crate::mcp::{FdReader, McpServer};
+use super::{boundary, byte_slice, invalid, optional_str, pair, slice, write_out};
+use crate::mcp::{FdReader, McpServer, MAX_MESSAGE_BYTES};
 
 /// An MCP server over one registry, with one MCP session (its calls run
 /// with one session id, so the `bash` tool keeps one shell for it). Opaque
@@ -81,8 +81,9 @@ pub unsafe extern "C" fn aikido_mcp_server_free(server: *mut aikido_mcp_server) 
 /// `CallToolResult` with `isError: true`. A `tools/call` runs its handler
 /// on the calling thread; another thread may meanwhile call this function
 /// with `notifications/cancelled` to stop it. Fails with
-/// `AIKIDO_ERR_INVALID_INPUT` for a NULL server, or NULL message with a
-/// length other than 0.
+/// `AIKIDO_ERR_INVALID_INPUT` for a NULL server, a NULL message with a
+/// length other than 0, or a length over 16 MiB (the cap every transport
+/// keeps), refused before the message is read.
 #[no_mangle]
 pub unsafe extern "C" fn aikido_mcp_server_handle(
     server: *mut aikido_mcp_server,
@@ -96,8 +97,15 @@ pub unsafe extern "C" fn aikido_mcp_server_handle(
         unsafe { super::clear_out(response_out) };
         // SAFETY: the C contract on server and message.
         let server = unsafe { handle::borrow(server, "server") }?;
+        let names = pair("message", "message_len");
+        slice::check(message, message_len, names)?;
+        if message_len > MAX_MESSAGE_BYTES {
+            return Err(invalid(format!(
+                "message_len is {message_len}, more than a message may hold (at most {MAX_MESSAGE_BYTES} bytes)"
+            )));
+        }
         // SAFETY: message is NULL or readable for message_len bytes, by the C contract.
-        let message = unsafe { byte_slice(message, message_len, "message") }?;
+        let message = unsafe { byte_slice(message, message_len, names) }?;
         if let Some(response) = server.handle_in(server.session(), message) {
             // SAFETY: as above.
             unsafe { write_out(response_out, response) };

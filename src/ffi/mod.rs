@@ -23,18 +23,22 @@ pub mod registry;
 pub mod schema;
 #[cfg(feature = "shell")]
 pub mod shell;
+pub(crate) mod slice;
 pub mod status;
 #[cfg(feature = "storage")]
 pub mod storage;
 pub mod uuid;
 pub mod validation;
 
+#[cfg(all(test, feature = "shell", feature = "mcp"))]
+mod lengths;
 #[cfg(test)]
 mod tests;
 
 use std::ffi::{c_char, CStr};
 
 use crate::error::Error;
+pub(crate) use slice::{pair, Pair};
 
 /// The panic boundary every exported function runs inside.
 pub(crate) mod boundary {
@@ -182,49 +186,47 @@ pub(crate) unsafe fn optional_str<'a>(ptr: *const c_char, what: &str) -> Result<
     }
 }
 
-/// Bytes given as (pointer, length); (NULL, 0) is empty.
+/// Bytes given as (pointer, length), checked by [`slice::slice`]; (NULL,
+/// 0) is empty.
 ///
 /// # Safety
-/// `ptr` is NULL or valid for reads of `len` bytes that outlive `'a`.
-pub(crate) unsafe fn byte_slice<'a>(ptr: *const c_char, len: usize, what: &str) -> Result<&'a [u8], Error> {
-    match (ptr.is_null(), len) {
-        (true, 0) => Ok(&[]),
-        (true, _) => Err(invalid(format!("{what} is NULL but its length is {len}"))),
-        // SAFETY: not NULL, so valid for reads of len bytes that outlive 'a,
-        // by this function's contract.
-        (false, _) => Ok(unsafe { std::slice::from_raw_parts(ptr.cast(), len) }),
-    }
+/// As [`slice::slice`].
+pub(crate) unsafe fn byte_slice<'a>(ptr: *const c_char, len: usize, names: Pair<'_>) -> Result<&'a [u8], Error> {
+    // SAFETY: this function's contract is slice's.
+    unsafe { slice::slice(ptr.cast::<u8>(), len, names) }
 }
 
 /// UTF-8 text given as (pointer, length), holding no NUL byte.
 ///
 /// # Safety
-/// As [`byte_slice`].
-pub(crate) unsafe fn text_slice<'a>(ptr: *const c_char, len: usize, what: &str) -> Result<&'a str, Error> {
+/// As [`slice::slice`].
+pub(crate) unsafe fn text_slice<'a>(ptr: *const c_char, len: usize, names: Pair<'_>) -> Result<&'a str, Error> {
     // SAFETY: this function's contract is byte_slice's.
-    let bytes = unsafe { byte_slice(ptr, len, what) }?;
+    let bytes = unsafe { byte_slice(ptr, len, names) }?;
     if bytes.contains(&0) {
-        return Err(invalid(format!("{what} holds a NUL byte")));
+        return Err(invalid(format!("{} holds a NUL byte", names.pointer)));
     }
-    std::str::from_utf8(bytes).map_err(|_| invalid(format!("{what} is not valid UTF-8")))
+    std::str::from_utf8(bytes).map_err(|_| invalid(format!("{} is not valid UTF-8", names.pointer)))
 }
 
-/// An array of `len` NUL-terminated UTF-8 strings; (NULL, 0) is empty.
+/// An array of `len` NUL-terminated UTF-8 strings, checked by
+/// [`slice::slice`]; (NULL, 0) is empty.
 ///
 /// # Safety
-/// `ptr` is NULL or valid for reads of `len` pointers, each as [`required_str`].
-pub(crate) unsafe fn str_array<'a>(ptr: *const *const c_char, len: usize, what: &str) -> Result<Vec<&'a str>, Error> {
-    if ptr.is_null() {
-        return if len == 0 { Ok(Vec::new()) } else { Err(invalid(format!("{what} is NULL but its length is {len}"))) };
-    }
-    // SAFETY: not NULL, so valid for reads of len pointers, by this
-    // function's contract.
-    let items = unsafe { std::slice::from_raw_parts(ptr, len) };
+/// `ptr` is as [`slice::slice`] needs for `len` pointers, each as
+/// [`required_str`].
+pub(crate) unsafe fn str_array<'a>(
+    ptr: *const *const c_char,
+    len: usize,
+    names: Pair<'_>,
+) -> Result<Vec<&'a str>, Error> {
+    // SAFETY: this function's contract is slice's.
+    let items = unsafe { slice::slice(ptr, len, names) }?;
     items
         .iter()
         .enumerate()
         // SAFETY: each item is as required_str needs, by this function's contract.
-        .map(|(index, &item)| unsafe { required_str(item, &format!("{what}[{index}]")) })
+        .map(|(index, &item)| unsafe { required_str(item, &format!("{}[{index}]", names.pointer)) })
         .collect()
 }
 

@@ -6,7 +6,7 @@ use super::cancel::aikido_cancel;
 use super::handle::{self, Boxed, Handle};
 use super::handler::{aikido_handler, aikido_userdata_free, CHandler};
 use super::status::aikido_status;
-use super::{boundary, byte_slice, invalid, optional_str, reference, required_str, write_out};
+use super::{boundary, byte_slice, invalid, optional_str, pair, reference, required_str, write_out};
 use crate::environment::Environment;
 use crate::error::Error;
 use crate::registry::Registry;
@@ -227,7 +227,7 @@ pub(crate) unsafe fn call_parts<'a>(
         ToolCall {
             id: optional_str(call.id, "call->id")?,
             name: required_str(call.name, "call->name")?,
-            arguments: byte_slice(call.arguments, call.arguments_len, "call->arguments")?,
+            arguments: byte_slice(call.arguments, call.arguments_len, pair("call->arguments", "call->arguments_len"))?,
         }
     };
     // SAFETY: environment is NULL or a valid aikido_environment, by this function's contract.

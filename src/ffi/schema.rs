@@ -5,7 +5,7 @@ use std::ffi::c_char;
 
 use serde_json::Value;
 
-use super::{boundary, copy_to_c_string, invalid, optional_str, str_array, write_out};
+use super::{boundary, copy_to_c_string, invalid, optional_str, pair, str_array, write_out};
 use crate::error::Error;
 use crate::ffi::status::aikido_status;
 use crate::schema;
@@ -61,7 +61,7 @@ pub unsafe extern "C" fn aikido_schema_enum(
         // SAFETY: the caller passes valid strings and an array of values_len strings.
         schema_text(unsafe { optional_str(description, "description") }.and_then(|description| {
             // SAFETY: values is NULL or values_len readable string pointers, by the C contract.
-            let values = unsafe { str_array(values, values_len, "values") }?;
+            let values = unsafe { str_array(values, values_len, pair("values", "values_len")) }?;
             Ok(schema::enumeration(description, &values))
         }))
     })
@@ -104,11 +104,11 @@ pub unsafe extern "C" fn aikido_schema_object(
         // SAFETY: the C contract: NULL or a writable pointer.
         unsafe { super::clear_out(json_out) };
         // SAFETY: the caller passes arrays of len and required_len strings.
-        let names = unsafe { str_array(names, len, "names") }?;
+        let names = unsafe { str_array(names, len, pair("names", "len")) }?;
         // SAFETY: schemas_json is NULL or len readable string pointers, by the C contract.
-        let schemas = unsafe { str_array(schemas_json, len, "schemas_json") }?;
+        let schemas = unsafe { str_array(schemas_json, len, pair("schemas_json", "len")) }?;
         // SAFETY: required is NULL or required_len readable string pointers, by the C contract.
-        let required = unsafe { str_array(required, required_len, "required") }?;
+        let required = unsafe { str_array(required, required_len, pair("required", "required_len")) }?;
         let properties = names
             .into_iter()
             .zip(schemas)

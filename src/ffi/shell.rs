@@ -11,7 +11,7 @@ use super::handle::{self, Boxed, Handle};
 use super::registry::aikido_registry;
 use super::status::aikido_status;
 use super::storage::{self, aikido_storage};
-use super::{boundary, invalid, text_slice};
+use super::{boundary, invalid, pair, slice, text_slice};
 use crate::shell::{register_shell_tool, LimitHit, Limits, RunResult, Shell, ShellOptions};
 use crate::storage::Storage;
 
@@ -203,14 +203,12 @@ fn into_c_bytes(mut bytes: Vec<u8>) -> (*mut c_char, usize) {
 /// `data` is NULL or was made by [`into_c_bytes`] with this `len`, and is
 /// freed once.
 unsafe fn free_bytes(data: *mut c_char, len: usize) {
-    if !data.is_null() {
-        // SAFETY: a boxed slice of len + 1 bytes (into_c_bytes), freed once,
-        // by this function's contract.
-        drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(data.cast::<u8>(), len + 1)) });
-    }
+    // SAFETY: a boxed slice of len + 1 bytes (into_c_bytes), freed once, by
+    // this function's contract.
+    unsafe { slice::free_boxed_bytes(data.cast::<u8>(), len, 1, pair("data", "len")) }
 }
 
-const EMPTY_RESULT: aikido_shell_result = aikido_shell_result {
+pub(crate) const EMPTY_RESULT: aikido_shell_result = aikido_shell_result {
     stdout_data: std::ptr::null_mut(),
     stdout_len: 0,
     stderr_data: std::ptr::null_mut(),
@@ -306,7 +304,7 @@ pub unsafe extern "C" fn aikido_shell_run(
         // SAFETY: the caller passes a live shell, script_len bytes, and NULL or a live token.
         let session = unsafe { handle::borrow(shell, "shell") }?;
         // SAFETY: script is NULL or readable for script_len bytes, by the C contract.
-        let script = unsafe { text_slice(script, script_len, "script") }?;
+        let script = unsafe { text_slice(script, script_len, pair("script", "script_len")) }?;
         // SAFETY: cancel is NULL or a live handle, by the C contract.
         let cancel = unsafe { handle::get(cancel) };
         let result = session.lock().run(script, cancel);

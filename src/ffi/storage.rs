@@ -13,11 +13,11 @@ use super::collections::{self, aikido_changes, aikido_dir_entries};
 use super::handle::{self, Boxed, Handle};
 use super::registry::aikido_registry;
 use super::status::aikido_status;
-use super::{boundary, invalid, required_str, write_out};
+use super::{boundary, invalid, pair, required_str, slice, write_out};
 use crate::error::Error;
 use crate::storage::{
     register_file_tools, Access, DryRun, FileKind, HostDir, MemoryLimits, MemoryStorage, Metadata, Mounts, Overlay,
-    PathPolicy, Policy, ReadOnly, Storage,
+    PathPolicy, Policy, ReadOnly, Storage, StorageError,
 };
 
 /// A virtual file storage. Opaque and thread-safe; made by one of the
@@ -232,12 +232,8 @@ pub unsafe extern "C" fn aikido_storage_policy_new(
         *out = std::ptr::null_mut();
         // SAFETY: the caller passes a live handle and rules_len rules.
         let inner = unsafe { handle::borrow(inner, "inner") }?.storage();
-        let rules = match (rules.is_null(), rules_len) {
-            (true, 0) => &[][..],
-            (true, _) => return Err(invalid(format!("rules is NULL but rules_len is {rules_len}"))),
-            // SAFETY: not NULL, so rules_len readable rules, by the C contract.
-            (false, _) => unsafe { std::slice::from_raw_parts(rules, rules_len) },
-        };
+        // SAFETY: rules is NULL or rules_len readable rules, by the C contract.
+        let rules = unsafe { slice::slice(rules, rules_len, pair("rules", "rules_len")) }?;
         let mut policy = PathPolicy::new();
         for (index, rule) in rules.iter().enumerate() {
             // SAFETY: rule.pattern is NULL or a NUL-terminated string, by the C contract.
@@ -312,19 +308,37 @@ pub unsafe extern "C" fn aikido_storage_read(
 /// nothing.
 #[no_mangle]
 pub unsafe extern "C" fn aikido_bytes_free(data: *mut u8, len: usize) {
-    boundary::value(|| {
-        if !data.is_null() {
-            // SAFETY: made by aikido_storage_read with this length, freed once.
-            drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(data, len)) });
-        }
-    })
+    // SAFETY: made by aikido_storage_read with this length, freed once, by
+    // the C contract.
+    boundary::value(|| unsafe { slice::free_boxed_bytes(data, len, 0, pair("data", "len")) })
 }
 
+/// Runs `operation` on the storage, the path and the `len` bytes at `data`.
+/// A length no buffer can have, or over the storage's file size limit, is
+/// refused before a byte is read.
+///
 /// # Safety
-/// `data` is NULL or valid for reads of `len` bytes.
-unsafe fn bytes<'a>(data: *const u8, len: usize) -> Result<&'a [u8], Error> {
-    // SAFETY: this function's contract is byte_slice's.
-    unsafe { super::byte_slice(data.cast(), len, "data") }
+/// `storage` is NULL or a live handle; `path` NULL or a NUL-terminated
+/// string; `data` as [`slice::slice`] needs for `len` bytes.
+unsafe fn with_bytes(
+    storage: *const aikido_storage,
+    path: *const c_char,
+    data: *const u8,
+    len: usize,
+    operation: impl FnOnce(&dyn Storage, &str, &[u8]) -> Result<(), crate::storage::StorageError>,
+) -> Result<(), Error> {
+    let names = pair("data", "len");
+    slice::check(data, len, names)?;
+    // SAFETY: NULL or a live handle, by this function's contract.
+    let storage = unsafe { handle::borrow(storage, "storage") }?.storage();
+    // SAFETY: NULL or a NUL-terminated string, by this function's contract.
+    let path = unsafe { required_str(path, "path") }?;
+    if let Some(limit) = storage.file_size_limit(path).filter(|&limit| len as u64 > limit) {
+        return Err(StorageError::TooLarge { path: path.to_owned(), limit }.into());
+    }
+    // SAFETY: data is as slice needs, by this function's contract.
+    let data = unsafe { slice::slice(data, len, names) }?;
+    Ok(operation(storage.as_ref(), path, data)?)
 }
 
 /// Creates or replaces the file at `path` with `len` bytes at `data`.
@@ -338,9 +352,7 @@ pub unsafe extern "C" fn aikido_storage_write(
 ) -> aikido_status {
     boundary::status("aikido_storage_write", error_out, || {
         // SAFETY: the caller passes a live handle, a path and len bytes.
-        let data = unsafe { bytes(data, len) }?;
-        // SAFETY: storage is NULL or a live handle and path NULL or a NUL-terminated string, by the C contract.
-        unsafe { on_path(storage, path, |storage, path| storage.write(path, data)) }
+        unsafe { with_bytes(storage, path, data, len, |storage, path, data| storage.write(path, data)) }
     })
 }
 
@@ -355,9 +367,7 @@ pub unsafe extern "C" fn aikido_storage_append(
 ) -> aikido_status {
     boundary::status("aikido_storage_append", error_out, || {
         // SAFETY: the caller passes a live handle, a path and len bytes.
-        let data = unsafe { bytes(data, len) }?;
-        // SAFETY: storage is NULL or a live handle and path NULL or a NUL-terminated string, by the C contract.
-        unsafe { on_path(storage, path, |storage, path| storage.append(path, data)) }
+        unsafe { with_bytes(storage, path, data, len, |storage, path, data| storage.append(path, data)) }
     })
 }
 

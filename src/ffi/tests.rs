@@ -465,7 +465,7 @@ fn a_refused_reply_text_is_reported_as_such_not_as_an_invalid_status() {
     assert_eq!(status, AIKIDO_ERR_TOOL_FAILED);
     assert_eq!(
         message,
-        "aikido/tools: tool failed: tool \"bad\" replied with text that is not valid UTF-8 or holds a NUL byte"
+        "aikido/tools: tool failed: tool \"bad\" replied with text that was refused: text is not valid UTF-8"
     );
     // SAFETY: registry was made above, nothing uses it any more, and it is freed once, here.
     unsafe { aikido_registry_free(registry) };

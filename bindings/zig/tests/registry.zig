@@ -364,3 +364,23 @@ test "uuid and version: the library's generators and its version string" {
     try testing.expectEqualStrings("67e55044-10b1-426f-9247-bb680e5fe0c8", &aikido.uuid.format(parsed));
     try testing.expectEqualStrings(aikido.c.AIKIDO_VERSION, aikido.version());
 }
+
+test "raw C: lengths no buffer can have are refused, not read" {
+    // aikido.c is the raw C API the binding re-exports: a length there is
+    // the caller's own, so the library must refuse impossible ones.
+    const c = aikido.c;
+    const registry = c.aikido_registry_new();
+    defer c.aikido_registry_free(registry);
+    const text = "{}";
+    for ([_]usize{ std.math.maxInt(usize), @as(usize, 1) << 63, std.math.maxInt(usize) - 1 }) |len| {
+        const call: c.aikido_tool_call = .{ .id = null, .name = "tool", .arguments = text, .arguments_len = len };
+        var content: [*c]u8 = null;
+        var message: [*c]u8 = null;
+        try testing.expectEqual(c.AIKIDO_ERR_INVALID_INPUT, c.aikido_registry_dispatch(registry, &call, null, &content, &message));
+        defer c.aikido_string_free(message);
+        try testing.expect(content == null);
+        var said: [64]u8 = undefined;
+        const expected = try std.fmt.bufPrint(&said, "call->arguments_len is {d}, more than any", .{len});
+        try testing.expect(std.mem.indexOf(u8, std.mem.span(message), expected) != null);
+    }
+}
