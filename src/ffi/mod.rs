@@ -23,6 +23,8 @@ pub mod registry;
 pub mod schema;
 #[cfg(feature = "shell")]
 pub mod shell;
+#[cfg(feature = "shell")]
+pub mod snapshot;
 pub mod status;
 #[cfg(feature = "storage")]
 pub mod storage;

@@ -22,10 +22,12 @@ mod pipe;
 mod procsub;
 mod quote;
 mod runtime;
+pub mod snapshot;
 mod stack;
 mod state;
 pub mod tool;
 
+pub use snapshot::SnapshotError;
 pub use tool::register_shell_tool;
 
 use std::sync::{Arc, Mutex};
