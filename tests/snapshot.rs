@@ -44,7 +44,7 @@ fn memory_shell() -> Shell {
 const SETUP: &str = r#"
 mkdir -p /work/src && cd /work
 x=1; declare -i n=40; n+=2; declare -u up=abc; declare -r ro=fixed; export ex=shared
-arr=(a 'b c' d); arr[7]=seven; declare -A m=([k1]=v1 [k 2]=v2)
+arr=(a 'b c' d); arr[7]=seven; declare -A m=([k1]=v1 [k2]="v 2")
 declare -n ref=x
 greet() { local who=${1:-world}; echo "hello $who ($x)"; return 3; }
 set -- p1 'p 2' p3
@@ -81,7 +81,7 @@ fn a_restored_session_prints_what_the_original_would_have() {
     assert_eq!(text(&got.stdout), text(&expected.stdout));
     assert_eq!(text(&got.stderr), text(&expected.stderr));
     assert_eq!(got.exit_code, expected.exit_code);
-    assert!(text(&got.stdout).contains("hello world (1)"), "{}", text(&got.stdout));
+    assert!(text(&got.stdout).contains("hello world (2)"), "{}", text(&got.stdout));
     assert!(text(&got.stdout).contains("declare -A m="), "{}", text(&got.stdout));
     assert_eq!(tree(restored.storage().as_ref()), tree(original.storage().as_ref()));
 }
