@@ -23,12 +23,13 @@ mod procsub;
 mod quote;
 mod runtime;
 pub mod snapshot;
+pub mod session_store;
 mod stack;
 mod state;
 pub mod tool;
 
 pub use snapshot::SnapshotError;
-pub use tool::register_shell_tool;
+pub use tool::{register_shell_tool, register_shell_tool_with_store};
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
