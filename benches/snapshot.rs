@@ -41,7 +41,11 @@ fn main() {
     let snapshot = time(|| drop(shell.snapshot().unwrap()));
     let restore = time(|| drop(Shell::restore_in_memory(&bytes, ShellOptions::default()).unwrap()));
     let fork = time(|| drop(shell.fork()));
-    println!("snapshot  1000 files x 1 KiB + 100 vars  {:>8.3} ms  ({} bytes)", snapshot.as_secs_f64() * 1e3, bytes.len());
+    println!(
+        "snapshot  1000 files x 1 KiB + 100 vars  {:>8.3} ms  ({} bytes)",
+        snapshot.as_secs_f64() * 1e3,
+        bytes.len()
+    );
     println!("restore   1000 files x 1 KiB + 100 vars  {:>8.3} ms", restore.as_secs_f64() * 1e3);
     println!("fork      1000 files x 1 KiB + 100 vars  {:>8.3} ms", fork.as_secs_f64() * 1e3);
 }

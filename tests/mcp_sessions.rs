@@ -81,10 +81,14 @@ fn a_killed_server_restores_every_finished_call() {
     for round in 0..8u64 {
         let mut server = Server::start(&root, &sessions);
         // The state and files of every earlier round's finished calls.
-        let text = server.bash(1, "n=$((${n:-0} + 1)); echo \"n=$n\"; echo round >> /log; wc -l < /log; f() { echo defined; }");
+        let text = server
+            .bash(1, "n=$((${n:-0} + 1)); echo \"n=$n\"; echo round >> /log; wc -l < /log; f() { echo defined; }");
         assert_eq!(text, format!("n={}\n{}\n[exit code: 0]", round + 1, round + 1), "round {round}");
         let sizes = server.bash(2, "for f in /big*; do [ -e \"$f\" ] && wc -c < \"$f\"; done | sort -u; f");
-        assert!(sizes == "defined\n[exit code: 0]" || sizes == "500000\ndefined\n[exit code: 0]", "round {round}: {sizes}");
+        assert!(
+            sizes == "defined\n[exit code: 0]" || sizes == "500000\ndefined\n[exit code: 0]",
+            "round {round}: {sizes}"
+        );
         // A call whose session file is large, killed at a different moment each round.
         server.call(3, &format!("printf '%0500000d' 0 > /big{round}; x=$(printf '%0300000d' 0)"));
         std::thread::sleep(Duration::from_millis(round * 4));

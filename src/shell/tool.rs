@@ -111,7 +111,8 @@ fn register(
         &["command"],
     ));
     let tag = uuid::Uuid::new_v4().simple().to_string()[..8].to_string();
-    let sessions = Sessions { storage, options, shells: Mutex::new(Table::default()), tag, saved: AtomicU64::new(0), store };
+    let sessions =
+        Sessions { storage, options, shells: Mutex::new(Table::default()), tag, saved: AtomicU64::new(0), store };
     registry
         .register(definition, move |arguments: &str, environment: &Environment| sessions.call(arguments, environment))
 }
@@ -239,9 +240,11 @@ impl Sessions {
         if table.by_session.len() >= MAX_SESSIONS {
             evict_least_recent(&mut table.by_session);
         }
-        let saved = self.store.as_ref().and_then(|store| store.load(session_id)).and_then(|bytes| {
-            Shell::restore_state(&bytes, self.storage.clone(), self.options.clone()).ok()
-        });
+        let saved = self
+            .store
+            .as_ref()
+            .and_then(|store| store.load(session_id))
+            .and_then(|bytes| Shell::restore_state(&bytes, self.storage.clone(), self.options.clone()).ok());
         let shell = saved.unwrap_or_else(|| Shell::new(self.storage.clone(), self.options.clone()));
         let shell = Arc::new(Mutex::new(shell));
         table.by_session.insert(session_id.into(), Entry { shell: shell.clone(), last_used: now });
