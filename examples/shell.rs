@@ -1,7 +1,7 @@
 //! Runs a script in the virtual bash, over an in-memory copy of a folder.
 //!
 //! ```text
-//! cargo run --release --example shell -- [--seed DIR] [--dump OUT] --script FILE
+//! cargo run --release --example shell -- [--restore FILE] [--seed DIR] [--save FILE] [--dump OUT] --script FILE
 //! ```
 //!
 //! FILE runs as `bash -c` would, with the working directory at the root of
@@ -9,20 +9,22 @@
 //! `--seed`). The script's stdout and stderr go to this process's stdout and
 //! stderr, and the process exits with the script's exit code. With `--dump`,
 //! the final tree is written into OUT, which must be absent or empty. The
-//! host folder DIR is never changed.
+//! host folder DIR is never changed. `--restore` starts from a session
+//! snapshot (its variables, functions, working directory and files) instead
+//! of an empty session; `--save` writes one after the script, atomically.
 
 #[cfg(feature = "shell")]
 #[allow(dead_code)]
 #[path = "../tests/shell_corpus/tree.rs"]
 mod tree;
 
-const USAGE: &str = "usage: shell [--seed DIR] [--dump OUT] --script FILE";
+const USAGE: &str = "usage: shell [--restore FILE] [--seed DIR] [--save FILE] [--dump OUT] --script FILE";
 
 /// What `--help` prints: the usage line, then what the program does, each
 /// option, the exit status and an example. The README shows it as printed
 /// (tests/docs.sh compares the two).
 const HELP: &str = "\
-usage: shell [--seed DIR] [--dump OUT] --script FILE
+usage: shell [--restore FILE] [--seed DIR] [--save FILE] [--dump OUT] --script FILE
 
 Runs FILE in libaikido's virtual bash, as `bash FILE` would, over an
 in-memory storage; nothing runs on the host and no host file is changed.
@@ -33,6 +35,12 @@ options:
   --seed DIR     copy DIR's tree into the storage first (default: empty)
   --dump OUT     afterwards, write the storage's tree into OUT, a folder
                  that must be absent or empty
+  --restore FILE start from the session saved in FILE (variables, functions,
+                 working directory, options, files) instead of an empty one;
+                 --seed then adds its files on top
+  --save FILE    afterwards, save the session and its files into FILE
+                 (written to a temporary file, synced, then renamed: FILE is
+                 the old session or the new one, never half of one)
   -h, --help     print this help and exit
 
 The script's stdout and stderr go to this program's stdout and stderr. The
@@ -41,6 +49,7 @@ such as 1 MiB of output per stream), or 2 for a usage error.
 
 example:
   cargo run --release --example shell -- --seed ./project --script check.sh
+  shell --save s.bin --script step1.sh && shell --restore s.bin --script step2.sh
 ";
 
 #[cfg(feature = "shell")]
@@ -50,20 +59,22 @@ fn main() {
     use std::sync::Arc;
 
     use aikido::shell::{Shell, ShellOptions};
-    use aikido::storage::{MemoryStorage, Storage};
+    use aikido::storage::MemoryStorage;
 
     let fail = |message: String| -> ! {
         eprintln!("shell: {message}");
         std::process::exit(2)
     };
 
-    let (mut seed, mut dump, mut script) = (None, None, None);
+    let (mut seed, mut dump, mut script, mut save, mut restore) = (None, None, None, None, None);
     let mut args = std::env::args_os().skip(1);
     while let Some(arg) = args.next() {
         let slot = match arg.to_str() {
             Some("--seed") => &mut seed,
             Some("--dump") => &mut dump,
             Some("--script") => &mut script,
+            Some("--save") => &mut save,
+            Some("--restore") => &mut restore,
             Some("-h" | "--help") => {
                 print!("{HELP}");
                 return;
@@ -83,11 +94,23 @@ fn main() {
     }
 
     let storage = Arc::new(MemoryStorage::new(Default::default()));
+    let mut shell = match &restore {
+        None => Shell::new(storage.clone(), ShellOptions::default()),
+        Some(file) => {
+            let bytes = std::fs::read(file).unwrap_or_else(|e| fail(format!("{}: {e}", file.display())));
+            Shell::restore(&bytes, storage.clone(), ShellOptions::default())
+                .unwrap_or_else(|e| fail(format!("{}: {e}", file.display())))
+        }
+    };
     if let Some(dir) = &seed {
         tree::seed(storage.as_ref(), dir).unwrap_or_else(|e| fail(format!("{}: {e}", dir.display())));
     }
-    let shared: Arc<dyn Storage> = storage.clone();
-    let result = Shell::new(shared, ShellOptions::default()).run(&text, None);
+    let result = shell.run(&text, None);
+    if let Some(file) = &save {
+        let bytes = shell.snapshot().unwrap_or_else(|e| fail(format!("--save: {e}")));
+        aikido::shell::snapshot::write_atomically(file, &bytes)
+            .unwrap_or_else(|e| fail(format!("{}: {e}", file.display())));
+    }
 
     let _ = std::io::stdout().write_all(&result.stdout);
     let _ = std::io::stdout().flush();

@@ -995,6 +995,57 @@ void aikido_shell_result_free(struct aikido_shell_result *result);
 void aikido_shell_free(struct aikido_shell *shell);
 
 /*
+ Saves the shell's session (working directory, variables, functions,
+ options, traps, and the files of its storage when they live in memory:
+ a memory storage whole, an overlay's or dry run's changes; a host folder
+ is referred to, never copied) as bytes in the documented snapshot format
+ (docs/SHELL.md, "Snapshots") into `*data_out`, `*len_out` bytes, freed
+ with `aikido_bytes_free`. `data_out` and `len_out` are required. Waits
+ for a run in progress on the shell to end.
+ */
+aikido_status aikido_shell_snapshot(struct aikido_shell *shell,
+                                    uint8_t **data_out,
+                                    size_t *len_out,
+                                    char **error_out);
+
+/*
+ A new shell from `len` bytes at `data` made by `aikido_shell_snapshot`,
+ into `*shell_out` (required), each run bounded by `limits` (NULL for the
+ defaults; the snapshot does not carry them). `storage` is where its files
+ go: NULL makes a new memory storage with the snapshotted one's limits
+ (for a snapshot of a shell over a memory storage; reach it with
+ `aikido_shell_storage`); else a live storage of the same kind as the one
+ snapshotted (a memory storage, or an overlay or dry run over the same
+ lower storage), whose content is replaced, or any storage when the
+ snapshot refers to its storage (a host folder). Bytes of a newer format
+ version, truncated, changed or hostile are `AIKIDO_ERR_INVALID_INPUT`
+ with a message saying which, and change nothing.
+ */
+aikido_status aikido_shell_restore(const uint8_t *data,
+                                   size_t len,
+                                   const struct aikido_storage *storage,
+                                   const struct aikido_shell_limits *limits,
+                                   struct aikido_shell **shell_out,
+                                   char **error_out);
+
+/*
+ A new shell that is a copy of `shell`'s session and shares nothing
+ mutable with it: the same state, and a copy of the files its storage
+ keeps in memory (copied on write, so a fork is cheap); a storage that
+ keeps its files elsewhere (a host folder) is shared. Free it with
+ `aikido_shell_free`. NULL when `shell` is NULL. Waits for a run in
+ progress on the shell to end.
+ */
+struct aikido_shell *aikido_shell_fork(struct aikido_shell *shell);
+
+/*
+ A new handle to the storage `shell` runs over (shared: the shell's files,
+ e.g. those of a restored or forked shell), freed with
+ `aikido_storage_free`. NULL when `shell` is NULL.
+ */
+struct aikido_storage *aikido_shell_storage(const struct aikido_shell *shell);
+
+/*
  The name of a status, e.g. "AIKIDO_ERR_UNKNOWN_TOOL", or
  "AIKIDO_UNKNOWN_STATUS" for a value that is not a status. The string is
  static: do not free it.

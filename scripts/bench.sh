@@ -48,6 +48,8 @@ echo "running the host-folder storage bench on /usr/include (about 30 seconds)" 
 cargo bench --quiet --bench storage -- --warm-up-time 1 --measurement-time 3 >build/criterion-storage.txt 2>&1
 echo "running the shell against GNU bash and coreutils on /usr/include (about 40 seconds)" >&2
 gnu_figures=$(cargo bench --quiet --bench shell_gnu 2>build/shell-gnu.txt)
+echo "running the session snapshot bench (a few seconds)" >&2
+snapshot_figures=$(cargo bench --quiet --bench snapshot 2>build/snapshot.txt)
 gnu_figure() { awk -F'\t' -v name="$1" -v column="$2" '$1 == name { print $column }' <<<"$gnu_figures"; }
 # Crates the shell adds: unique "name vX" lines of the normal dependency tree,
 # default features against the registry-only build.
@@ -184,3 +186,7 @@ while IFS=$'\t' read -r name ours theirs ratio bare; do
 done <<<"$gnu_figures"
 echo
 echo "targets: $hits hit, $misses missed (criterion's reports: build/criterion.txt, build/criterion-shell.txt; the GNU comparison's table: build/shell-gnu.txt)"
+
+echo
+echo "session snapshots (issue 30; target: snapshot and restore under 5 ms, fork cheaper):"
+echo "$snapshot_figures"

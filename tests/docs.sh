@@ -35,11 +35,17 @@ shell=target/release/examples/shell
 block_after '<!-- shell-help:' > "$work/help.txt"
 block_after '<!-- shell-script:' > "$work/demo.sh"
 block_after '<!-- shell-output:' > "$work/output.txt"
+printf 'n=42 in /tmp\nkept\n' > "$work/expected-split.txt"
 check "README: the shell CLI's blocks are there" test -s "$work/help.txt" -a -s "$work/demo.sh" -a -s "$work/output.txt"
 check "README: shell --help is what the program prints" sh -c "'$shell' --help | diff -u '$work/help.txt' -"
 check "README: shell -h prints the same" sh -c "'$shell' -h | diff -u '$work/help.txt' -"
 check "README: demo.sh prints what the README shows" \
     sh -c "cd '$work' && { '$AIKIDO_ROOT/$shell' --script demo.sh 2>&1; echo \"exit: \$?\"; } | diff -u output.txt -"
+# --save and --restore split one job across two processes.
+printf 'cd /tmp 2>/dev/null || { mkdir /tmp; cd /tmp; }\nn=41; f() { echo "n=$((n + 1)) in $PWD"; }\necho kept > note\n' > "$work/step1.sh"
+printf 'f; cat note\n' > "$work/step2.sh"
+check "README: shell --save then --restore goes on where the first run stopped" \
+    sh -c "'$shell' --save '$work/s.bin' --script '$work/step1.sh' && '$shell' --restore '$work/s.bin' --script '$work/step2.sh' | diff -u - '$work/expected-split.txt'"
 check "the header's JSON examples are real output (tests/doc_examples.rs)" \
     cargo test --release --quiet --test doc_examples
 # The project stands on its own: no file points outside the repository

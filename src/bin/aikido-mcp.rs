@@ -10,7 +10,8 @@ use std::time::Duration;
 
 use aikido::mcp::http::{self, HttpOptions};
 use aikido::mcp::{McpServer, DEFAULT_PAGE_SIZE};
-use aikido::shell::{register_shell_tool, ShellOptions};
+use aikido::shell::session_store::{SessionStore, DEFAULT_MAX_AGE, DEFAULT_MAX_SESSIONS};
+use aikido::shell::{register_shell_tool, register_shell_tool_with_store, ShellOptions};
 use aikido::storage::{register_file_tools, HostDir, Overlay, ReadOnly, Storage};
 use aikido::{CancelToken, Registry};
 
@@ -45,6 +46,16 @@ OPTIONS
     --allow-remote  let --listen bind an address that is not loopback. There is
                     no authentication: put it behind a proxy that has some.
     --page-size N   tools per tools/list page (default 100).
+    --sessions DIR  keep each MCP session's shell (working directory, variables,
+                    functions, options, and with --overlay the changed files) in
+                    DIR: saved after every call, atomically (temporary file,
+                    fsync, rename), and restored when the server starts again,
+                    so a server killed at any moment (even by SIGKILL) goes on
+                    from its last finished call. The stdio session is saved as
+                    `stdio`. At most --sessions-max files (default 64) are kept,
+                    none older than --sessions-max-age days (default 7).
+    --sessions-max N, --sessions-max-age DAYS
+                    the caps above.
     -h, --help      this text.
     -V, --version   the version.
 
@@ -90,6 +101,9 @@ struct Options {
     listen: Option<String>,
     allow_remote: bool,
     page_size: usize,
+    sessions: Option<String>,
+    sessions_max: usize,
+    sessions_max_age_days: u64,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -115,6 +129,9 @@ fn parse_arguments(arguments: impl Iterator<Item = String>) -> Parsed {
     let (mut read_only, mut overlay, mut allow_remote) = (false, false, false);
     let mut listen = None;
     let mut page_size = DEFAULT_PAGE_SIZE;
+    let mut sessions = None;
+    let mut sessions_max = DEFAULT_MAX_SESSIONS;
+    let mut sessions_max_age_days = DEFAULT_MAX_AGE.as_secs() / 86_400;
     let mut arguments = arguments.peekable();
     while let Some(argument) = arguments.next() {
         let (flag, inline) = match argument.split_once('=') {
@@ -146,6 +163,20 @@ fn parse_arguments(arguments: impl Iterator<Item = String>) -> Parsed {
                 Ok(_) => return usage_error("--page-size needs a positive number"),
                 Err(exit) => return exit,
             },
+            "--sessions" => match value("--sessions") {
+                Ok(dir) => sessions = Some(dir),
+                Err(exit) => return exit,
+            },
+            "--sessions-max" => match value("--sessions-max").map(|text| text.parse::<usize>()) {
+                Ok(Ok(count)) if count > 0 => sessions_max = count,
+                Ok(_) => return usage_error("--sessions-max needs a positive number"),
+                Err(exit) => return exit,
+            },
+            "--sessions-max-age" => match value("--sessions-max-age").map(|text| text.parse::<u64>()) {
+                Ok(Ok(days)) if days > 0 => sessions_max_age_days = days,
+                Ok(_) => return usage_error("--sessions-max-age needs a positive number of days"),
+                Err(exit) => return exit,
+            },
             "--read-only" => read_only = true,
             "--overlay" => overlay = true,
             "--allow-remote" => allow_remote = true,
@@ -161,7 +192,7 @@ fn parse_arguments(arguments: impl Iterator<Item = String>) -> Parsed {
         (false, true) => Mode::Overlay,
         (false, false) => Mode::Plain,
     };
-    Parsed::Run(Options { root, mode, listen, allow_remote, page_size })
+    Parsed::Run(Options { root, mode, listen, allow_remote, page_size, sessions, sessions_max, sessions_max_age_days })
 }
 
 /// The variables every shell starts with: nothing of the host's.
@@ -203,13 +234,33 @@ fn main() -> ExitCode {
         }
     };
     let registry = Registry::new();
-    let registered = register_shell_tool(&registry, storage.clone(), shell_options())
-        .and_then(|()| register_file_tools(&registry, storage));
+    let store = match &options.sessions {
+        None => None,
+        Some(folder) => {
+            let max_age = Duration::from_secs(options.sessions_max_age_days.saturating_mul(86_400));
+            match SessionStore::open(folder, options.sessions_max, max_age) {
+                Ok(store) => Some(Arc::new(store)),
+                Err(problem) => {
+                    eprintln!("aikido-mcp: --sessions {folder}: {problem}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+    };
+    let registered = match &store {
+        None => register_shell_tool(&registry, storage.clone(), shell_options()),
+        Some(store) => register_shell_tool_with_store(&registry, storage.clone(), shell_options(), store.clone()),
+    }
+    .and_then(|()| register_file_tools(&registry, storage));
     if let Err(problem) = registered {
         eprintln!("aikido-mcp: {problem}");
         return ExitCode::FAILURE;
     }
     let server = McpServer::new(&registry, "aikido-mcp", env!("CARGO_PKG_VERSION")).with_page_size(options.page_size);
+    if let Some(store) = &store {
+        // The stdio session's id is new at every start: it is kept by name.
+        store.alias(server.session().id(), "stdio");
+    }
     let mode = match options.mode {
         Mode::Plain => "read-write",
         Mode::ReadOnly => "read-only",

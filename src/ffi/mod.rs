@@ -24,6 +24,8 @@ pub mod schema;
 #[cfg(feature = "shell")]
 pub mod shell;
 pub(crate) mod slice;
+#[cfg(feature = "shell")]
+pub mod snapshot;
 pub mod status;
 #[cfg(feature = "storage")]
 pub mod storage;

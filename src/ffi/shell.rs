@@ -118,15 +118,15 @@ pub struct aikido_shell_result {
 /// What an `aikido_shell` points to: the session, and what a fresh one is
 /// made of.
 pub(crate) struct Session {
-    shell: Mutex<Shell>,
-    storage: Arc<dyn Storage>,
-    options: ShellOptions,
+    pub(super) shell: Mutex<Shell>,
+    pub(super) storage: Arc<dyn Storage>,
+    pub(super) options: ShellOptions,
 }
 
 impl Session {
     /// The shell, locked. A run that panicked leaves it in an unknown
     /// state: it is replaced by a fresh one.
-    fn lock(&self) -> MutexGuard<'_, Shell> {
+    pub(super) fn lock(&self) -> MutexGuard<'_, Shell> {
         self.shell.lock().unwrap_or_else(|poisoned| {
             self.shell.clear_poison();
             let mut shell = poisoned.into_inner();
@@ -140,7 +140,7 @@ impl Session {
 ///
 /// # Safety
 /// `limits` is NULL or points to a readable `aikido_shell_limits`.
-unsafe fn options(limits: *const aikido_shell_limits) -> ShellOptions {
+pub(super) unsafe fn options(limits: *const aikido_shell_limits) -> ShellOptions {
     let mut options = ShellOptions::default();
     // SAFETY: NULL or readable, by this function's contract.
     let Some(limits) = (unsafe { limits.as_ref() }) else { return options };

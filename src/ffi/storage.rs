@@ -95,7 +95,7 @@ impl Held {
         }
     }
 
-    fn into_raw(self) -> *mut aikido_storage {
+    pub(super) fn into_raw(self) -> *mut aikido_storage {
         handle::into_raw(self)
     }
 }

@@ -22,11 +22,14 @@ mod pipe;
 mod procsub;
 mod quote;
 mod runtime;
+pub mod session_store;
+pub mod snapshot;
 mod stack;
 mod state;
 pub mod tool;
 
-pub use tool::register_shell_tool;
+pub use snapshot::SnapshotError;
+pub use tool::{register_shell_tool, register_shell_tool_with_store};
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

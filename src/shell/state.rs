@@ -10,9 +10,10 @@ use std::sync::Arc;
 use brush_parser::ast;
 use indexmap::IndexMap;
 use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
 
 /// A variable's value.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) enum Value {
     /// A plain string.
     Str(String),
@@ -53,7 +54,7 @@ impl Value {
 }
 
 /// A variable: its value and attributes.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Var {
     pub(crate) value: Value,
     pub(crate) exported: bool,
@@ -92,7 +93,7 @@ impl Var {
 }
 
 /// `set` options.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Options {
     pub(crate) errexit: bool,
     pub(crate) nounset: bool,
@@ -190,11 +191,14 @@ pub(crate) fn trap_number(name: &str) -> Option<(u32, String)> {
 /// A function definition, shared by every copy of the state.
 pub(crate) type Function = Arc<ast::FunctionBody>;
 
-/// Everything that persists between two runs of a session.
-#[derive(Debug, Clone)]
+/// Everything that persists between two runs of a session. A snapshot
+/// (`snapshot.rs`) carries every field through serde, the functions as
+/// their text.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct State {
     pub(crate) cwd: Arc<str>,
     pub(crate) vars: Arc<FxHashMap<String, Var>>,
+    #[serde(skip)]
     pub(crate) functions: Arc<FxHashMap<String, Function>>,
     /// `$0`: `bash`, or the name given to `bash -c script name`.
     pub(crate) arg0: Arc<str>,

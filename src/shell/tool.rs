@@ -88,6 +88,15 @@ pub const OUTPUT_DIR: &str = "/tmp/aikido-bash";
 /// result text is described in the [module docs](self). Fails like
 /// [`Registry::register`], e.g. when the name `bash` is taken.
 pub fn register_shell_tool(registry: &Registry, storage: Arc<dyn Storage>, options: ShellOptions) -> Result<(), Error> {
+    register(registry, storage, options, None)
+}
+
+fn register(
+    registry: &Registry,
+    storage: Arc<dyn Storage>,
+    options: ShellOptions,
+    store: Option<Arc<super::session_store::SessionStore>>,
+) -> Result<(), Error> {
     let definition = ToolDefinition::new(TOOL_NAME, description(&options)).with_parameters(schema::object(
         [
             ("command", schema::string("The bash script to run: one command, a pipeline, or many lines.")),
@@ -102,9 +111,28 @@ pub fn register_shell_tool(registry: &Registry, storage: Arc<dyn Storage>, optio
         &["command"],
     ));
     let tag = uuid::Uuid::new_v4().simple().to_string()[..8].to_string();
-    let sessions = Sessions { storage, options, shells: Mutex::new(Table::default()), tag, saved: AtomicU64::new(0) };
+    let sessions =
+        Sessions { storage, options, shells: Mutex::new(Table::default()), tag, saved: AtomicU64::new(0), store };
     registry
         .register(definition, move |arguments: &str, environment: &Environment| sessions.call(arguments, environment))
+}
+
+/// [`register_shell_tool`], with every session kept in `store`: saved after
+/// each call (atomically: a crash leaves the last finished call's state),
+/// restored when the session is next used. The files of the storage, when
+/// it keeps them in memory (an overlay), are restored now from the most
+/// recently saved session; a file that does not restore (another format
+/// version) is left alone and its session starts afresh.
+pub fn register_shell_tool_with_store(
+    registry: &Registry,
+    storage: Arc<dyn Storage>,
+    options: ShellOptions,
+    store: Arc<super::session_store::SessionStore>,
+) -> Result<(), Error> {
+    if let Some(bytes) = store.newest() {
+        let _ = super::snapshot::restore_files(&bytes, storage.as_ref(), &options);
+    }
+    register(registry, storage, options, Some(store))
 }
 
 /// The tool's description, written for the model.
@@ -138,6 +166,8 @@ struct Sessions {
     tag: String,
     /// Results saved so far.
     saved: AtomicU64,
+    /// Where each session is kept between calls and across restarts.
+    store: Option<Arc<super::session_store::SessionStore>>,
 }
 
 #[derive(Default)]
@@ -161,12 +191,21 @@ impl Sessions {
         if arguments.restart {
             shell.reset();
             if arguments.command.trim().is_empty() {
-                return Ok(ToolResult::new("[shell restarted]\n[exit code: 0]"));
+                let note = match self.keep(environment.session_id, &shell) {
+                    Ok(()) => String::new(),
+                    Err(problem) => format!("\n[the session could not be saved: {problem}]"),
+                };
+                return Ok(ToolResult::new(format!("[shell restarted]\n[exit code: 0]{note}")));
             }
         }
         let result = shell.run(&arguments.command, environment.cancel);
+        let kept = self.keep(environment.session_id, &shell);
         drop(shell);
-        Ok(ToolResult::new(self.fit(format_result(&result))))
+        let mut text = format_result(&result);
+        if let Err(problem) = kept {
+            text.push_str(&format!("\n[the session could not be saved: {problem}]"));
+        }
+        Ok(ToolResult::new(self.fit(text)))
     }
 
     /// The result text as the model reads it: whole when it fits in
@@ -201,9 +240,23 @@ impl Sessions {
         if table.by_session.len() >= MAX_SESSIONS {
             evict_least_recent(&mut table.by_session);
         }
-        let shell = Arc::new(Mutex::new(Shell::new(self.storage.clone(), self.options.clone())));
+        let saved = self
+            .store
+            .as_ref()
+            .and_then(|store| store.load(session_id))
+            .and_then(|bytes| Shell::restore_state(&bytes, self.storage.clone(), self.options.clone()).ok());
+        let shell = saved.unwrap_or_else(|| Shell::new(self.storage.clone(), self.options.clone()));
+        let shell = Arc::new(Mutex::new(shell));
         table.by_session.insert(session_id.into(), Entry { shell: shell.clone(), last_used: now });
         shell
+    }
+
+    /// Saves the session in the store, when there is one.
+    fn keep(&self, session_id: &str, shell: &Shell) -> Result<(), String> {
+        match &self.store {
+            Some(store) => store.save(session_id, shell),
+            None => Ok(()),
+        }
     }
 
     /// Locks a session's shell. A script that panicked leaves its shell in
@@ -722,6 +775,7 @@ mod tests {
             shells: Mutex::new(Table::default()),
             tag: "test".into(),
             saved: AtomicU64::new(0),
+            store: None,
         };
         let held = sessions.shell("b");
         let a = sessions.shell("a");

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 use std::ops::Bound;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use super::path::{normalize, resolve, Lookup};
@@ -23,15 +23,17 @@ impl Default for MemoryLimits {
     }
 }
 
+/// A node of the tree. A file's content is shared by the forks of a
+/// storage (`MemoryStorage::fork`) and copied on its first write.
 #[derive(Debug, Clone)]
-enum Node {
-    File { data: Vec<u8>, mode: u32, modified: SystemTime },
+pub(super) enum Node {
+    File { data: Arc<Vec<u8>>, mode: u32, modified: SystemTime },
     Directory { mode: u32, modified: SystemTime },
     Symlink { target: String, modified: SystemTime },
 }
 
 impl Node {
-    fn directory() -> Node {
+    pub(super) fn directory() -> Node {
         Node::Directory { mode: 0o755, modified: SystemTime::now() }
     }
 
@@ -59,9 +61,9 @@ impl Node {
 
 /// The tree: every node by its normalised path, so that a directory's
 /// contents are one range of keys.
-struct Tree {
-    nodes: BTreeMap<String, Node>,
-    total_bytes: u64,
+pub(super) struct Tree {
+    pub(super) nodes: BTreeMap<String, Node>,
+    pub(super) total_bytes: u64,
 }
 
 /// The range of keys strictly under a directory, and the prefix they share:
@@ -123,8 +125,8 @@ impl Tree {
 /// dropped. A write that would pass a limit fails with
 /// [`StorageError::TooLarge`] and changes nothing.
 pub struct MemoryStorage {
-    tree: Mutex<Tree>,
-    limits: MemoryLimits,
+    pub(super) tree: Mutex<Tree>,
+    pub(super) limits: MemoryLimits,
 }
 
 impl Default for MemoryStorage {
@@ -145,7 +147,7 @@ impl MemoryStorage {
         self.lock().total_bytes
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Tree> {
+    pub(super) fn lock(&self) -> std::sync::MutexGuard<'_, Tree> {
         // A panic cannot leave the tree half-changed: every change is one
         // map operation after all checks.
         self.tree.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -178,15 +180,16 @@ impl MemoryStorage {
         match tree.nodes.get_mut(&real) {
             Some(Node::File { data: existing, modified, .. }) => {
                 if append {
-                    existing.extend_from_slice(data);
+                    // In place unless a fork shares the content.
+                    Arc::make_mut(existing).extend_from_slice(data);
                 } else {
                     // A fresh buffer, so that a shrinking file gives memory back.
-                    *existing = data.to_vec();
+                    *existing = Arc::new(data.to_vec());
                 }
                 *modified = now;
             }
             _ => {
-                tree.nodes.insert(real, Node::File { data: data.to_vec(), mode: 0o644, modified: now });
+                tree.nodes.insert(real, Node::File { data: Arc::new(data.to_vec()), mode: 0o644, modified: now });
             }
         }
         Ok(())
@@ -198,7 +201,7 @@ impl MemoryStorage {
         let tree = self.lock();
         let real = tree.resolve(path, true)?;
         match tree.node(&real)? {
-            Node::File { data, .. } => Ok(data.clone()),
+            Node::File { data, .. } => Ok(data.to_vec()),
             _ => Err(StorageError::IsADirectory(real)),
         }
     }
@@ -408,6 +411,9 @@ impl MemoryStorage {
 /// The operations above, with errors naming the path asked for.
 impl Storage for MemoryStorage {
     super::storage_from_raw_operations!();
+    fn snapshot_layer(&self) -> Option<&dyn super::SnapshotLayer> {
+        Some(self)
+    }
     fn file_size_limit(&self, _path: &str) -> Option<u64> {
         let limit = self.limits.max_file_bytes.min(self.limits.max_total_bytes);
         (limit != u64::MAX).then_some(limit)

@@ -22,6 +22,7 @@ mod overlay;
 mod path;
 mod policy;
 mod read_only;
+mod snapshot;
 mod tools;
 
 pub use host::HostDir;
@@ -31,6 +32,8 @@ pub use overlay::{Change, ChangeKind, DryRun, Overlay};
 pub use path::{join, normalize, parent};
 pub use policy::{glob_matches, Access, PathPolicy, Policy};
 pub use read_only::ReadOnly;
+pub(crate) use snapshot::Image;
+pub use snapshot::{LayerImage, SnapshotError, SnapshotLayer};
 pub use tools::{register_file_tools, DEFAULT_READ_LINES};
 
 use std::time::SystemTime;
@@ -250,6 +253,14 @@ pub trait Storage: Send + Sync {
         self.stat(path)?;
         Err(StorageError::Io { path: normalize(path), message: "Operation not supported".to_owned() })
     }
+    /// The snapshot side of a storage whose files live in memory (a
+    /// [`MemoryStorage`], an [`Overlay`]'s or a [`DryRun`]'s upper layer):
+    /// what a session snapshot carries and how a fork copies it. `None`
+    /// (the default) for a storage that is referred to and never copied: a
+    /// [`HostDir`], a [`ReadOnly`] view, [`Mounts`], a [`Policy`].
+    fn snapshot_layer(&self) -> Option<&dyn SnapshotLayer> {
+        None
+    }
 }
 
 /// Implements every required [`Storage`] method and `set_mode` by calling
@@ -373,4 +384,7 @@ pub(crate) use forward_storage;
 /// storages as `Arc<dyn Storage>`.
 impl<T: Storage + ?Sized> Storage for std::sync::Arc<T> {
     forward_storage!(|this| (**this));
+    fn snapshot_layer(&self) -> Option<&dyn SnapshotLayer> {
+        (**self).snapshot_layer()
+    }
 }

@@ -9,16 +9,18 @@
 
 use std::collections::BTreeMap;
 use std::ops::Bound;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use super::path::{parent, resolve, Lookup};
 use super::{DirEntry, FileKind, Metadata, Storage, StorageError};
 
+/// An entry of the upper layer. A file's content is shared by the forks of
+/// an overlay and copied on its first write.
 #[derive(Debug, Clone)]
-enum Upper {
+pub(super) enum Upper {
     File {
-        data: Vec<u8>,
+        data: Arc<Vec<u8>>,
         mode: u32,
         modified: SystemTime,
     },
@@ -57,8 +59,9 @@ pub struct Change {
 
 /// A writable memory layer over `lower`.
 pub struct Overlay<L> {
-    lower: L,
-    upper: Mutex<BTreeMap<String, Upper>>,
+    /// Shared with the overlay's forks, which never write to it.
+    pub(super) lower: Arc<L>,
+    pub(super) upper: Mutex<BTreeMap<String, Upper>>,
 }
 
 /// The range of keys strictly under a directory.
@@ -86,7 +89,7 @@ fn lower_lookup(lower: &impl Storage, real: &str) -> Result<Lookup, StorageError
 impl<L: Storage> Overlay<L> {
     /// An overlay with an empty upper layer over `lower`.
     pub fn new(lower: L) -> Self {
-        Overlay { lower, upper: Mutex::new(BTreeMap::new()) }
+        Overlay { lower: Arc::new(lower), upper: Mutex::new(BTreeMap::new()) }
     }
 
     /// The lower storage, untouched until commit.
@@ -94,7 +97,7 @@ impl<L: Storage> Overlay<L> {
         &self.lower
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, Upper>> {
+    pub(super) fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, Upper>> {
         self.upper.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
@@ -148,7 +151,7 @@ impl<L: Storage> Overlay<L> {
 
     fn read_real(&self, upper: &BTreeMap<String, Upper>, real: &str) -> Result<Vec<u8>, StorageError> {
         match upper.get(real) {
-            Some(Upper::File { data, .. }) => Ok(data.clone()),
+            Some(Upper::File { data, .. }) => Ok(data.to_vec()),
             Some(Upper::Directory { .. }) => Err(StorageError::IsADirectory(real.to_owned())),
             Some(_) => Err(StorageError::NotFound(real.to_owned())),
             None if Self::lower_visible(upper, real) => self.lower.read(real),
@@ -221,7 +224,7 @@ impl<L: Storage> Overlay<L> {
             Lookup::Missing => return Err(StorageError::NotFound(from.to_owned())),
             Lookup::File => {
                 let mode = self.metadata_real(upper, from)?.mode;
-                Upper::File { data: self.read_real(upper, from)?, mode, modified: SystemTime::now() }
+                Upper::File { data: Arc::new(self.read_real(upper, from)?), mode, modified: SystemTime::now() }
             }
             Lookup::Symlink(target) => Upper::Symlink { target, modified: SystemTime::now() },
             Lookup::Directory => Upper::Directory { opaque: true, modified: SystemTime::now() },
@@ -268,7 +271,7 @@ impl<L: Storage> Overlay<L> {
                     }
                     continue;
                 }
-                (Upper::File { data, .. }, Lookup::File) if *data == self.lower.read(path)? => continue,
+                (Upper::File { data, .. }, Lookup::File) if **data == self.lower.read(path)? => continue,
                 (Upper::Symlink { target, .. }, Lookup::Symlink(lower_target)) if target == lower_target => continue,
                 _ => ChangeKind::Modified,
             };
@@ -337,7 +340,11 @@ impl<L: Storage> Overlay<L> {
             Lookup::Missing => 0o644,
             _ => self.metadata_real(&upper, &real)?.mode,
         };
-        Self::place(&mut upper, &real, Upper::File { data: data.to_vec(), mode, modified: SystemTime::now() });
+        Self::place(
+            &mut upper,
+            &real,
+            Upper::File { data: Arc::new(data.to_vec()), mode, modified: SystemTime::now() },
+        );
         Ok(())
     }
 
@@ -350,7 +357,7 @@ impl<L: Storage> Overlay<L> {
             _ => (self.read_real(&upper, &real)?, self.metadata_real(&upper, &real)?.mode),
         };
         content.extend_from_slice(data);
-        Self::place(&mut upper, &real, Upper::File { data: content, mode, modified: SystemTime::now() });
+        Self::place(&mut upper, &real, Upper::File { data: Arc::new(content), mode, modified: SystemTime::now() });
         Ok(())
     }
 
@@ -494,7 +501,7 @@ impl<L: Storage> Overlay<L> {
             _ => {
                 let data = self.read_real(&upper, &real)?;
                 let modified = self.metadata_real(&upper, &real)?.modified;
-                Self::place(&mut upper, &real, Upper::File { data, mode: mode & 0o7777, modified });
+                Self::place(&mut upper, &real, Upper::File { data: Arc::new(data), mode: mode & 0o7777, modified });
                 Ok(())
             }
         }
@@ -502,14 +509,17 @@ impl<L: Storage> Overlay<L> {
 }
 
 /// The operations above, with errors naming the path asked for.
-impl<L: Storage> Storage for Overlay<L> {
+impl<L: Storage + 'static> Storage for Overlay<L> {
     super::storage_from_raw_operations!();
+    fn snapshot_layer(&self) -> Option<&dyn super::SnapshotLayer> {
+        Some(self)
+    }
 }
 
 /// An overlay whose changes are recorded and never applied: run a script
 /// against it, then read [`DryRun::write_set`] to see what it would have
 /// created, changed or deleted.
-pub struct DryRun<L>(Overlay<L>);
+pub struct DryRun<L>(pub(super) Overlay<L>);
 
 impl<L: Storage> DryRun<L> {
     /// A dry run over `lower`, which it never changes.
@@ -524,8 +534,11 @@ impl<L: Storage> DryRun<L> {
     }
 }
 
-impl<L: Storage> Storage for DryRun<L> {
+impl<L: Storage + 'static> Storage for DryRun<L> {
     super::forward_storage!(|this| this.0);
+    fn snapshot_layer(&self) -> Option<&dyn super::SnapshotLayer> {
+        Some(self)
+    }
 }
 
 #[cfg(test)]

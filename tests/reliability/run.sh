@@ -87,7 +87,7 @@ step "setup: nightly, miri, rust-src, cargo-fuzz" scripts/setup.sh nightly fuzz
 step "miri: the C ABI's unit tests (src/ffi/tests.rs)" miri
 step "tsan: tests/stress.rs, 8 threads for $stress_seconds s" tsan
 step "fuzz: build the targets" sh -c "cd fuzz && cargo +nightly fuzz build -O"
-for target in dispatch_arguments schema_helpers registry_ops shell_parse shell_nesting dialect_respond mcp_handle validate_suite; do
+for target in dispatch_arguments schema_helpers registry_ops shell_parse shell_nesting dialect_respond mcp_handle validate_suite snapshot_restore; do
     step "fuzz: $target for $fuzz_seconds s" fuzz "$target"
 done
 step "soak: $soak_dispatches dispatches in release mode" soak

@@ -700,6 +700,7 @@ public:
     const aikido_storage *native() const noexcept { return storage_.get(); }
 
 private:
+    friend class Shell;  // Shell::storage() wraps the handle it gets
     /// Takes a handle a constructor returned; NULL means it refused its
     /// input, which only `why` explains (such constructors give no message).
     explicit Storage(aikido_storage *storage, const char *why = "storage is NULL (moved from)") : storage_(storage) {
@@ -804,10 +805,62 @@ public:
     /// Forgets the working directory, variables and functions; files stay.
     void reset() noexcept { aikido_shell_reset(shell_.get()); }
 
+    /// The session as bytes (docs/SHELL.md, "Snapshots"): its state, and
+    /// the files of its storage when they live in memory (a memory storage,
+    /// an overlay's changes); a host folder is referred to, never copied.
+    std::string snapshot() const {
+        std::uint8_t *data = nullptr;
+        std::size_t len = 0;
+        char *error = nullptr;
+        const aikido_status status = aikido_shell_snapshot(shell_.get(), &data, &len, &error);
+        detail::check(status, error);
+        const std::unique_ptr<std::uint8_t, detail::BytesFree> owned(data, detail::BytesFree{len});
+        return detail::copy(reinterpret_cast<const char *>(data), len);
+    }
+
+    /// The session `bytes` hold (from snapshot()), its files in a new memory
+    /// storage (storage()). Throws Error (Status::invalid_input) for bytes of
+    /// a newer version, truncated, changed or hostile.
+    static Shell restore(std::string_view bytes, const std::optional<ShellLimits> &limits = std::nullopt) {
+        return restore_into(bytes, nullptr, limits);
+    }
+
+    /// As above, the files going into `storage`, which must keep them in
+    /// memory as the snapshotted one did (its content is replaced).
+    static Shell restore(std::string_view bytes, const Storage &storage,
+                         const std::optional<ShellLimits> &limits = std::nullopt) {
+        return restore_into(bytes, storage.native(), limits);
+    }
+
+    /// A copy of the session that shares nothing mutable with this one
+    /// (files in memory are copied on write; a host folder is shared).
+    Shell fork() const {
+        aikido_shell *copy = aikido_shell_fork(shell_.get());
+        if (!copy) throw Error(Status::invalid_input, detail::invalid_input_prefix + "shell is NULL (moved from)");
+        return Shell(copy);
+    }
+
+    /// The storage the shell runs over (shared).
+    Storage storage() const { return Storage(aikido_shell_storage(shell_.get()), "shell is NULL (moved from)"); }
+
     /// The C handle, for calls into aikido.h; NULL once moved from.
     aikido_shell *native() const noexcept { return shell_.get(); }
 
 private:
+    explicit Shell(aikido_shell *shell) { shell_.reset(shell); }
+
+    static Shell restore_into(std::string_view bytes, const aikido_storage *storage,
+                              const std::optional<ShellLimits> &limits) {
+        const aikido_shell_limits c_limits = limits ? limits->native() : aikido_shell_limits{};
+        aikido_shell *shell = nullptr;
+        char *error = nullptr;
+        const aikido_status status =
+            aikido_shell_restore(reinterpret_cast<const std::uint8_t *>(bytes.data()), bytes.size(), storage,
+                                 limits ? &c_limits : nullptr, &shell, &error);
+        detail::check(status, error);
+        return Shell(shell);
+    }
+
     /// The paths of a result's write set (which the result owns).
     static std::vector<std::string> write_set(const aikido_strings *paths) {
         std::vector<std::string> copied;

@@ -1062,6 +1062,46 @@ pub const Shell = struct {
     pub fn reset(shell: Shell) void {
         c.aikido_shell_reset(shell.raw);
     }
+
+    /// The session as bytes owned by `gpa` (docs/SHELL.md, "Snapshots"):
+    /// its state, and the files of its storage when they live in memory (a
+    /// memory storage whole, an overlay's changes); a host folder is
+    /// referred to, never copied.
+    pub fn snapshot(shell: Shell, gpa: Allocator, diagnostics: ?*Diagnostics) (Error || Allocator.Error)![]u8 {
+        var data: [*c]u8 = null;
+        var len: usize = 0;
+        var error_text: [*c]u8 = null;
+        try record(c.aikido_shell_snapshot(shell.raw, &data, &len, &error_text), error_text, diagnostics);
+        defer c.aikido_bytes_free(data, len);
+        return gpa.dupe(u8, bytesOf(data, len));
+    }
+
+    /// The session `bytes` hold (from `snapshot`), each run bounded by
+    /// `limits` (null: the defaults). With a null `storage` its files go into
+    /// a new memory storage (see `storage`); else into `storage`, which must
+    /// keep them in memory as the snapshotted one did (its content is
+    /// replaced). `error.InvalidInput` for bytes of a newer version,
+    /// truncated, changed or hostile; nothing is changed then.
+    pub fn restore(bytes: []const u8, storage: ?Storage, limits: ?ShellLimits, diagnostics: ?*Diagnostics) Error!Shell {
+        const c_limits = if (limits) |given| given.toC() else undefined;
+        var raw: ?*c.aikido_shell = null;
+        var error_text: [*c]u8 = null;
+        const target: ?*const c.aikido_storage = if (storage) |given| given.raw else null;
+        try record(c.aikido_shell_restore(bytes.ptr, bytes.len, target, if (limits != null) &c_limits else null, &raw, &error_text), error_text, diagnostics);
+        return .{ .raw = raw.? };
+    }
+
+    /// A copy of the session that shares nothing mutable with this one
+    /// (files in memory are copied on write; a host folder is shared).
+    pub fn fork(shell: Shell) Error!Shell {
+        return .{ .raw = c.aikido_shell_fork(shell.raw) orelse return error.InvalidInput };
+    }
+
+    /// A new handle to the storage the shell runs over (shared); free it
+    /// with `Storage.deinit`.
+    pub fn storage(shell: Shell) Error!Storage {
+        return .{ .raw = c.aikido_shell_storage(shell.raw) orelse return error.InvalidInput };
+    }
 };
 
 /// JSON Schema builders; the text is the library's (keys sorted, no

@@ -7,6 +7,7 @@ test {
     _ = @import("dialects.zig");
     _ = @import("storage.zig");
     _ = @import("shell.zig");
+    _ = @import("snapshot.zig");
     _ = @import("linkage.zig");
     _ = @import("mcp.zig");
     _ = @import("validation.zig");

@@ -32,6 +32,7 @@ use crate::storage::FileKind;
 use super::quote::{double_quote, single_quote, single_quote_if_needed};
 
 mod declare;
+pub(crate) use declare::function_text;
 mod dirs;
 mod flow;
 mod getopts;
