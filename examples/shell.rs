@@ -16,13 +16,13 @@
 #[path = "../tests/shell_corpus/tree.rs"]
 mod tree;
 
-const USAGE: &str = "usage: shell [--seed DIR] [--dump OUT] --script FILE";
+const USAGE: &str = "usage: shell [--seed DIR] [--dump OUT] [--allow-url PREFIX]... [--allow-address CIDR]... --script FILE";
 
 /// What `--help` prints: the usage line, then what the program does, each
 /// option, the exit status and an example. The README shows it as printed
 /// (tests/docs.sh compares the two).
 const HELP: &str = "\
-usage: shell [--seed DIR] [--dump OUT] --script FILE
+usage: shell [--seed DIR] [--dump OUT] [--allow-url PREFIX]... [--allow-address CIDR]... --script FILE
 
 Runs FILE in libaikido's virtual bash, as `bash FILE` would, over an
 in-memory storage; nothing runs on the host and no host file is changed.
@@ -33,6 +33,15 @@ options:
   --seed DIR     copy DIR's tree into the storage first (default: empty)
   --dump OUT     afterwards, write the storage's tree into OUT, a folder
                  that must be absent or empty
+  --allow-url PREFIX
+                 let curl and wget reach the URLs under PREFIX (repeatable;
+                 e.g. https://api.example.com/v1); without it, no network
+  --allow-address CIDR
+                 let them connect to addresses in CIDR too (repeatable;
+                 loopback, private and link-local ones are refused unless
+                 named, e.g. 127.0.0.1/32)
+  --allow-method METHOD
+                 allow METHOD besides GET and HEAD (repeatable; e.g. POST)
   -h, --help     print this help and exit
 
 The script's stdout and stderr go to this program's stdout and stderr. The
@@ -41,6 +50,7 @@ such as 1 MiB of output per stream), or 2 for a usage error.
 
 example:
   cargo run --release --example shell -- --seed ./project --script check.sh
+  cargo run --release --example shell -- --allow-url https://example.com/ --script fetch.sh
 ";
 
 #[cfg(feature = "shell")]
@@ -58,8 +68,21 @@ fn main() {
     };
 
     let (mut seed, mut dump, mut script) = (None, None, None);
+    let mut network: Option<aikido::net::NetworkPolicy> = None;
     let mut args = std::env::args_os().skip(1);
     while let Some(arg) = args.next() {
+        if let Some(flag @ ("--allow-url" | "--allow-address" | "--allow-method")) = arg.to_str() {
+            let value = args.next().and_then(|v| v.into_string().ok());
+            let value = value.unwrap_or_else(|| fail(format!("{flag} needs a value\n{USAGE}")));
+            let policy = network.get_or_insert_with(aikido::net::NetworkPolicy::new);
+            let added = match flag {
+                "--allow-url" => policy.allow_url(&value).map(drop),
+                "--allow-address" => policy.allow_address(&value).map(drop),
+                _ => policy.allow_method(&value).map(drop),
+            };
+            added.unwrap_or_else(|e| fail(format!("{flag}: {e}")));
+            continue;
+        }
         let slot = match arg.to_str() {
             Some("--seed") => &mut seed,
             Some("--dump") => &mut dump,
@@ -87,7 +110,8 @@ fn main() {
         tree::seed(storage.as_ref(), dir).unwrap_or_else(|e| fail(format!("{}: {e}", dir.display())));
     }
     let shared: Arc<dyn Storage> = storage.clone();
-    let result = Shell::new(shared, ShellOptions::default()).run(&text, None);
+    let options = ShellOptions { network: network.map(Arc::new), ..ShellOptions::default() };
+    let result = Shell::new(shared, options).run(&text, None);
 
     let _ = std::io::stdout().write_all(&result.stdout);
     let _ = std::io::stdout().flush();

@@ -136,11 +136,17 @@ impl Session {
     }
 }
 
+/// A handle for a new session (for the network's constructor, `net.rs`).
+#[cfg(feature = "network")]
+pub(super) fn into_handle(shell: Mutex<Shell>, storage: Arc<dyn Storage>, options: ShellOptions) -> *mut aikido_shell {
+    handle::into_raw(Session { shell, storage, options })
+}
+
 /// Shell options from C limits; NULL, and each 0, mean the default.
 ///
 /// # Safety
 /// `limits` is NULL or points to a readable `aikido_shell_limits`.
-unsafe fn options(limits: *const aikido_shell_limits) -> ShellOptions {
+pub(super) unsafe fn options(limits: *const aikido_shell_limits) -> ShellOptions {
     let mut options = ShellOptions::default();
     // SAFETY: NULL or readable, by this function's contract.
     let Some(limits) = (unsafe { limits.as_ref() }) else { return options };
