@@ -16,7 +16,8 @@
 #[path = "../tests/shell_corpus/tree.rs"]
 mod tree;
 
-const USAGE: &str = "usage: shell [--seed DIR] [--dump OUT] [--allow-url PREFIX]... [--allow-address CIDR]... --script FILE";
+const USAGE: &str =
+    "usage: shell [--seed DIR] [--dump OUT] [--allow-url PREFIX]... [--allow-address CIDR]... --script FILE";
 
 /// What `--help` prints: the usage line, then what the program does, each
 /// option, the exit status and an example. The README shows it as printed

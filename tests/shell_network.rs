@@ -151,7 +151,11 @@ fn run(policy: Option<NetworkPolicy>, script: &str) -> (String, String, i32) {
     let started = Instant::now();
     let result = shell.run(script, None);
     assert!(started.elapsed() < Duration::from_secs(8), "{script} took {:?}", started.elapsed());
-    (String::from_utf8_lossy(&result.stdout).into_owned(), String::from_utf8_lossy(&result.stderr).into_owned(), result.exit_code)
+    (
+        String::from_utf8_lossy(&result.stdout).into_owned(),
+        String::from_utf8_lossy(&result.stderr).into_owned(),
+        result.exit_code,
+    )
 }
 
 #[test]
@@ -261,7 +265,10 @@ fn redirects_are_followed_only_inside_the_policy() {
     let server = Server::start();
     let (out, err, code) = run(Some(server.policy()), &format!("curl -sSL {}", server.url("/redirect-in")));
     assert_eq!((out.as_str(), code), ("{\"ok\":true}\n", 0), "{err}");
-    let (out, _, code) = run(Some(server.policy()), &format!("curl -s -w '%{{http_code}} %{{redirect_url}}' {}", server.url("/redirect-in")));
+    let (out, _, code) = run(
+        Some(server.policy()),
+        &format!("curl -s -w '%{{http_code}} %{{redirect_url}}' {}", server.url("/redirect-in")),
+    );
     assert_eq!((out.as_str(), code), (format!("302 {}", server.url("/json")).as_str(), 0));
     let (_, err, code) = run(Some(server.policy()), &format!("curl -sSL {}", server.url("/redirect-out")));
     assert_eq!(code, 7);
@@ -323,7 +330,15 @@ fn fail_and_status_codes_as_curl() {
 fn files_are_written_only_when_asked_and_successful() {
     let server = Server::start();
     let (mut shell, storage) = shell_with(Some(server.policy()));
-    let result = shell.run(&format!("curl -sf -o /got.json {}; curl -sf -o /nope {}; cd /d 2>/dev/null || mkdir /d && cd /d && curl -sO {}", server.url("/json"), server.url("/missing"), server.url("/json")), None);
+    let result = shell.run(
+        &format!(
+            "curl -sf -o /got.json {}; curl -sf -o /nope {}; cd /d 2>/dev/null || mkdir /d && cd /d && curl -sO {}",
+            server.url("/json"),
+            server.url("/missing"),
+            server.url("/json")
+        ),
+        None,
+    );
     assert_eq!(result.exit_code, 0, "{}", String::from_utf8_lossy(&result.stderr));
     assert_eq!(storage.read("/got.json").unwrap(), b"{\"ok\":true}\n");
     assert!(storage.read("/nope").is_err(), "-f with 404 writes nothing");
@@ -352,7 +367,8 @@ fn limits_name_themselves() {
     // Size: a body past the cap stops by name.
     let mut policy = server.policy();
     policy.set_max_response_bytes(1 << 20);
-    let (out, err, code) = run(Some(policy), &format!("curl -s {} | wc -c; exit ${{PIPESTATUS[0]}}", server.url("/huge")));
+    let (out, err, code) =
+        run(Some(policy), &format!("curl -s {} | wc -c; exit ${{PIPESTATUS[0]}}", server.url("/huge")));
     assert_eq!(code, 63, "{err}");
     assert!(out.trim().parse::<u64>().unwrap() <= 1 << 20, "{out}");
     assert!(err.contains("the network policy's response-size cap"), "{err}");

@@ -204,7 +204,8 @@ impl Resolver for CheckedResolver {
         timeout: NextTimeout,
     ) -> Result<ResolvedSocketAddrs, ureq::Error> {
         // An address written in the URL needs no lookup (and no lookup thread).
-        let literal = uri.host().and_then(|host| host.trim_start_matches('[').trim_end_matches(']').parse::<IpAddr>().ok());
+        let literal =
+            uri.host().and_then(|host| host.trim_start_matches('[').trim_end_matches(']').parse::<IpAddr>().ok());
         let found = match (literal, uri.port_u16().or_else(|| default_port(uri))) {
             (Some(ip), Some(port)) => {
                 let mut found = self.empty();
@@ -296,9 +297,11 @@ impl Session {
         sent.extend(attached.iter().map(|header| (header.name.clone(), HIDDEN.to_string())));
 
         let mut builder = http::Request::builder().method(request.method.as_str()).uri(url.as_str());
-        for (name, value) in headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).chain(
-            attached.iter().map(|header| (header.name.as_str(), header.value())),
-        ) {
+        for (name, value) in headers
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_str()))
+            .chain(attached.iter().map(|header| (header.name.as_str(), header.value())))
+        {
             builder = builder.header(name, value);
         }
         let result = match &request.body {

@@ -325,8 +325,7 @@ impl NetworkPolicy {
         if named(address) || named(canonical) {
             return Ok(());
         }
-        match special_range(canonical).or_else(|| embedded_ipv4(address).and_then(|v4| special_range(IpAddr::V4(v4))))
-        {
+        match special_range(canonical).or_else(|| embedded_ipv4(address).and_then(|v4| special_range(IpAddr::V4(v4)))) {
             Some(range) => Err(Refusal::Address(address, range)),
             None => Ok(()),
         }
@@ -520,7 +519,8 @@ mod tests {
     #[test]
     fn hosts_in_every_spelling() {
         let p = policy(&["http://127.0.0.1:8080/"]);
-        for url in ["http://2130706433:8080/", "http://0x7f.0.0.1:8080/", "http://0177.0.0.1:8080/x", "http://127.1:8080/"]
+        for url in
+            ["http://2130706433:8080/", "http://0x7f.0.0.1:8080/", "http://0177.0.0.1:8080/x", "http://127.1:8080/"]
         {
             assert!(allowed(&p, url), "{url}");
         }

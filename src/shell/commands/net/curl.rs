@@ -57,9 +57,8 @@ impl Failure {
 }
 
 fn usage(ctx: &mut Context<'_>, message: &str) -> Result<i32, LimitHit> {
-    ctx.stderr.write_str(&format!(
-        "curl: {message}\ncurl: try 'curl --help' or 'curl --manual' for more information\n"
-    ))?;
+    ctx.stderr
+        .write_str(&format!("curl: {message}\ncurl: try 'curl --help' or 'curl --manual' for more information\n"))?;
     Ok(2)
 }
 
@@ -169,7 +168,8 @@ pub(super) fn curl(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
         }
     }
     if options.urls.is_empty() {
-        ctx.stderr.write_str("curl: no URL specified!\ncurl: try 'curl --help' or 'curl --manual' for more information\n")?;
+        ctx.stderr
+            .write_str("curl: no URL specified!\ncurl: try 'curl --help' or 'curl --manual' for more information\n")?;
         return Ok(2);
     }
     let Some(network) = ctx.runner.network() else {
@@ -278,7 +278,9 @@ fn take_value(ctx: &mut Context<'_>, options: &mut Options, name: &str, value: S
         },
         "max-redirs" => match value.parse::<i64>() {
             Ok(n) => options.max_redirs = Some(n.clamp(0, u32::MAX as i64) as u32),
-            Err(_) => return Err(Taken::Usage("option --max-redirs: expected a proper numerical parameter".to_string())),
+            Err(_) => {
+                return Err(Taken::Usage("option --max-redirs: expected a proper numerical parameter".to_string()))
+            }
         },
         "user" => options.user = Some(value),
         "user-agent" => options.user_agent = Some(value),
@@ -305,7 +307,9 @@ fn file_or_text(ctx: &mut Context<'_>, value: &str) -> Result<Vec<u8>, Taken> {
     match ctx.read(path) {
         Ok(bytes) => Ok(bytes),
         Err(_) => {
-            ctx.stderr.write_str(&format!("Warning: Couldn't read data from file \"{path}\", this makes an empty \nWarning: POST.\n"))?;
+            ctx.stderr.write_str(&format!(
+                "Warning: Couldn't read data from file \"{path}\", this makes an empty \nWarning: POST.\n"
+            ))?;
             Ok(Vec::new())
         }
     }
@@ -438,7 +442,8 @@ fn exchange(
 ) -> Result<i32, Taken> {
     let session: &Session = &network.session;
     let policy = session.policy();
-    let mut url = parse_url(&options.urls[index]).map_err(|refusal| Taken::Fail(failure(NetError::Refused(refusal))))?;
+    let mut url =
+        parse_url(&options.urls[index]).map_err(|refusal| Taken::Fail(failure(NetError::Refused(refusal))))?;
     url.set_fragment(None);
     let data: Option<Vec<u8>> = (!options.data.is_empty()).then(|| options.data.join(&b'&'));
     let mut body = None;
@@ -527,7 +532,13 @@ fn exchange(
     loop {
         report.method = method.clone();
         report.url = url.to_string();
-        let request = Request { method: method.clone(), url: url.clone(), headers: headers.clone(), body: body.clone(), deadline };
+        let request = Request {
+            method: method.clone(),
+            url: url.clone(),
+            headers: headers.clone(),
+            body: body.clone(),
+            deadline,
+        };
         let mut response = session.send(&request).map_err(|error| Taken::Fail(failure(error)))?;
         report.code = response.status;
         report.version = response.version;
@@ -539,7 +550,9 @@ fn exchange(
         let location = response.header("location").map(str::to_string);
         let redirect = matches!(response.status, 301 | 302 | 303 | 307 | 308);
         if let (true, Some(location)) = (redirect, &location) {
-            let next = url.join(location).map_err(|_| Taken::Fail(failure(NetError::Refused(Refusal::Malformed(location.clone())))))?;
+            let next = url
+                .join(location)
+                .map_err(|_| Taken::Fail(failure(NetError::Refused(Refusal::Malformed(location.clone())))))?;
             report.redirect_url = next.to_string();
             if options.location {
                 if options.include || options.head {
@@ -560,7 +573,9 @@ fn exchange(
                 }
                 // Credentials the script gave go to the first host only.
                 if next.host_str() != original_host.as_deref() {
-                    headers.retain(|(name, _)| !name.eq_ignore_ascii_case("authorization") && !name.eq_ignore_ascii_case("cookie"));
+                    headers.retain(|(name, _)| {
+                        !name.eq_ignore_ascii_case("authorization") && !name.eq_ignore_ascii_case("cookie")
+                    });
                 }
                 url = next;
                 continue;
@@ -568,7 +583,10 @@ fn exchange(
         }
         let failed = response.status >= 400 && (options.fail || options.fail_with_body);
         if failed && !options.fail_with_body {
-            return Err(Taken::Fail(Failure::new(22, format!("The requested URL returned error: {}", response.status))));
+            return Err(Taken::Fail(Failure::new(
+                22,
+                format!("The requested URL returned error: {}", response.status),
+            )));
         }
         if options.include || options.head {
             let mut head = Vec::new();
@@ -593,14 +611,20 @@ fn exchange(
                     return Err(Taken::Fail(Failure::new(23, "Failure writing output to destination")));
                 }
                 Err(Stop::Decode(detail)) => {
-                    return Err(Taken::Fail(Failure::new(61, format!("Error while processing content unencoding: {detail}"))));
+                    return Err(Taken::Fail(Failure::new(
+                        61,
+                        format!("Error while processing content unencoding: {detail}"),
+                    )));
                 }
             }
         } else if let Sink::File { .. } = sink {
             sink.flush(ctx).map_err(|_| Taken::Fail(Failure::new(23, "Failure writing output to destination")))?;
         }
         if failed {
-            return Err(Taken::Fail(Failure::new(22, format!("The requested URL returned error: {}", response.status))));
+            return Err(Taken::Fail(Failure::new(
+                22,
+                format!("The requested URL returned error: {}", response.status),
+            )));
         }
         return Ok(0);
     }

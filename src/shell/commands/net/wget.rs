@@ -28,7 +28,9 @@ struct Options {
 }
 
 fn usage(ctx: &mut Context<'_>, message: &str) -> Result<i32, LimitHit> {
-    ctx.stderr.write_str(&format!("wget: {message}\nUsage: wget [OPTION]... [URL]...\n\nTry `wget --help' for more options.\n"))?;
+    ctx.stderr.write_str(&format!(
+        "wget: {message}\nUsage: wget [OPTION]... [URL]...\n\nTry `wget --help' for more options.\n"
+    ))?;
     Ok(2)
 }
 
@@ -38,7 +40,11 @@ pub(super) fn wget(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitH
     while let Some(word) = words.next() {
         let (name, attached) = match word.split_once('=') {
             Some((name, value)) if name.starts_with("--") => (name.to_string(), Some(value.to_string())),
-            _ if word.starts_with("-") && !word.starts_with("--") && word.len() > 2 && "OUTPe".contains(&word[1..2]) => {
+            _ if word.starts_with("-")
+                && !word.starts_with("--")
+                && word.len() > 2
+                && "OUTPe".contains(&word[1..2]) =>
+            {
                 (word[..2].to_string(), Some(word[2..].to_string()))
             }
             _ => (word.clone(), None),
@@ -188,7 +194,13 @@ fn fetch(
     let mut redirects = 0;
     loop {
         say(ctx, options, &format!("--  {url}\n"))?;
-        let request = Request { method: method.clone(), url: url.clone(), headers: headers.clone(), body: body.clone(), deadline };
+        let request = Request {
+            method: method.clone(),
+            url: url.clone(),
+            headers: headers.clone(),
+            body: body.clone(),
+            deadline,
+        };
         let mut response = match session.send(&request) {
             Ok(response) => response,
             Err(error) => return failed(ctx, &error),
@@ -204,7 +216,9 @@ fn fetch(
         }
         if matches!(status, 301 | 302 | 303 | 307 | 308) {
             if let Some(location) = response.header("location").map(str::to_string) {
-                let Ok(next) = url.join(&location) else { return failed(ctx, &NetError::Refused(Refusal::Malformed(location))) };
+                let Ok(next) = url.join(&location) else {
+                    return failed(ctx, &NetError::Refused(Refusal::Malformed(location)));
+                };
                 if redirects >= max_redirects {
                     ctx.stderr.write_str(&format!("{max_redirects} redirections exceeded.\n"))?;
                     return Ok(8);
@@ -273,7 +287,9 @@ fn failed(ctx: &mut Context<'_>, error: &NetError) -> Result<i32, LimitHit> {
         NetError::Connect { host, port, .. } => (4, format!("failed: Connection refused ({host} port {port}).")),
         NetError::Timeout { .. } => (4, "Read error (Connection timed out) in headers.".to_string()),
         NetError::Tls(detail) => (5, format!("wget: TLS: {detail}")),
-        NetError::TooLarge { cap } => (4, format!("wget: the response passed the network policy's size cap ({cap} bytes)")),
+        NetError::TooLarge { cap } => {
+            (4, format!("wget: the response passed the network policy's size cap ({cap} bytes)"))
+        }
         other => (4, format!("Read error ({other}).")),
     };
     ctx.stderr.write_str(&format!("{text}\n"))?;
