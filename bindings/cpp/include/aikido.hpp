@@ -784,28 +784,30 @@ public:
     /// segment boundaries). Throws Error (Status::invalid_input) for a bad prefix.
     NetworkPolicy &allow_url(const std::string &prefix) {
         char *error = nullptr;
-        detail::check(aikido_network_policy_allow_url(policy_.get(), prefix.c_str(), &error), error);
+        const aikido_status status = aikido_network_policy_allow_url(policy_.get(), prefix.c_str(), &error);
+        detail::check(status, error);
         return *this;
     }
     /// Allows connecting to the addresses of a range (`127.0.0.1/32`).
     NetworkPolicy &allow_address(const std::string &range) {
         char *error = nullptr;
-        detail::check(aikido_network_policy_allow_address(policy_.get(), range.c_str(), &error), error);
+        const aikido_status status = aikido_network_policy_allow_address(policy_.get(), range.c_str(), &error);
+        detail::check(status, error);
         return *this;
     }
     /// Allows a method besides GET and HEAD.
     NetworkPolicy &allow_method(const std::string &method) {
         char *error = nullptr;
-        detail::check(aikido_network_policy_allow_method(policy_.get(), method.c_str(), &error), error);
+        const aikido_status status = aikido_network_policy_allow_method(policy_.get(), method.c_str(), &error);
+        detail::check(status, error);
         return *this;
     }
     /// Attaches `name: value` to the requests under `prefix`; the script
     /// never sees the value.
     NetworkPolicy &attach_header(const std::string &prefix, const std::string &name, const std::string &value) {
         char *error = nullptr;
-        detail::check(
-            aikido_network_policy_attach_header(policy_.get(), prefix.c_str(), name.c_str(), value.c_str(), &error),
-            error);
+        const aikido_status status = aikido_network_policy_attach_header(policy_.get(), prefix.c_str(), name.c_str(), value.c_str(), &error);
+        detail::check(status, error);
         return *this;
     }
     /// Sets the limits (0 keeps a value).
@@ -813,7 +815,8 @@ public:
         const aikido_network_limits c_limits{limits.timeout_milliseconds, limits.max_response_bytes,
                                              limits.max_requests, limits.max_redirects};
         char *error = nullptr;
-        detail::check(aikido_network_policy_set_limits(policy_.get(), &c_limits, &error), error);
+        const aikido_status status = aikido_network_policy_set_limits(policy_.get(), &c_limits, &error);
+        detail::check(status, error);
         return *this;
     }
 
