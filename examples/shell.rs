@@ -1,7 +1,8 @@
 //! Runs a script in the virtual bash, over an in-memory copy of a folder.
 //!
 //! ```text
-//! cargo run --release --example shell -- [--restore FILE] [--seed DIR] [--save FILE] [--dump OUT] --script FILE
+//! cargo run --release --example shell -- [--restore FILE] [--seed DIR] [--save FILE] [--dump OUT]
+//!     [--allow-url PREFIX]... [--allow-address CIDR]... --script FILE
 //! ```
 //!
 //! FILE runs as `bash -c` would, with the working directory at the root of
@@ -18,13 +19,14 @@
 #[path = "../tests/shell_corpus/tree.rs"]
 mod tree;
 
-const USAGE: &str = "usage: shell [--restore FILE] [--seed DIR] [--save FILE] [--dump OUT] --script FILE";
+const USAGE: &str = "usage: shell [--restore FILE] [--seed DIR] [--save FILE] [--dump OUT]\n             [--allow-url PREFIX]... [--allow-address CIDR]... --script FILE";
 
 /// What `--help` prints: the usage line, then what the program does, each
 /// option, the exit status and an example. The README shows it as printed
 /// (tests/docs.sh compares the two).
 const HELP: &str = "\
-usage: shell [--restore FILE] [--seed DIR] [--save FILE] [--dump OUT] --script FILE
+usage: shell [--restore FILE] [--seed DIR] [--save FILE] [--dump OUT]
+             [--allow-url PREFIX]... [--allow-address CIDR]... --script FILE
 
 Runs FILE in libaikido's virtual bash, as `bash FILE` would, over an
 in-memory storage; nothing runs on the host and no host file is changed.
@@ -41,6 +43,15 @@ options:
   --save FILE    afterwards, save the session and its files into FILE
                  (written to a temporary file, synced, then renamed: FILE is
                  the old session or the new one, never half of one)
+  --allow-url PREFIX
+                 let curl and wget reach the URLs under PREFIX (repeatable;
+                 e.g. https://api.example.com/v1); without it, no network
+  --allow-address CIDR
+                 let them connect to addresses in CIDR too (repeatable;
+                 loopback, private and link-local ones are refused unless
+                 named, e.g. 127.0.0.1/32)
+  --allow-method METHOD
+                 allow METHOD besides GET and HEAD (repeatable; e.g. POST)
   -h, --help     print this help and exit
 
 The script's stdout and stderr go to this program's stdout and stderr. The
@@ -50,6 +61,7 @@ such as 1 MiB of output per stream), or 2 for a usage error.
 example:
   cargo run --release --example shell -- --seed ./project --script check.sh
   shell --save s.bin --script step1.sh && shell --restore s.bin --script step2.sh
+  cargo run --release --example shell -- --allow-url https://example.com/ --script fetch.sh
 ";
 
 #[cfg(feature = "shell")]
@@ -67,8 +79,21 @@ fn main() {
     };
 
     let (mut seed, mut dump, mut script, mut save, mut restore) = (None, None, None, None, None);
+    let mut network: Option<aikido::net::NetworkPolicy> = None;
     let mut args = std::env::args_os().skip(1);
     while let Some(arg) = args.next() {
+        if let Some(flag @ ("--allow-url" | "--allow-address" | "--allow-method")) = arg.to_str() {
+            let value = args.next().and_then(|v| v.into_string().ok());
+            let value = value.unwrap_or_else(|| fail(format!("{flag} needs a value\n{USAGE}")));
+            let policy = network.get_or_insert_with(aikido::net::NetworkPolicy::new);
+            let added = match flag {
+                "--allow-url" => policy.allow_url(&value).map(drop),
+                "--allow-address" => policy.allow_address(&value).map(drop),
+                _ => policy.allow_method(&value).map(drop),
+            };
+            added.unwrap_or_else(|e| fail(format!("{flag}: {e}")));
+            continue;
+        }
         let slot = match arg.to_str() {
             Some("--seed") => &mut seed,
             Some("--dump") => &mut dump,
@@ -93,12 +118,14 @@ fn main() {
         }
     }
 
+    let network = network.map(Arc::new);
+    let options = || ShellOptions { network: network.clone(), ..ShellOptions::default() };
     let storage = Arc::new(MemoryStorage::new(Default::default()));
     let mut shell = match &restore {
-        None => Shell::new(storage.clone(), ShellOptions::default()),
+        None => Shell::new(storage.clone(), options()),
         Some(file) => {
             let bytes = std::fs::read(file).unwrap_or_else(|e| fail(format!("{}: {e}", file.display())));
-            Shell::restore(&bytes, storage.clone(), ShellOptions::default())
+            Shell::restore(&bytes, storage.clone(), options())
                 .unwrap_or_else(|e| fail(format!("{}: {e}", file.display())))
         }
     };

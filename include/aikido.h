@@ -201,6 +201,15 @@ typedef struct aikido_dir_entries aikido_dir_entries;
 typedef struct aikido_mcp_server aikido_mcp_server;
 
 /*
+ What a shell's `curl` and `wget` may reach: allowed URL prefixes,
+ methods (GET and HEAD by default), address ranges (public ones only by
+ default), headers attached per prefix, and per-request limits. Made by
+ `aikido_network_policy_new`, freed with `aikido_network_policy_free`.
+ Not thread-safe while being changed.
+ */
+typedef struct aikido_network_policy aikido_network_policy;
+
+/*
  A registry of tools. Opaque; made by `aikido_registry_new`. Every function
  on it may be called from many threads at once, except
  `aikido_registry_free`.
@@ -326,25 +335,28 @@ typedef struct aikido_environment {
 } aikido_environment;
 
 /*
- A tool's implementation in C. It writes its outcome into `reply` and
- returns `AIKIDO_OK` (the reply's content is the result),
- `AIKIDO_ERR_TOOL_FAILED` (the reply's error is shown to the model
- unchanged) or `AIKIDO_ERR_TOOL_PANICKED` (the reply's error is the panic
- value). `arguments` holds `arguments_len` bytes of checked JSON and is
- NUL-terminated; it, `environment` and `reply` are valid for the call's
- duration only. Handlers may run on many threads at once, and may call
- back into the registry that runs them.
+ Limits of a network policy. A field of 0 keeps the value the policy
+ has (the defaults are in brackets).
  */
-typedef aikido_status (*aikido_handler)(void *userdata,
-                                        const char *arguments,
-                                        size_t arguments_len,
-                                        const struct aikido_environment *environment,
-                                        struct aikido_reply *reply);
-
-/*
- Frees a handler's userdata; libaikido calls it exactly once.
- */
-typedef void (*aikido_userdata_free)(void *userdata);
+typedef struct aikido_network_limits {
+    /*
+     Time one request may take, connect to last byte, in milliseconds [30000].
+     */
+    uint64_t timeout_milliseconds;
+    /*
+     Bytes of one response body; past it the transfer stops (curl's exit
+     code 63) [10485760].
+     */
+    uint64_t max_response_bytes;
+    /*
+     Requests of one run of a script; each redirect hop is one [50].
+     */
+    uint32_t max_requests;
+    /*
+     Redirects one command follows [10].
+     */
+    uint32_t max_redirects;
+} aikido_network_limits;
 
 /*
  Bounds on each run of a script. A field of 0 takes the default, given in
@@ -389,6 +401,27 @@ typedef struct aikido_shell_limits {
      */
     size_t max_result_bytes;
 } aikido_shell_limits;
+
+/*
+ A tool's implementation in C. It writes its outcome into `reply` and
+ returns `AIKIDO_OK` (the reply's content is the result),
+ `AIKIDO_ERR_TOOL_FAILED` (the reply's error is shown to the model
+ unchanged) or `AIKIDO_ERR_TOOL_PANICKED` (the reply's error is the panic
+ value). `arguments` holds `arguments_len` bytes of checked JSON and is
+ NUL-terminated; it, `environment` and `reply` are valid for the call's
+ duration only. Handlers may run on many threads at once, and may call
+ back into the registry that runs them.
+ */
+typedef aikido_status (*aikido_handler)(void *userdata,
+                                        const char *arguments,
+                                        size_t arguments_len,
+                                        const struct aikido_environment *environment,
+                                        struct aikido_reply *reply);
+
+/*
+ Frees a handler's userdata; libaikido calls it exactly once.
+ */
+typedef void (*aikido_userdata_free)(void *userdata);
 
 /*
  What one `aikido_shell_run` produced. Free its buffers with
@@ -802,6 +835,81 @@ aikido_status aikido_mcp_server_serve_stdio(struct aikido_mcp_server *server,
                                             int out_fd,
                                             const struct aikido_cancel *stop,
                                             char **error_out);
+
+/*
+ A policy that allows nothing yet: add prefixes with
+ `aikido_network_policy_allow_url`. Never NULL.
+ */
+struct aikido_network_policy *aikido_network_policy_new(void);
+
+/*
+ Frees a policy. NULL does nothing.
+ */
+void aikido_network_policy_free(struct aikido_network_policy *policy);
+
+/*
+ Allows the URLs under `prefix` (NUL-terminated): `https://api.example.com/v1`
+ allows that scheme, host and port, and the paths under `/v1` on segment
+ boundaries, matched on the parsed, normalised URL.
+ `AIKIDO_ERR_INVALID_INPUT` (with a message) for a prefix that is not an
+ http or https URL, or has a user, a query or a fragment.
+ */
+aikido_status aikido_network_policy_allow_url(struct aikido_network_policy *policy,
+                                              const char *prefix,
+                                              char **error_out);
+
+/*
+ Allows the addresses of a range (`127.0.0.1/32`, `10.0.0.0/8`, `::1`;
+ a bare address is a range of one). Loopback, private, link-local and
+ cloud-metadata addresses are refused unless a range names them.
+ */
+aikido_status aikido_network_policy_allow_address(struct aikido_network_policy *policy,
+                                                  const char *range,
+                                                  char **error_out);
+
+/*
+ Allows a method besides GET and HEAD (`POST`, `PUT`…).
+ */
+aikido_status aikido_network_policy_allow_method(struct aikido_network_policy *policy,
+                                                 const char *method,
+                                                 char **error_out);
+
+/*
+ Attaches `name: value` to every request under `prefix` (a token, say).
+ The script never sees the value: not in its environment, not in
+ `curl -v`; a header of that name the script sets is replaced.
+ */
+aikido_status aikido_network_policy_attach_header(struct aikido_network_policy *policy,
+                                                  const char *prefix,
+                                                  const char *name,
+                                                  const char *value,
+                                                  char **error_out);
+
+/*
+ Sets the policy's limits; each field of 0 keeps the policy's value.
+ `AIKIDO_ERR_INVALID_INPUT` for a NULL policy or limits.
+ */
+aikido_status aikido_network_policy_set_limits(struct aikido_network_policy *policy,
+                                               const struct aikido_network_limits *limits,
+                                               char **error_out);
+
+/*
+ As `aikido_shell_new`, with a network policy (copied; NULL: no network,
+ as `aikido_shell_new`). NULL when `storage` is NULL.
+ */
+struct aikido_shell *aikido_shell_new_with_network(const struct aikido_storage *storage,
+                                                   const struct aikido_shell_limits *limits,
+                                                   const struct aikido_network_policy *policy);
+
+/*
+ As `aikido_registry_register_shell_tool`, with a network policy
+ (copied; NULL: no network) for every session's shell.
+ */
+aikido_status aikido_registry_register_shell_tool_with_network(struct aikido_registry *registry,
+                                                               const struct aikido_storage *storage,
+                                                               const struct aikido_shell_limits *limits,
+                                                               const struct aikido_network_policy *policy,
+                                                               char **error_out);
 
 /*
  A new, empty registry. Free it with `aikido_registry_free`.

@@ -111,6 +111,8 @@ pub mod ffi;
 mod json;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+#[cfg(feature = "network")]
+pub mod net;
 mod registry;
 pub mod schema;
 #[cfg(feature = "shell")]

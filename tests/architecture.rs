@@ -39,6 +39,12 @@ const STORAGE_HOST_RULE: Rule =
     Rule { parts: &["shell", "ffi"], tokens: &[&["extern \"C\"", "no_mangle"], STATUS_TOKENS] };
 const STORAGE_RULE: Rule = Rule { parts: &["shell", "ffi"], tokens: &[C_TOKENS, STATUS_TOKENS, HOST_TOKENS] };
 const SHELL_RULE: Rule = Rule { parts: &["ffi"], tokens: &[C_TOKENS, STATUS_TOKENS, HOST_TOKENS] };
+/// The network (`src/net`): the one part that may use the host's network,
+/// and nothing else of the host; never the storage, the shell or C.
+const NET_RULE: Rule = Rule {
+    parts: &["storage", "shell", "ffi"],
+    tokens: &[C_TOKENS, STATUS_TOKENS, &["std::process", "std::fs", "std::env::"]],
+};
 /// Any module docs/ARCHITECTURE.md does not place yet.
 const OTHER_RULE: Rule = Rule { parts: &["ffi"], tokens: &[] };
 
@@ -72,6 +78,7 @@ fn rule_for(relative: &Path) -> Option<&'static Rule> {
         ["storage", "host.rs"] => Some(&STORAGE_HOST_RULE),
         ["storage", ..] => Some(&STORAGE_RULE),
         ["shell", ..] => Some(&SHELL_RULE),
+        ["net", ..] => Some(&NET_RULE),
         _ => Some(&OTHER_RULE),
     }
 }
@@ -204,6 +211,8 @@ fn the_checker_sees_what_it_must() {
     assert!(std::ptr::eq(rule_for(Path::new("json.rs")).unwrap(), &CORE_RULE));
     assert!(std::ptr::eq(rule_for(Path::new("shell/commands/jq/mod.rs")).unwrap(), &SHELL_RULE));
     assert!(rule_for(Path::new("ffi/storage.rs")).is_none());
+    assert!(std::ptr::eq(rule_for(Path::new("net/client.rs")).unwrap(), &NET_RULE));
+    assert!(NET_RULE.parts.contains(&"shell") && !NET_RULE.tokens.iter().any(|group| group.contains(&"std::net")));
     assert!(C_TOKENS.iter().chain(HOST_TOKENS).all(|token| CORE_RULE.tokens.iter().any(|group| group.contains(token))));
 }
 

@@ -24,8 +24,9 @@ USAGE
 The tools
     bash            an in-process bash interpreter (GNU-like coreutils, grep, sed,
                     awk, jq, find, diff...): no host program ever runs, there is no
-                    network; one shell per MCP session keeps its working directory,
-                    variables and functions from one call to the next.
+                    network unless --allow-url gives curl and wget some; one shell
+                    per MCP session keeps its working directory, variables and
+                    functions from one call to the next.
     read_file, write_file, list_directory, edit_file, delete_path
                     the file tools.
     DIR is the virtual / of both: paths may be absolute (/notes.txt is
@@ -56,6 +57,16 @@ OPTIONS
                     none older than --sessions-max-age days (default 7).
     --sessions-max N, --sessions-max-age DAYS
                     the caps above.
+    --allow-url PREFIX
+                    let the shell's curl and wget reach the URLs under PREFIX
+                    (repeatable; e.g. https://api.example.com/v1: that scheme,
+                    host and port, paths under /v1). Without it, no network.
+    --allow-address CIDR
+                    let them connect to addresses in CIDR (repeatable). Loopback,
+                    private, link-local and cloud-metadata addresses are refused
+                    unless named (e.g. 127.0.0.1/32); public ones are allowed.
+    --allow-method METHOD
+                    allow METHOD besides GET and HEAD (repeatable; e.g. POST).
     -h, --help      this text.
     -V, --version   the version.
 
@@ -96,6 +107,8 @@ EXIT STATUS
 
 /// What the command line asked for.
 struct Options {
+    /// The shell's network (`--allow-url` and co.); `None`: no network.
+    network: Option<aikido::net::NetworkPolicy>,
     root: String,
     mode: Mode,
     listen: Option<String>,
@@ -132,6 +145,7 @@ fn parse_arguments(arguments: impl Iterator<Item = String>) -> Parsed {
     let mut sessions = None;
     let mut sessions_max = DEFAULT_MAX_SESSIONS;
     let mut sessions_max_age_days = DEFAULT_MAX_AGE.as_secs() / 86_400;
+    let mut network: Option<aikido::net::NetworkPolicy> = None;
     let mut arguments = arguments.peekable();
     while let Some(argument) = arguments.next() {
         let (flag, inline) = match argument.split_once('=') {
@@ -177,6 +191,21 @@ fn parse_arguments(arguments: impl Iterator<Item = String>) -> Parsed {
                 Ok(_) => return usage_error("--sessions-max-age needs a positive number of days"),
                 Err(exit) => return exit,
             },
+            "--allow-url" | "--allow-address" | "--allow-method" => {
+                let text = match value(&flag) {
+                    Ok(text) => text,
+                    Err(exit) => return exit,
+                };
+                let policy = network.get_or_insert_with(aikido::net::NetworkPolicy::new);
+                let added = match flag.as_str() {
+                    "--allow-url" => policy.allow_url(&text).map(drop),
+                    "--allow-address" => policy.allow_address(&text).map(drop),
+                    _ => policy.allow_method(&text).map(drop),
+                };
+                if let Err(error) = added {
+                    return usage_error(&format!("{flag}: {error}"));
+                }
+            }
             "--read-only" => read_only = true,
             "--overlay" => overlay = true,
             "--allow-remote" => allow_remote = true,
@@ -192,11 +221,21 @@ fn parse_arguments(arguments: impl Iterator<Item = String>) -> Parsed {
         (false, true) => Mode::Overlay,
         (false, false) => Mode::Plain,
     };
-    Parsed::Run(Options { root, mode, listen, allow_remote, page_size, sessions, sessions_max, sessions_max_age_days })
+    Parsed::Run(Options {
+        network,
+        root,
+        mode,
+        listen,
+        allow_remote,
+        page_size,
+        sessions,
+        sessions_max,
+        sessions_max_age_days,
+    })
 }
 
 /// The variables every shell starts with: nothing of the host's.
-fn shell_options() -> ShellOptions {
+fn shell_options(network: Option<&aikido::net::NetworkPolicy>) -> ShellOptions {
     let env = [
         ("HOME", "/"),
         ("PATH", "/usr/bin:/bin"),
@@ -207,6 +246,7 @@ fn shell_options() -> ShellOptions {
     ];
     ShellOptions {
         env: env.into_iter().map(|(name, value)| (name.to_owned(), value.to_owned())).collect(),
+        network: network.cloned().map(Arc::new),
         ..ShellOptions::default()
     }
 }
@@ -248,8 +288,8 @@ fn main() -> ExitCode {
         }
     };
     let registered = match &store {
-        None => register_shell_tool(&registry, storage.clone(), shell_options()),
-        Some(store) => register_shell_tool_with_store(&registry, storage.clone(), shell_options(), store.clone()),
+        None => register_shell_tool(&registry, storage.clone(), shell_options(options.network.as_ref())),
+        Some(store) => register_shell_tool_with_store(&registry, storage.clone(), shell_options(options.network.as_ref()), store.clone()),
     }
     .and_then(|()| register_file_tools(&registry, storage));
     if let Err(problem) = registered {

@@ -19,6 +19,8 @@ pub(crate) mod handle;
 pub mod handler;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+#[cfg(feature = "network")]
+pub mod net;
 pub mod registry;
 pub mod schema;
 #[cfg(feature = "shell")]

@@ -136,6 +136,12 @@ impl Session {
     }
 }
 
+/// A handle for a new session (for the network's constructor, `net.rs`).
+#[cfg(feature = "network")]
+pub(super) fn into_handle(shell: Mutex<Shell>, storage: Arc<dyn Storage>, options: ShellOptions) -> *mut aikido_shell {
+    handle::into_raw(Session { shell, storage, options })
+}
+
 /// Shell options from C limits; NULL, and each 0, mean the default.
 ///
 /// # Safety

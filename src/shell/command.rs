@@ -474,6 +474,23 @@ pub trait Runner {
         let _ = limit;
         self.run(argv, stdin, stdout, stderr).map(Some)
     }
+
+    /// The run's network (`curl`, `wget`): `None` when the shell has no
+    /// network policy, or for a runner without a shell.
+    #[cfg(feature = "network")]
+    fn network(&self) -> Option<Network> {
+        None
+    }
+}
+
+/// What a command may use of the network: the run's session (policy and
+/// request count) and when the run must end, which no request outlives.
+#[cfg(feature = "network")]
+pub struct Network {
+    /// The run's session.
+    pub session: Arc<crate::net::Session>,
+    /// The run's end (its time limit, or a `timeout` around the command).
+    pub deadline: Option<std::time::Instant>,
 }
 
 /// How `env` changes the environment of the command it runs: `-i`, then

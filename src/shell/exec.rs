@@ -1228,6 +1228,14 @@ impl Runner for Interp<'_> {
         self.run_argv(None, argv, stdin, stdout, stderr)
     }
 
+    #[cfg(feature = "network")]
+    fn network(&self) -> Option<super::command::Network> {
+        let session = self.rt.jobs_env.as_ref()?.network.clone()?;
+        let run_end = self.rt.clock.start + self.rt.limits.max_duration;
+        let deadline = self.rt.deadline().map_or(run_end, |end| end.min(run_end));
+        Some(super::command::Network { session, deadline: Some(deadline) })
+    }
+
     fn exported(&self) -> Vec<(String, String)> {
         let mut out: Vec<(String, String)> = self
             .st

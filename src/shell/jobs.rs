@@ -56,6 +56,9 @@ pub(crate) const FIRST_PID: u32 = 4242;
 pub(crate) struct JobEnv {
     pub(crate) storage: Arc<dyn Storage>,
     pub(crate) limits: Limits,
+    /// The run's network (`curl`, `wget`): `None` without a policy.
+    #[cfg(feature = "network")]
+    pub(crate) network: Option<Arc<crate::net::Session>>,
 }
 
 /// A job's status once it ended, and its place in the order jobs ended.

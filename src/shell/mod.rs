@@ -165,6 +165,10 @@ pub struct ShellOptions {
     /// its head and its tail around a marked middle, and is saved whole as
     /// a file of the storage that the marker names (see [`tool`]).
     pub max_result_bytes: usize,
+    /// What `curl` and `wget` may reach (see [`crate::net::NetworkPolicy`]);
+    /// `None`, the default: no network at all.
+    #[cfg(feature = "network")]
+    pub network: Option<Arc<crate::net::NetworkPolicy>>,
 }
 
 impl Default for ShellOptions {
@@ -174,6 +178,8 @@ impl Default for ShellOptions {
             env: vec![("HOME".to_string(), "/".to_string()), ("PATH".to_string(), "/usr/bin:/bin".to_string())],
             limits: Limits::default(),
             max_result_bytes: tool::DEFAULT_MAX_RESULT_BYTES,
+            #[cfg(feature = "network")]
+            network: None,
         }
     }
 }
@@ -219,7 +225,12 @@ impl Shell {
         let recorder = Arc::new(Recorder { inner: self.storage.clone(), writes: Mutex::new(Vec::new()) });
         let limits = &self.options.limits;
         let mut runtime = exec::Runtime::new(&*recorder, limits, cancel);
-        runtime.jobs_env = Some(Arc::new(jobs::JobEnv { storage: recorder.clone(), limits: limits.clone() }));
+        runtime.jobs_env = Some(Arc::new(jobs::JobEnv {
+            storage: recorder.clone(),
+            limits: limits.clone(),
+            #[cfg(feature = "network")]
+            network: self.options.network.as_ref().map(|policy| Arc::new(crate::net::Session::new(policy.clone()))),
+        }));
         let state = match self.state.take() {
             Some(state) => state,
             None => state::State::new(&self.options.cwd, &self.options.env),

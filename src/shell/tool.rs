@@ -137,6 +137,29 @@ pub fn register_shell_tool_with_store(
 
 /// The tool's description, written for the model.
 fn description(options: &ShellOptions) -> String {
+    let text = description_offline(options);
+    #[cfg(feature = "network")]
+    if let Some(policy) = &options.network {
+        return text.replacen("there is no network", &network_sentence(policy), 1);
+    }
+    text
+}
+
+/// What the model is told of the network a policy opens.
+#[cfg(feature = "network")]
+fn network_sentence(policy: &crate::net::NetworkPolicy) -> String {
+    let prefixes: Vec<String> = policy.prefixes().iter().map(ToString::to_string).collect();
+    format!(
+        "the network is reachable only through curl and wget, only for URLs under {} (methods {}; at most {} \
+         requests per call, {} bytes per response)",
+        prefixes.join(", "),
+        policy.methods().join(", "),
+        policy.max_requests(),
+        policy.max_response_bytes()
+    )
+}
+
+fn description_offline(options: &ShellOptions) -> String {
     let limits = &options.limits;
     format!(
         "Run a bash script in a sandboxed shell. It is an in-process bash interpreter over a virtual file \

@@ -765,11 +765,87 @@ struct ShellResult {
     std::vector<std::string> write_set;
 };
 
+/// Limits of a NetworkPolicy; a field of 0 keeps the policy's value.
+struct NetworkLimits {
+    std::uint64_t timeout_milliseconds = 0;  ///< one request, connect to last byte [30000]
+    std::uint64_t max_response_bytes = 0;    ///< one response body [10 MiB]; past it, curl exits 63
+    std::uint32_t max_requests = 0;          ///< requests of one run; each redirect hop is one [50]
+    std::uint32_t max_redirects = 0;         ///< redirects one command follows [10]
+};
+
+/// What a shell's curl and wget may reach (docs/SHELL.md, "Network"):
+/// URL prefixes, methods (GET and HEAD by default), address ranges
+/// (public ones only by default), headers attached per prefix, limits.
+/// A Shell or the bash tool takes a copy. Move-only.
+class NetworkPolicy {
+public:
+    NetworkPolicy() : policy_(aikido_network_policy_new()) {}
+
+    /// Allows the URLs under `prefix` (scheme, host, port, path prefix on
+    /// segment boundaries). Throws Error (Status::invalid_input) for a bad prefix.
+    NetworkPolicy &allow_url(const std::string &prefix) {
+        char *error = nullptr;
+        const aikido_status status = aikido_network_policy_allow_url(policy_.get(), prefix.c_str(), &error);
+        detail::check(status, error);
+        return *this;
+    }
+    /// Allows connecting to the addresses of a range (`127.0.0.1/32`).
+    NetworkPolicy &allow_address(const std::string &range) {
+        char *error = nullptr;
+        const aikido_status status = aikido_network_policy_allow_address(policy_.get(), range.c_str(), &error);
+        detail::check(status, error);
+        return *this;
+    }
+    /// Allows a method besides GET and HEAD.
+    NetworkPolicy &allow_method(const std::string &method) {
+        char *error = nullptr;
+        const aikido_status status = aikido_network_policy_allow_method(policy_.get(), method.c_str(), &error);
+        detail::check(status, error);
+        return *this;
+    }
+    /// Attaches `name: value` to the requests under `prefix`; the script
+    /// never sees the value.
+    NetworkPolicy &attach_header(const std::string &prefix, const std::string &name, const std::string &value) {
+        char *error = nullptr;
+        const aikido_status status = aikido_network_policy_attach_header(policy_.get(), prefix.c_str(), name.c_str(), value.c_str(), &error);
+        detail::check(status, error);
+        return *this;
+    }
+    /// Sets the limits (0 keeps a value).
+    NetworkPolicy &set_limits(const NetworkLimits &limits) {
+        const aikido_network_limits c_limits{limits.timeout_milliseconds, limits.max_response_bytes,
+                                             limits.max_requests, limits.max_redirects};
+        char *error = nullptr;
+        const aikido_status status = aikido_network_policy_set_limits(policy_.get(), &c_limits, &error);
+        detail::check(status, error);
+        return *this;
+    }
+
+    /// The C handle; NULL once moved from.
+    const aikido_network_policy *native() const noexcept { return policy_.get(); }
+
+private:
+    struct Free {
+        void operator()(aikido_network_policy *policy) const noexcept { aikido_network_policy_free(policy); }
+    };
+    std::unique_ptr<aikido_network_policy, Free> policy_;
+};
+
 /// An in-process bash over a Storage; nothing runs on the host. Its
 /// working directory, variables and functions persist from one run to the
 /// next. Move-only; runs on one shell take turns.
 class Shell {
 public:
+    /// A shell whose curl and wget reach what `network` allows (a copy).
+    Shell(const Storage &storage, const NetworkPolicy &network,
+          const std::optional<ShellLimits> &limits = std::nullopt) {
+        const aikido_shell_limits c_limits = limits ? limits->native() : aikido_shell_limits{};
+        shell_.reset(aikido_shell_new_with_network(storage.native(), limits ? &c_limits : nullptr, network.native()));
+        if (!shell_) {
+            throw Error(Status::invalid_input, detail::invalid_input_prefix + "storage is NULL");
+        }
+    }
+
     /// A shell starting in `/`; the storage is shared, so it may go first.
     explicit Shell(const Storage &storage, const std::optional<ShellLimits> &limits = std::nullopt) {
         const aikido_shell_limits c_limits = limits ? limits->native() : aikido_shell_limits{};
@@ -1094,6 +1170,17 @@ public:
         const aikido_status status =
             aikido_registry_register_shell_tool(registry_.get(), storage.native(), limits ? &c_limits : nullptr,
                                                 &error);
+        detail::check(status, error);
+    }
+
+    /// As above, each session's curl and wget reaching what `network`
+    /// allows (a copy).
+    void register_shell_tool(const Storage &storage, const NetworkPolicy &network,
+                             const std::optional<ShellLimits> &limits = std::nullopt) {
+        const aikido_shell_limits c_limits = limits ? limits->native() : aikido_shell_limits{};
+        char *error = nullptr;
+        const aikido_status status = aikido_registry_register_shell_tool_with_network(
+            registry_.get(), storage.native(), limits ? &c_limits : nullptr, network.native(), &error);
         detail::check(status, error);
     }
 

@@ -416,6 +416,14 @@ pub const Registry = struct {
         try record(c.aikido_registry_register_shell_tool(registry.raw, storage.raw, if (limits != null) &c_limits else null, &error_text), error_text, diagnostics);
     }
 
+    /// As `registerShellTool`, each session's curl and wget reaching what
+    /// `network` allows (a copy; null: no network).
+    pub fn registerShellToolWithNetwork(registry: Registry, storage: Storage, limits: ?ShellLimits, network: ?NetworkPolicy, diagnostics: ?*Diagnostics) Error!void {
+        const c_limits = if (limits) |given| given.toC() else undefined;
+        var error_text: [*c]u8 = null;
+        try record(c.aikido_registry_register_shell_tool_with_network(registry.raw, storage.raw, if (limits != null) &c_limits else null, if (network) |policy| policy.raw else null, &error_text), error_text, diagnostics);
+    }
+
     /// Sets how dispatch checks arguments (docs/VALIDATION.md). Switching to
     /// `.full` or `.repair` compiles every registered tool's schema; one
     /// that is not valid JSON Schema fails with `error.InvalidInput` (the
@@ -1015,12 +1023,88 @@ pub const ShellResult = struct {
     }
 };
 
+/// Limits of a `NetworkPolicy`; a field of 0 keeps the policy's value.
+pub const NetworkLimits = struct {
+    /// One request, connect to last byte [30000].
+    timeout_milliseconds: u64 = 0,
+    /// One response body [10 MiB]; past it curl exits 63.
+    max_response_bytes: u64 = 0,
+    /// Requests of one run; each redirect hop is one [50].
+    max_requests: u32 = 0,
+    /// Redirects one command follows [10].
+    max_redirects: u32 = 0,
+};
+
+/// What a shell's curl and wget may reach: URL prefixes, methods (GET and
+/// HEAD by default), address ranges (public only by default), headers
+/// attached per prefix, limits. A shell or the bash tool takes a copy.
+pub const NetworkPolicy = struct {
+    /// The library's policy, for `aikido.c` calls.
+    raw: *c.aikido_network_policy,
+
+    /// A policy that allows nothing yet.
+    pub fn init() Allocator.Error!NetworkPolicy {
+        return .{ .raw = c.aikido_network_policy_new() orelse return error.OutOfMemory };
+    }
+
+    /// Frees the policy.
+    pub fn deinit(policy: *NetworkPolicy) void {
+        c.aikido_network_policy_free(policy.raw);
+        policy.* = undefined;
+    }
+
+    /// Allows the URLs under `prefix` (scheme, host, port, path prefix on
+    /// segment boundaries). `error.InvalidInput` for a bad prefix.
+    pub fn allowUrl(policy: NetworkPolicy, prefix: [:0]const u8, diagnostics: ?*Diagnostics) Error!void {
+        var error_text: [*c]u8 = null;
+        try record(c.aikido_network_policy_allow_url(policy.raw, prefix.ptr, &error_text), error_text, diagnostics);
+    }
+
+    /// Allows connecting to the addresses of a range (`127.0.0.1/32`).
+    pub fn allowAddress(policy: NetworkPolicy, range: [:0]const u8, diagnostics: ?*Diagnostics) Error!void {
+        var error_text: [*c]u8 = null;
+        try record(c.aikido_network_policy_allow_address(policy.raw, range.ptr, &error_text), error_text, diagnostics);
+    }
+
+    /// Allows a method besides GET and HEAD.
+    pub fn allowMethod(policy: NetworkPolicy, method: [:0]const u8, diagnostics: ?*Diagnostics) Error!void {
+        var error_text: [*c]u8 = null;
+        try record(c.aikido_network_policy_allow_method(policy.raw, method.ptr, &error_text), error_text, diagnostics);
+    }
+
+    /// Attaches `name: value` to the requests under `prefix`; the script
+    /// never sees the value.
+    pub fn attachHeader(policy: NetworkPolicy, prefix: [:0]const u8, name: [:0]const u8, value: [:0]const u8, diagnostics: ?*Diagnostics) Error!void {
+        var error_text: [*c]u8 = null;
+        try record(c.aikido_network_policy_attach_header(policy.raw, prefix.ptr, name.ptr, value.ptr, &error_text), error_text, diagnostics);
+    }
+
+    /// Sets the limits (0 keeps a value).
+    pub fn setLimits(policy: NetworkPolicy, limits: NetworkLimits) Error!void {
+        const c_limits: c.aikido_network_limits = .{
+            .timeout_milliseconds = limits.timeout_milliseconds,
+            .max_response_bytes = limits.max_response_bytes,
+            .max_requests = limits.max_requests,
+            .max_redirects = limits.max_redirects,
+        };
+        var error_text: [*c]u8 = null;
+        try record(c.aikido_network_policy_set_limits(policy.raw, &c_limits, &error_text), error_text, null);
+    }
+};
+
 /// An in-process bash over a `Storage`; nothing runs on the host. Its
 /// working directory, variables and functions persist from one run to the
 /// next. Thread-safe: runs on one shell take turns.
 pub const Shell = struct {
     /// The library's shell, for `aikido.c` calls.
     raw: *c.aikido_shell,
+
+    /// As `init`, with curl and wget reaching what `network` allows (a
+    /// copy; null: no network).
+    pub fn initWithNetwork(storage: Storage, limits: ?ShellLimits, network: ?NetworkPolicy) Error!Shell {
+        const c_limits = if (limits) |given| given.toC() else undefined;
+        return .{ .raw = c.aikido_shell_new_with_network(storage.raw, if (limits != null) &c_limits else null, if (network) |policy| policy.raw else null) orelse return error.InvalidInput };
+    }
 
     /// A shell over `storage` (shared: it may be freed first), starting in
     /// `/`, each run bounded by `limits` (null: the defaults).

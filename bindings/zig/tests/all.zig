@@ -11,4 +11,5 @@ test {
     _ = @import("linkage.zig");
     _ = @import("mcp.zig");
     _ = @import("validation.zig");
+    _ = @import("network.zig");
 }

@@ -15,6 +15,7 @@ mod format;
 mod grep;
 mod hash;
 mod jq;
+mod net;
 mod options;
 mod patch;
 mod regex_syntax;
@@ -27,7 +28,7 @@ mod utils;
 pub(crate) use text::printf_format;
 
 /// Every group's commands, in lookup order.
-const GROUPS: [&[(&str, CommandFn)]; 12] = [
+const GROUPS: [&[(&str, CommandFn)]; 13] = [
     files::COMMANDS,
     text::COMMANDS,
     grep::COMMANDS,
@@ -40,6 +41,7 @@ const GROUPS: [&[(&str, CommandFn)]; 12] = [
     dump::COMMANDS,
     archive::COMMANDS,
     patch::COMMANDS,
+    net::COMMANDS,
 ];
 
 /// The command called `name`, if the shell has it.

@@ -552,7 +552,7 @@ fn base64(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
 }
 
 /// Encodes up to three bytes as four characters (`=` padding a short group).
-fn encode_group(chunk: &[u8], out: &mut Vec<u8>) {
+pub(crate) fn encode_group(chunk: &[u8], out: &mut Vec<u8>) {
     let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
     let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
     let mut four = [b'='; 4];
