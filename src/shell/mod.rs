@@ -162,6 +162,9 @@ pub struct ShellOptions {
     /// its head and its tail around a marked middle, and is saved whole as
     /// a file of the storage that the marker names (see [`tool`]).
     pub max_result_bytes: usize,
+    /// The `bash` tool only: how many shells it keeps, how much memory
+    /// they may hold together, and how long an idle one is kept.
+    pub sessions: tool::SessionLimits,
 }
 
 impl Default for ShellOptions {
@@ -171,6 +174,7 @@ impl Default for ShellOptions {
             env: vec![("HOME".to_string(), "/".to_string()), ("PATH".to_string(), "/usr/bin:/bin".to_string())],
             limits: Limits::default(),
             max_result_bytes: tool::DEFAULT_MAX_RESULT_BYTES,
+            sessions: tool::SessionLimits::default(),
         }
     }
 }
@@ -310,6 +314,12 @@ impl Shell {
         write_set.sort_unstable();
         write_set.dedup();
         RunResult { stdout: stdout.take(), stderr: stderr_bytes, exit_code, truncated, limit, write_set }
+    }
+
+    /// About how many bytes the session keeps between runs (its
+    /// variables, as [`Limits::max_memory_bytes`] counts them).
+    pub fn memory_bytes(&self) -> usize {
+        self.state.as_ref().map_or(0, state::State::bytes)
     }
 
     /// Forgets the session's state: back to how [`Shell::new`] made it.
