@@ -99,7 +99,7 @@ fuzz_target!(|raw: &[u8]| {
         },
         ..ShellOptions::default()
     };
-    let storage = Arc::new(MemoryStorage::new(MemoryLimits { max_total_bytes: 4 << 20, max_file_bytes: 1 << 20 }));
+    let storage = Arc::new(MemoryStorage::new(MemoryLimits { max_total_bytes: 4 << 20, max_file_bytes: 1 << 20, ..MemoryLimits::default() }));
     let started = Instant::now();
     let result = std::thread::Builder::new()
         .stack_size(256 << 10)

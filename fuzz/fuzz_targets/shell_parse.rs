@@ -18,7 +18,7 @@ use libfuzzer_sys::fuzz_target;
 const MAX_OUTPUT: usize = 64 << 10;
 
 fn storage() -> Arc<MemoryStorage> {
-    let storage = MemoryStorage::new(MemoryLimits { max_total_bytes: 4 << 20, max_file_bytes: 1 << 20 });
+    let storage = MemoryStorage::new(MemoryLimits { max_total_bytes: 4 << 20, max_file_bytes: 1 << 20, ..MemoryLimits::default() });
     storage.mkdir("/src", true).expect("mkdir");
     storage.write("/src/main.rs", b"fn main() {\n    println!(\"hi\");\n}\n").expect("write");
     storage.write("/data.csv", b"name,qty\napple,3\npear,10\nfig,7\n").expect("write");

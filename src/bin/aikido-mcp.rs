@@ -345,7 +345,7 @@ fn serve_http(server: &McpServer, address: &str, allow_remote: bool, root: &str,
         );
         return ExitCode::from(2);
     }
-    let listener = match tiny_http::Server::http(addresses.as_slice()) {
+    let listener = match std::net::TcpListener::bind(addresses.as_slice()) {
         Ok(listener) => listener,
         Err(problem) => {
             eprintln!("aikido-mcp: cannot listen on {address}: {problem}");
@@ -358,7 +358,7 @@ fn serve_http(server: &McpServer, address: &str, allow_remote: bool, root: &str,
         libc::signal(libc::SIGINT, on_signal as *const () as libc::sighandler_t);
     }
     let stop = CancelToken::new();
-    let local = listener.server_addr().to_ip().map(|address| address.to_string()).unwrap_or_else(|| address.to_owned());
+    let local = listener.local_addr().map(|address| address.to_string()).unwrap_or_else(|_| address.to_owned());
     eprintln!("aikido-mcp: serving {root} ({mode}) at http://{local}/mcp");
     std::thread::scope(|scope| {
         scope.spawn(|| {

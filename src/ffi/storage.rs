@@ -128,7 +128,11 @@ unsafe fn compose(inner: *const aikido_storage, make: impl FnOnce(Arc<dyn Storag
 pub extern "C" fn aikido_storage_memory_new(max_total_bytes: u64, max_file_bytes: u64) -> *mut aikido_storage {
     boundary::value(|| {
         let limit = |bytes: u64| if bytes == 0 { u64::MAX } else { bytes };
-        let limits = MemoryLimits { max_total_bytes: limit(max_total_bytes), max_file_bytes: limit(max_file_bytes) };
+        let limits = MemoryLimits {
+            max_total_bytes: limit(max_total_bytes),
+            max_file_bytes: limit(max_file_bytes),
+            ..MemoryLimits::default()
+        };
         Held::Plain(Arc::new(MemoryStorage::new(limits))).into_raw()
     })
 }

@@ -1,5 +1,5 @@
-//! The Streamable HTTP transport (MCP 2025-03-26 and later), on
-//! [`tiny_http`]: one endpoint, `/mcp`.
+//! The Streamable HTTP transport (MCP 2025-03-26 and later): one endpoint,
+//! `/mcp`, over HTTP/1.1 read by our own accept loop ([`wire`](super::wire)).
 //!
 //! - `POST /mcp` carries one JSON-RPC message (or a batch, where the
 //!   session's version allows); the answer is `application/json`, or `202
@@ -9,7 +9,10 @@
 //!   send it back (400 without it, 404 once the session is gone). Each
 //!   session's calls run with its id as session id, so the `bash` tool keeps
 //!   one shell per session.
-//! - `DELETE /mcp` ends the session (its running calls are cancelled).
+//! - `DELETE /mcp` ends the session: its running calls are cancelled, the
+//!   rest of a running batch is answered with an error instead of running,
+//!   and [`Registry::end_session`](crate::Registry::end_session) lets the
+//!   tools drop what they kept for it (the `bash` tool its shell).
 //! - `GET /mcp` with the session's header opens the server-to-client SSE
 //!   stream (2025-03-26 to 2025-11-25), which carries
 //!   `notifications/tools/list_changed`.
@@ -18,31 +21,40 @@
 //!   `Mcp-Name` headers must match the body (400 `HeaderMismatch` else); an
 //!   unsupported version gets 400 and an unknown method 404, each with its
 //!   JSON-RPC error; `subscriptions/listen` is answered with an SSE stream.
-//! - SSE streams are bounded: [`HttpOptions::max_streams`] at once (each
-//!   holds a worker), a keep-alive comment every [`HttpOptions::keepalive`]
-//!   finds clients that are gone, and a stream with nothing to say for
+//!   Its throwaway session is ended once answered.
+//! - SSE streams are bounded: [`HttpOptions::max_streams`] at once, a
+//!   keep-alive comment every [`HttpOptions::keepalive`] finds clients that
+//!   are gone, and a stream with nothing to say for
 //!   [`HttpOptions::stream_idle`] is closed (the client opens another).
 //! - A request with an `Origin` header that is not a loopback origin gets
-//!   403 (DNS rebinding: the MCP spec requires the check); a body over
-//!   [`MAX_MESSAGE_BYTES`] gets 413; an unsupported `MCP-Protocol-Version`
-//!   header gets 400.
-//! - Bounded: [`HttpOptions::workers`] requests run at once and
-//!   [`HttpOptions::queue`] wait (past that: 503); at most
-//!   [`HttpOptions::max_sessions`] sessions are kept, the least recently
-//!   used one is dropped past that (its calls cancelled).
+//!   403 (DNS rebinding: the MCP spec requires the check), and so does one
+//!   whose `Host` header is not a loopback name while the server listens on
+//!   a loopback address; a body over [`MAX_MESSAGE_BYTES`] gets 413; an
+//!   unsupported `MCP-Protocol-Version` header gets 400.
+//! - Bounded: at most [`HttpOptions::max_connections`] connections are open
+//!   (past that a new one gets 503 and is closed); the request head must
+//!   arrive within [`HttpOptions::head_timeout`] and a body at
+//!   [`HttpOptions::min_body_rate`] after [`HttpOptions::body_timeout`]
+//!   (else 408), each read on the connection's own thread, never a
+//!   worker's; [`HttpOptions::workers`] requests run at once and
+//!   [`HttpOptions::queue`] wait (past that: 503); an accept that fails for
+//!   want of descriptors or memory is retried with a growing pause, never
+//!   given up; at most [`HttpOptions::max_sessions`] sessions are kept, the
+//!   least recently used one is ended past that; a batch gets one deadline,
+//!   [`HttpOptions::batch_timeout`].
 
-use std::io::{self, Read, Write};
-use std::net::ToSocketAddrs;
+use std::io::{self, Write};
+use std::net::{IpAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{self, TrySendError};
+use std::sync::mpsc::{self, SyncSender, TrySendError};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashMap;
 use serde_json::{json, Value};
-use tiny_http::{Header, Method, Request, Response, StatusCode};
 
 use super::protocol::{self, Prepared, HEADER_MISMATCH, INVALID_REQUEST, META_PROTOCOL_VERSION, METHOD_NOT_FOUND};
+use super::wire::{self, Connection, Deadlines, ReadError, Request, Response};
 use super::{McpServer, Session, MAX_MESSAGE_BYTES, MODERN_PROTOCOL_VERSION, PROTOCOL_VERSIONS};
 use crate::CancelToken;
 
@@ -53,16 +65,34 @@ pub struct HttpOptions {
     pub workers: usize,
     /// Requests waiting for a worker; past this they get 503 [256].
     pub queue: usize,
-    /// Sessions kept [1024]; past this the least recently used one is dropped.
+    /// Sessions kept [1024]; past this the least recently used one is ended.
     pub max_sessions: usize,
-    /// SSE streams open at once (`GET /mcp`, `subscriptions/listen`), each
-    /// holding one of the workers [8]; past this a stream request gets 503.
+    /// SSE streams open at once (`GET /mcp`, `subscriptions/listen`) [8];
+    /// past this a stream request gets 503.
     pub max_streams: usize,
     /// How often an open stream sends a keep-alive comment, which also finds
     /// clients that are gone [15 s].
     pub keepalive: Duration,
     /// A stream with no event for this long is closed [10 min].
     pub stream_idle: Duration,
+    /// Connections open at once, idle ones included [256]; past this a new
+    /// connection gets 503 and is closed.
+    pub max_connections: usize,
+    /// The request line and headers must arrive within this [10 s]; else 408.
+    pub head_timeout: Duration,
+    /// A body's grace time before [`HttpOptions::min_body_rate`] applies [10 s].
+    pub body_timeout: Duration,
+    /// Bytes per second a body must average after its grace time [64 KiB];
+    /// else 408.
+    pub min_body_rate: u64,
+    /// How long a kept-alive connection waits for its next request [30 s].
+    pub idle_timeout: Duration,
+    /// How long a write may wait for a client that does not read [30 s].
+    pub write_timeout: Duration,
+    /// The most time one batch may take, all its calls together [60 s]:
+    /// past it the running call is cancelled and the rest are answered with
+    /// an error.
+    pub batch_timeout: Duration,
 }
 
 impl Default for HttpOptions {
@@ -74,6 +104,13 @@ impl Default for HttpOptions {
             max_streams: 8,
             keepalive: Duration::from_secs(15),
             stream_idle: Duration::from_secs(600),
+            max_connections: 256,
+            head_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
+            min_body_rate: 64 << 10,
+            idle_timeout: Duration::from_secs(30),
+            write_timeout: Duration::from_secs(30),
+            batch_timeout: Duration::from_secs(60),
         }
     }
 }
@@ -106,13 +143,18 @@ impl Changes {
     }
 }
 
-/// The state of one HTTP server, shared by its workers.
+/// The state of one HTTP server, shared by its threads.
 struct Shared<'a> {
     sessions: Mutex<Sessions>,
     options: &'a HttpOptions,
     stop: &'a CancelToken,
     changes: Arc<Changes>,
     streams: AtomicUsize,
+    /// Connections open now.
+    connections: AtomicUsize,
+    /// Whether the listener is on a loopback address: then the `Host`
+    /// header must name this machine.
+    loopback: bool,
 }
 
 /// An SSE stream to open instead of a plain response.
@@ -125,8 +167,14 @@ enum Stream {
 
 /// What a request gets.
 enum Answer {
-    Reply(Response<io::Cursor<Vec<u8>>>),
+    Reply(Response),
     Stream(Stream),
+}
+
+/// A request handed from its connection to a worker, with where the answer goes.
+struct Job {
+    request: Request,
+    answer: mpsc::Sender<Answer>,
 }
 
 /// The header that names the session.
@@ -148,7 +196,10 @@ impl Sessions {
         })
     }
 
-    fn insert(&mut self, session: Arc<Session>, max: usize) {
+    /// Keeps `session`, returning the sessions dropped to make room (the
+    /// caller ends them outside the lock).
+    fn insert(&mut self, session: Arc<Session>, max: usize) -> Vec<Arc<Session>> {
+        let mut dropped = Vec::new();
         while self.by_id.len() >= max.max(1) {
             // The least recently used session, preferring one with no call running.
             let victim = self
@@ -157,61 +208,78 @@ impl Sessions {
                 .min_by_key(|(_, (session, used))| (session.calls_in_flight() > 0, *used))
                 .map(|(id, _)| id.clone());
             match victim.and_then(|id| self.by_id.remove(&id)) {
-                Some((dropped, _)) => dropped.cancel_all(),
+                Some((session, _)) => dropped.push(session),
                 None => break,
             }
         }
         self.clock += 1;
         self.by_id.insert(session.id().to_owned(), (session, self.clock));
+        dropped
     }
 }
 
-fn header(name: &str, value: &str) -> Header {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("ASCII header")
+fn json_response(status: u16, body: String) -> Response {
+    Response::new(status, body.into_bytes()).with_header("Content-Type", "application/json")
 }
 
-fn json_response(status: u16, body: String) -> Response<io::Cursor<Vec<u8>>> {
-    Response::from_data(body.into_bytes())
-        .with_status_code(StatusCode(status))
-        .with_header(header("Content-Type", "application/json"))
-}
-
-fn error_response(status: u16, code: i64, message: &str) -> Response<io::Cursor<Vec<u8>>> {
+fn error_response(status: u16, code: i64, message: &str) -> Response {
     json_response(status, protocol::error(&Value::Null, code, message))
+}
+
+fn error_response_text(message: &str) -> String {
+    protocol::error(&Value::Null, METHOD_NOT_FOUND, &format!("Method not found: {message}"))
+}
+
+/// The host name of an `Origin` or `Host` value (scheme and port removed).
+fn host_name(value: &str) -> &str {
+    let rest = value.strip_prefix("http://").or_else(|| value.strip_prefix("https://")).unwrap_or(value);
+    match rest.strip_prefix('[') {
+        Some(bracketed) => bracketed.split(']').next().unwrap_or_default(),
+        None => rest.split([':', '/']).next().unwrap_or_default(),
+    }
 }
 
 /// Whether an `Origin` header names this machine (http or https, any port).
 fn is_loopback_origin(origin: &str) -> bool {
-    let Some(rest) = origin.strip_prefix("http://").or_else(|| origin.strip_prefix("https://")) else {
+    if !(origin.starts_with("http://") || origin.starts_with("https://")) {
         return false;
-    };
-    let host = match rest.strip_prefix('[') {
-        Some(bracketed) => bracketed.split(']').next().unwrap_or_default(),
-        None => rest.split(':').next().unwrap_or_default(),
-    };
-    matches!(host, "localhost" | "127.0.0.1" | "::1")
+    }
+    matches!(host_name(origin), "localhost" | "127.0.0.1" | "::1")
 }
 
-fn header_value<'a>(request: &'a Request, name: &str) -> Option<&'a str> {
-    request
-        .headers()
-        .iter()
-        .find(|header| header.field.as_str().as_str().eq_ignore_ascii_case(name))
-        .map(|header| header.value.as_str())
+/// Whether a `Host` header names this machine: `localhost` or a loopback
+/// address, any port.
+fn is_loopback_host(host: &str) -> bool {
+    let name = host_name(host);
+    name.eq_ignore_ascii_case("localhost") || name.parse::<IpAddr>().is_ok_and(|address| address.is_loopback())
 }
 
-/// Serves `server` over Streamable HTTP on `listener` (from
-/// [`tiny_http::Server::http`]) until `stop` fires; then running calls are
-/// cancelled, and this returns once every worker has finished.
-pub fn serve(server: &McpServer<'_>, listener: &tiny_http::Server, options: &HttpOptions, stop: &CancelToken) {
+/// Ends a session: its calls are cancelled, a running batch stops, and the
+/// registry's tools drop what they kept for it.
+fn end_session(server: &McpServer<'_>, session: &Session) {
+    session.end();
+    server.registry().end_session(session.id());
+}
+
+/// Serves `server` over Streamable HTTP on `listener` until `stop` fires;
+/// then running calls are cancelled, and this returns once every
+/// connection and worker has finished (within about a second).
+pub fn serve(server: &McpServer<'_>, listener: &TcpListener, options: &HttpOptions, stop: &CancelToken) {
+    let loopback = listener.local_addr().is_ok_and(|address| address.ip().is_loopback());
     let shared = Shared {
         sessions: Mutex::new(Sessions { by_id: FxHashMap::default(), clock: 0 }),
         options,
         stop,
         changes: Arc::default(),
         streams: AtomicUsize::new(0),
+        connections: AtomicUsize::new(0),
+        loopback,
     };
-    let (sender, receiver) = mpsc::sync_channel::<Request>(options.queue.max(1));
+    if let Err(problem) = listener.set_nonblocking(true) {
+        eprintln!("aikido-mcp: the listener cannot be made non-blocking: {problem}");
+        return;
+    }
+    let (sender, receiver) = mpsc::sync_channel::<Job>(options.queue.max(1));
     let receiver = Mutex::new(receiver);
     std::thread::scope(|scope| {
         let shared = &shared;
@@ -221,30 +289,63 @@ pub fn serve(server: &McpServer<'_>, listener: &tiny_http::Server, options: &Htt
         };
         for _ in 0..options.workers.max(1) {
             scope.spawn(|| loop {
-                let request = receiver.lock().unwrap_or_else(PoisonError::into_inner).recv();
-                match request {
-                    Ok(request) => handle_request(server, shared, request),
+                let job = receiver.lock().unwrap_or_else(PoisonError::into_inner).recv();
+                match job {
+                    Ok(job) => {
+                        let answer = respond(server, shared, &job.request);
+                        // The connection may be gone; nothing to do then.
+                        let _ = job.answer.send(answer);
+                    }
                     Err(_) => return,
                 }
             });
         }
+        let mut pause = Duration::ZERO;
         while !stop.is_fired() {
-            let request = match listener.recv_timeout(Duration::from_millis(100)) {
-                Ok(Some(request)) => request,
-                Ok(None) => continue,
+            wire::wait_readable(listener, Duration::from_millis(100));
+            let stream = match listener.accept() {
+                Ok((stream, _)) => stream,
+                Err(problem) if wire::is_resource_exhaustion(&problem) => {
+                    // Out of descriptors or memory: the connection waits in
+                    // the backlog; try again once some were given back.
+                    pause = (pause * 2).clamp(Duration::from_millis(10), Duration::from_secs(1));
+                    if pause == Duration::from_millis(10) {
+                        eprintln!("aikido-mcp: accepting a connection failed ({problem}); retrying");
+                    }
+                    std::thread::sleep(pause);
+                    continue;
+                }
+                // WouldBlock, a connection reset before it was accepted, …
                 Err(_) => continue,
             };
-            match sender.try_send(request) {
-                Ok(()) => {}
-                Err(TrySendError::Full(request) | TrySendError::Disconnected(request)) => {
-                    let response =
-                        error_response(503, INVALID_REQUEST, "Server busy: too many requests at once; retry")
-                            .with_header(header("Retry-After", "1"));
-                    let _ = request.respond(response);
-                }
+            pause = Duration::ZERO;
+            if shared.connections.load(Ordering::Acquire) >= options.max_connections.max(1) {
+                refuse_connection(stream, options.max_connections.max(1));
+                continue;
+            }
+            shared.connections.fetch_add(1, Ordering::AcqRel);
+            let sender = sender.clone();
+            let spawned = std::thread::Builder::new()
+                .name("aikido-mcp-connection".into())
+                .stack_size(256 << 10)
+                .spawn_scoped(scope, move || {
+                    serve_connection(server, shared, &sender, stream);
+                    shared.connections.fetch_sub(1, Ordering::AcqRel);
+                });
+            if spawned.is_err() {
+                // No thread to be had: the stream was dropped with the closure.
+                shared.connections.fetch_sub(1, Ordering::AcqRel);
             }
         }
-        for (session, _) in shared.sessions.lock().unwrap_or_else(PoisonError::into_inner).by_id.values() {
+        let sessions: Vec<Arc<Session>> = shared
+            .sessions
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .by_id
+            .values()
+            .map(|(session, _)| session.clone())
+            .collect();
+        for session in sessions {
             session.cancel_all();
         }
         // Wake the streams so they see `stop`.
@@ -254,6 +355,15 @@ pub fn serve(server: &McpServer<'_>, listener: &tiny_http::Server, options: &Htt
     });
 }
 
+/// Tells a connection past the cap to come back later, without waiting on it.
+fn refuse_connection(mut stream: TcpStream, max: usize) {
+    let message = format!("Server busy: {max} connections are open (the max_connections limit); retry");
+    let response = error_response(503, INVALID_REQUEST, &message).with_header("Retry-After", "1");
+    let _ = stream.set_nonblocking(true);
+    let _ = wire::write_response(&mut stream, &response, true);
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+}
+
 /// Binds `address` and serves until `stop` fires (see [`serve`]).
 pub fn listen(
     server: &McpServer<'_>,
@@ -261,33 +371,94 @@ pub fn listen(
     options: &HttpOptions,
     stop: &CancelToken,
 ) -> io::Result<()> {
-    let listener = tiny_http::Server::http(address).map_err(|problem| io::Error::other(problem.to_string()))?;
+    let listener = TcpListener::bind(address)?;
     serve(server, &listener, options, stop);
     Ok(())
 }
 
-fn handle_request(server: &McpServer<'_>, shared: &Shared<'_>, mut request: Request) {
-    match respond(server, shared, &mut request) {
-        // The client may be gone; nothing to do then.
-        Answer::Reply(response) => {
-            let _ = request.respond(response);
-        }
-        Answer::Stream(stream) => {
-            if shared.streams.fetch_add(1, Ordering::AcqRel) >= shared.options.max_streams.max(1) {
-                shared.streams.fetch_sub(1, Ordering::AcqRel);
-                if let Stream::Listen { session, listen } = &stream {
-                    session.remove_listener(&listen.id);
-                }
-                let message = format!("Server busy: {} streams are open; retry", shared.options.max_streams.max(1));
-                let response = error_response(503, INVALID_REQUEST, &message).with_header(header("Retry-After", "1"));
-                let _ = request.respond(response);
+/// Reads the requests of one connection, each handled by a worker, until
+/// the client goes, a deadline passes, or the server stops.
+fn serve_connection(server: &McpServer<'_>, shared: &Shared<'_>, jobs: &SyncSender<Job>, stream: TcpStream) {
+    let options = shared.options;
+    let deadlines = Deadlines {
+        head: options.head_timeout,
+        body: options.body_timeout,
+        min_rate: options.min_body_rate,
+        idle: options.idle_timeout,
+        write: options.write_timeout,
+    };
+    let Ok(mut connection) = Connection::new(stream, deadlines, shared.stop.clone()) else {
+        return;
+    };
+    while !shared.stop.is_fired() {
+        let request = match connection.next_request() {
+            Ok(request) => request,
+            Err(ReadError::Closed) => return,
+            Err(ReadError::Refuse(status, message)) => {
+                let _ = wire::write_response(
+                    &mut connection.stream,
+                    &error_response(status, INVALID_REQUEST, &message),
+                    true,
+                );
+                wire::close_gently(&mut connection.stream);
                 return;
             }
-            let writer = request.into_writer();
-            // A client that goes away is found by the next write.
-            let _ = run_stream(shared, stream, writer);
-            shared.streams.fetch_sub(1, Ordering::AcqRel);
+        };
+        let keep_alive = request.keep_alive && !shared.stop.is_fired();
+        let (answer, answered) = mpsc::channel();
+        let answer = match jobs.try_send(Job { request, answer }) {
+            Ok(()) => match answered.recv() {
+                Ok(answer) => answer,
+                Err(_) => Answer::Reply(error_response(500, INVALID_REQUEST, "Internal error: the request was lost")),
+            },
+            Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => Answer::Reply(
+                error_response(503, INVALID_REQUEST, "Server busy: too many requests at once; retry")
+                    .with_header("Retry-After", "1"),
+            ),
+        };
+        match answer {
+            Answer::Reply(response) => {
+                if wire::write_response(&mut connection.stream, &response, !keep_alive).is_err() {
+                    return;
+                }
+                if !keep_alive {
+                    wire::close_gently(&mut connection.stream);
+                    return;
+                }
+            }
+            Answer::Stream(stream) => {
+                open_stream(server, shared, stream, &mut connection.stream);
+                return;
+            }
         }
+    }
+}
+
+/// Serves an SSE stream on the connection, if fewer than
+/// [`HttpOptions::max_streams`] are open.
+fn open_stream(server: &McpServer<'_>, shared: &Shared<'_>, stream: Stream, connection: &mut TcpStream) {
+    let max = shared.options.max_streams.max(1);
+    if shared.streams.fetch_add(1, Ordering::AcqRel) >= max {
+        shared.streams.fetch_sub(1, Ordering::AcqRel);
+        if let Stream::Listen { session, listen } = &stream {
+            session.remove_listener(&listen.id);
+            end_session(server, session);
+        }
+        let message = format!("Server busy: {max} streams are open; retry");
+        let response = error_response(503, INVALID_REQUEST, &message).with_header("Retry-After", "1");
+        let _ = wire::write_response(connection, &response, true);
+        wire::close_gently(connection);
+        return;
+    }
+    let listen_session = match &stream {
+        Stream::Listen { session, .. } => Some(session.clone()),
+        Stream::Session(_) => None,
+    };
+    // A client that goes away is found by the next write.
+    let _ = run_stream(shared, stream, connection);
+    shared.streams.fetch_sub(1, Ordering::AcqRel);
+    if let Some(session) = listen_session {
+        end_session(server, &session);
     }
 }
 
@@ -301,8 +472,7 @@ fn write_event(writer: &mut dyn Write, message: &str) -> io::Result<()> {
 
 /// Serves an SSE stream until the client goes, the server stops, the
 /// session ends, or it stays idle too long.
-fn run_stream(shared: &Shared<'_>, stream: Stream, mut writer: Box<dyn Write + Send>) -> io::Result<()> {
-    // Written by hand: tiny_http would buffer a streamed body.
+fn run_stream(shared: &Shared<'_>, stream: Stream, writer: &mut TcpStream) -> io::Result<()> {
     writer.write_all(
         b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n",
     )?;
@@ -390,12 +560,12 @@ fn decode_header_value(value: &str) -> Option<String> {
 
 /// The checks 2026-07-28 makes of a POST's headers against its body:
 /// `None` when they agree, else the 400 to answer.
-fn check_modern_headers(request: &Request, message: &Value, version: &str) -> Option<Response<io::Cursor<Vec<u8>>>> {
+fn check_modern_headers(request: &Request, message: &Value, version: &str) -> Option<Response> {
     let id = message.get("id").cloned().unwrap_or(Value::Null);
     let mismatch = |what: String| {
         Some(json_response(400, protocol::error(&id, HEADER_MISMATCH, &format!("Header mismatch: {what}"))))
     };
-    match header_value(request, "MCP-Protocol-Version") {
+    match request.header("MCP-Protocol-Version") {
         None => return mismatch("the MCP-Protocol-Version header is missing".into()),
         Some(header) if header != version => {
             return mismatch(format!("MCP-Protocol-Version is {header:?} but _meta names {version:?}"))
@@ -403,7 +573,7 @@ fn check_modern_headers(request: &Request, message: &Value, version: &str) -> Op
         Some(_) => {}
     }
     let method = message.get("method").and_then(Value::as_str).unwrap_or_default();
-    match header_value(request, "Mcp-Method") {
+    match request.header("Mcp-Method") {
         None => return mismatch("the Mcp-Method header is missing".into()),
         Some(header) if header != method => {
             return mismatch(format!("Mcp-Method is {header:?} but the body's method is {method:?}"))
@@ -412,7 +582,7 @@ fn check_modern_headers(request: &Request, message: &Value, version: &str) -> Op
     }
     if method == "tools/call" {
         let name = message.get("params").and_then(|params| params.get("name")).and_then(Value::as_str);
-        let header = header_value(request, "Mcp-Name");
+        let header = request.header("Mcp-Name");
         match (header.map(decode_header_value), name) {
             (None, _) => return mismatch("the Mcp-Name header is missing".into()),
             (Some(None), _) => return mismatch("Mcp-Name is not valid =?base64?…?= text".into()),
@@ -438,13 +608,22 @@ fn modern_status(reply: &str) -> u16 {
     }
 }
 
-fn respond(server: &McpServer<'_>, shared: &Shared<'_>, request: &mut Request) -> Answer {
+fn respond(server: &McpServer<'_>, shared: &Shared<'_>, request: &Request) -> Answer {
     let reply = |response| Answer::Reply(response);
-    let path = request.url().split('?').next().unwrap_or_default();
+    let path = request.path.split('?').next().unwrap_or_default();
     if path != "/mcp" {
         return reply(error_response(404, INVALID_REQUEST, "Not Found: the MCP endpoint is /mcp"));
     }
-    if let Some(origin) = header_value(request, "Origin") {
+    if let Some(host) = request.header("Host") {
+        if shared.loopback && !is_loopback_host(host) {
+            return reply(error_response(
+                403,
+                INVALID_REQUEST,
+                &format!("Forbidden: Host {host:?} is not a name of this machine (the server listens on loopback)"),
+            ));
+        }
+    }
+    if let Some(origin) = request.header("Origin") {
         if !is_loopback_origin(origin) {
             return reply(error_response(
                 403,
@@ -453,7 +632,7 @@ fn respond(server: &McpServer<'_>, shared: &Shared<'_>, request: &mut Request) -
             ));
         }
     }
-    let header_version = header_value(request, "MCP-Protocol-Version").map(str::to_owned);
+    let header_version = request.header("MCP-Protocol-Version").map(str::to_owned);
     if let Some(version) = &header_version {
         if !PROTOCOL_VERSIONS.contains(&version.as_str()) && version != MODERN_PROTOCOL_VERSION {
             let message = format!(
@@ -465,11 +644,11 @@ fn respond(server: &McpServer<'_>, shared: &Shared<'_>, request: &mut Request) -
             return reply(json_response(400, error.to_string()));
         }
     }
-    let session_id = header_value(request, SESSION_HEADER).map(str::to_owned);
+    let session_id = request.header(SESSION_HEADER).map(str::to_owned);
     let lock = || shared.sessions.lock().unwrap_or_else(PoisonError::into_inner);
-    match request.method() {
-        Method::Post => {}
-        Method::Delete => {
+    match request.method.as_str() {
+        "POST" => {}
+        "DELETE" => {
             let Some(id) = session_id else {
                 return reply(error_response(
                     400,
@@ -477,15 +656,16 @@ fn respond(server: &McpServer<'_>, shared: &Shared<'_>, request: &mut Request) -
                     "Bad Request: DELETE needs an Mcp-Session-Id header",
                 ));
             };
-            return reply(match lock().by_id.remove(&id) {
+            let removed = lock().by_id.remove(&id);
+            return reply(match removed {
                 Some((session, _)) => {
-                    session.cancel_all();
-                    Response::from_data(Vec::new()).with_status_code(StatusCode(204))
+                    end_session(server, &session);
+                    Response::new(204, Vec::new())
                 }
                 None => error_response(404, INVALID_REQUEST, "Not Found: no such session"),
             });
         }
-        Method::Get => {
+        "GET" => {
             let Some(id) = session_id else {
                 return reply(error_response(
                     400,
@@ -507,21 +687,11 @@ fn respond(server: &McpServer<'_>, shared: &Shared<'_>, request: &mut Request) -
                     INVALID_REQUEST,
                     "Method Not Allowed: POST a JSON-RPC message to /mcp, GET its stream, or DELETE a session",
                 )
-                .with_header(header("Allow", "GET, POST, DELETE")),
+                .with_header("Allow", "GET, POST, DELETE"),
             );
         }
     }
-    if request.body_length().is_some_and(|length| length > MAX_MESSAGE_BYTES) {
-        return reply(error_response(
-            413,
-            INVALID_REQUEST,
-            &format!("Payload Too Large: at most {MAX_MESSAGE_BYTES} bytes"),
-        ));
-    }
-    let mut body = Vec::new();
-    if request.as_reader().take(MAX_MESSAGE_BYTES as u64 + 1).read_to_end(&mut body).is_err() {
-        return reply(error_response(400, INVALID_REQUEST, "Bad Request: the body could not be read"));
-    }
+    let body = &request.body;
     if body.len() > MAX_MESSAGE_BYTES {
         return reply(error_response(
             413,
@@ -529,7 +699,7 @@ fn respond(server: &McpServer<'_>, shared: &Shared<'_>, request: &mut Request) -
             &format!("Payload Too Large: at most {MAX_MESSAGE_BYTES} bytes"),
         ));
     }
-    let message = crate::json::parse_value(&body).ok();
+    let message = crate::json::parse_value(body).ok();
     let modern_version = message
         .as_ref()
         .and_then(|message| message.get("params")?.get("_meta")?.get(META_PROTOCOL_VERSION))
@@ -548,9 +718,11 @@ fn respond(server: &McpServer<'_>, shared: &Shared<'_>, request: &mut Request) -
             Prepared::Batch(items) => server.run_batch(&session, items),
             Prepared::Listen(listen) => return Answer::Stream(Stream::Listen { session, listen }),
         };
+        // Its throwaway session keeps nothing: the tools drop what they made for it.
+        end_session(server, &session);
         return reply(match answer {
             Some(answer) => json_response(modern_status(&answer), answer),
-            None => Response::from_data(Vec::new()).with_status_code(StatusCode(202)),
+            None => Response::new(202, Vec::new()),
         });
     }
     if header_version.as_deref() == Some(MODERN_PROTOCOL_VERSION)
@@ -560,8 +732,8 @@ fn respond(server: &McpServer<'_>, shared: &Shared<'_>, request: &mut Request) -
         let text = format!("Header mismatch: MCP-Protocol-Version is {MODERN_PROTOCOL_VERSION:?} but the body's _meta names no version");
         return reply(json_response(400, protocol::error(&id, HEADER_MISMATCH, &text)));
     }
-    let (session, new_session) = match session_id {
-        Some(id) => match lock().get(&id) {
+    let (session, new_session) = match session_id.as_deref() {
+        Some(id) => match lock().get(id) {
             Some(session) => (session, false),
             None => {
                 return reply(error_response(404, INVALID_REQUEST, "Not Found: no such session; send initialize again"))
@@ -585,22 +757,38 @@ fn respond(server: &McpServer<'_>, shared: &Shared<'_>, request: &mut Request) -
             }
         }
     };
-    let answer = server.handle_in(&session, &body);
-    // A session exists once its initialize succeeded.
+    let deadline = Instant::now() + shared.options.batch_timeout;
+    let answer = match server.prepare(&session, body) {
+        Prepared::Done(answer) => answer,
+        Prepared::Call(call) => server.finish_call(&session, call),
+        Prepared::Batch(items) => server.run_batch_until(&session, items, Some(deadline)),
+        Prepared::Listen(listen) => {
+            // Only 2026-07-28 requests listen, and they were answered above.
+            session.remove_listener(&listen.id);
+            Some(error_response_text("subscriptions/listen needs the 2026-07-28 _meta protocol version"))
+        }
+    };
+    // A session exists once its initialize succeeded; any other session
+    // without a header was a throwaway, ended now.
     let opened = new_session && session.protocol_version().is_some();
     if opened {
-        lock().insert(session.clone(), shared.options.max_sessions);
+        let dropped = lock().insert(session.clone(), shared.options.max_sessions);
+        for dropped in dropped {
+            end_session(server, &dropped);
+        }
+    } else if new_session || session_id.is_none() {
+        end_session(server, &session);
     }
     reply(match answer {
         Some(answer) => {
             let response = json_response(200, answer);
             if opened {
-                response.with_header(header(SESSION_HEADER, session.id()))
+                response.with_header(SESSION_HEADER, session.id())
             } else {
                 response
             }
         }
-        None => Response::from_data(Vec::new()).with_status_code(StatusCode(202)),
+        None => Response::new(202, Vec::new()),
     })
 }
 

@@ -43,6 +43,8 @@ pub mod http;
 mod protocol;
 mod session;
 mod stdio;
+#[cfg(feature = "mcp-http")]
+mod wire;
 
 pub use protocol::{is_mcp_tool_name, mcp_tools};
 pub use session::{Session, MAX_LISTENERS};
@@ -77,6 +79,11 @@ pub const MAX_CONCURRENT_CALLS: usize = 8;
 /// How many `tools/call` requests may wait for a worker; past this the
 /// stdio transport stops reading until one finishes.
 pub const MAX_QUEUED_CALLS: usize = 1024;
+
+/// How many bytes of `tools/call` messages may wait for a stdio worker
+/// (64 MiB); past it a call is answered at once with a JSON-RPC error
+/// (`-32600`, "Server busy") instead of being queued.
+pub const MAX_QUEUED_BYTES: usize = 64 << 20;
 
 /// Serves the tools of one registry over MCP. Safe to share between
 /// threads: [`McpServer::handle`] may run on many at once (a

@@ -1,7 +1,8 @@
 //! The protocol: one JSON-RPC message in, the response out.
 
 use std::fmt::Write;
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::time::Instant;
 
 use serde_json::{json, Map, Value};
 
@@ -84,6 +85,25 @@ pub(crate) struct Call {
     token: CancelToken,
     /// A 2026-07-28 request: the result carries `resultType` and `_meta`.
     modern: bool,
+}
+
+impl Call {
+    /// Answers the call with an error instead of running it.
+    pub(crate) fn refuse(self, session: &Session, message: &str) -> String {
+        session.end_call(&self.key);
+        error(&self.id, INVALID_REQUEST, message)
+    }
+}
+
+/// Answers every request of a batch with an error instead of running it;
+/// `None` when it holds only notifications.
+pub(crate) fn refuse_batch(items: &[Value], message: &str) -> Option<String> {
+    let replies: Vec<String> = items
+        .iter()
+        .filter_map(|item| item.get("id").filter(|id| id.is_string() || id.is_number()))
+        .map(|id| error(id, INVALID_REQUEST, message))
+        .collect();
+    (!replies.is_empty()).then(|| format!("[{}]", replies.join(",")))
 }
 
 /// Whether the protocol version allows JSON-RPC batches (2025-06-18 removed them).
@@ -205,26 +225,92 @@ impl McpServer<'_> {
 
     /// Answers the items of a batch in order, running calls on this thread.
     pub(crate) fn run_batch(&self, session: &Arc<Session>, items: Vec<Value>) -> Option<String> {
-        let mut replies = Vec::new();
-        for item in items {
-            let reply = match self.prepare_value(session, item, true) {
-                Prepared::Done(reply) => reply,
-                Prepared::Call(call) => self.finish_call(session, call),
-                Prepared::Batch(_) => {
-                    Some(error(&Value::Null, INVALID_REQUEST, "Invalid Request: a batch may not hold a batch"))
+        self.run_batch_until(session, items, None)
+    }
+
+    /// [`McpServer::run_batch`] with one deadline for the whole batch: past
+    /// it the running call is cancelled and answered with an error, and so
+    /// is every item after it. An item after the session ended is answered
+    /// with an error, never run.
+    pub(crate) fn run_batch_until(
+        &self,
+        session: &Arc<Session>,
+        items: Vec<Value>,
+        deadline: Option<Instant>,
+    ) -> Option<String> {
+        let running: Mutex<Option<CancelToken>> = Mutex::new(None);
+        let finished = (Mutex::new(false), Condvar::new());
+        let expired = |now: Instant| deadline.is_some_and(|deadline| now >= deadline);
+        let (running, finished) = (&running, &finished);
+        std::thread::scope(|scope| {
+            if let Some(deadline) = deadline {
+                // Fires the running call's token when the batch's time is up.
+                scope.spawn(move || {
+                    let (done, signal) = finished;
+                    let mut done = done.lock().unwrap_or_else(PoisonError::into_inner);
+                    while !*done {
+                        let left = deadline.saturating_duration_since(Instant::now());
+                        if left.is_zero() {
+                            if let Some(token) = running.lock().unwrap_or_else(PoisonError::into_inner).as_ref() {
+                                token.fire();
+                            }
+                            // Woken again only when the batch ends.
+                            done = signal.wait(done).unwrap_or_else(PoisonError::into_inner);
+                            continue;
+                        }
+                        done = signal.wait_timeout(done, left).unwrap_or_else(PoisonError::into_inner).0;
+                    }
+                });
+            }
+            let mut replies = Vec::new();
+            for item in items {
+                let item_id = item.get("id").filter(|id| id.is_string() || id.is_number()).cloned();
+                if session.is_ended() || expired(Instant::now()) {
+                    let why = if session.is_ended() {
+                        "the session has ended (DELETE); the rest of the batch did not run"
+                    } else {
+                        "the batch's time limit (batch_timeout) passed; the rest of the batch did not run"
+                    };
+                    if let Some(id) = item_id {
+                        replies.push(error(&id, INVALID_REQUEST, &format!("Invalid Request: {why}")));
+                    }
+                    continue;
                 }
-                // 2026-07-28 requests are refused in batches before they get here.
-                Prepared::Listen(listen) => {
-                    session.remove_listener(&listen.id);
-                    Some(error(&Value::Null, INVALID_REQUEST, "Invalid Request: subscriptions/listen in a batch"))
-                }
-            };
-            replies.extend(reply);
-        }
-        if replies.is_empty() {
-            return None;
-        }
-        Some(format!("[{}]", replies.join(",")))
+                let reply = match self.prepare_value(session, item, true) {
+                    Prepared::Done(reply) => reply,
+                    Prepared::Call(call) => {
+                        let id = call.id.clone();
+                        *running.lock().unwrap_or_else(PoisonError::into_inner) = Some(call.token.clone());
+                        let reply = self.finish_call(session, call);
+                        *running.lock().unwrap_or_else(PoisonError::into_inner) = None;
+                        match reply {
+                            None if expired(Instant::now()) => Some(error(
+                                &id,
+                                INVALID_REQUEST,
+                                "Invalid Request: the batch's time limit (batch_timeout) passed; the call was cancelled",
+                            )),
+                            reply => reply,
+                        }
+                    }
+                    Prepared::Batch(_) => {
+                        Some(error(&Value::Null, INVALID_REQUEST, "Invalid Request: a batch may not hold a batch"))
+                    }
+                    // 2026-07-28 requests are refused in batches before they get here.
+                    Prepared::Listen(listen) => {
+                        session.remove_listener(&listen.id);
+                        Some(error(&Value::Null, INVALID_REQUEST, "Invalid Request: subscriptions/listen in a batch"))
+                    }
+                };
+                replies.extend(reply);
+            }
+            let (done, signal) = finished;
+            *done.lock().unwrap_or_else(PoisonError::into_inner) = true;
+            signal.notify_all();
+            if replies.is_empty() {
+                return None;
+            }
+            Some(format!("[{}]", replies.join(",")))
+        })
     }
 
     fn prepare_value(&self, session: &Arc<Session>, value: Value, in_batch: bool) -> Prepared {
@@ -466,8 +552,8 @@ impl McpServer<'_> {
         }
         let key = id.to_string();
         let token = CancelToken::new();
-        if !session.begin_call(&key, &token) {
-            return Err(error(id, INVALID_REQUEST, "Invalid Request: a call with this id is still running"));
+        if let Err(message) = session.begin_call(&key, &token) {
+            return Err(error(id, INVALID_REQUEST, message));
         }
         Ok(Prepared::Call(Call { id: id.clone(), key, name: name.clone(), arguments, token, modern }))
     }

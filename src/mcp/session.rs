@@ -1,5 +1,6 @@
 //! One MCP session: what `initialize` settled, and the calls in flight.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use rustc_hash::FxHashMap;
@@ -19,6 +20,8 @@ pub struct Session {
     /// Open 2026-07-28 `subscriptions/listen` streams: the request id's JSON
     /// text, and whether it asked for `notifications/tools/list_changed`.
     listeners: Mutex<Vec<(String, bool)>>,
+    /// Set by [`Session::end`]: no call starts any more.
+    ended: AtomicBool,
 }
 
 /// How many `subscriptions/listen` streams one session may hold open.
@@ -33,6 +36,7 @@ impl Session {
             version: Mutex::new(None),
             in_flight: Mutex::new(FxHashMap::default()),
             listeners: Mutex::new(Vec::new()),
+            ended: AtomicBool::new(false),
         }
     }
 
@@ -55,14 +59,35 @@ impl Session {
         self.in_flight.lock().unwrap_or_else(PoisonError::into_inner).len()
     }
 
-    /// Registers a running call; false when the id is in use already.
-    pub(crate) fn begin_call(&self, key: &str, token: &CancelToken) -> bool {
+    /// Registers a running call; the error message when the id is in use
+    /// already or the session has ended.
+    pub(crate) fn begin_call(&self, key: &str, token: &CancelToken) -> Result<(), &'static str> {
         let mut in_flight = self.in_flight.lock().unwrap_or_else(PoisonError::into_inner);
+        // Read under the lock `end` takes: a call begins before the end (and
+        // is cancelled by it) or not at all.
+        if self.is_ended() {
+            return Err("Invalid Request: the session has ended (DELETE); send initialize again");
+        }
         if in_flight.contains_key(key) {
-            return false;
+            return Err("Invalid Request: a call with this id is still running");
         }
         in_flight.insert(key.to_owned(), token.clone());
-        true
+        Ok(())
+    }
+
+    /// Ends the session: every running call is cancelled and no call
+    /// starts any more (the rest of a batch is answered with an error).
+    pub fn end(&self) {
+        let in_flight = self.in_flight.lock().unwrap_or_else(PoisonError::into_inner);
+        self.ended.store(true, Ordering::Release);
+        for token in in_flight.values() {
+            token.fire();
+        }
+    }
+
+    /// Whether [`Session::end`] was called.
+    pub fn is_ended(&self) -> bool {
+        self.ended.load(Ordering::Acquire)
     }
 
     pub(crate) fn end_call(&self, key: &str) {

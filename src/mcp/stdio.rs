@@ -18,7 +18,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::protocol::{self, Call, Prepared};
-use super::{McpServer, Session, MAX_CONCURRENT_CALLS, MAX_MESSAGE_BYTES, MAX_QUEUED_CALLS};
+use super::{McpServer, Session, MAX_CONCURRENT_CALLS, MAX_MESSAGE_BYTES, MAX_QUEUED_BYTES, MAX_QUEUED_CALLS};
 use crate::CancelToken;
 
 /// What the notifier thread is told.
@@ -35,44 +35,56 @@ enum Job {
     Batch(Vec<Value>),
 }
 
+/// A job and the bytes of the message it came from (what it holds, about).
+type Sized = (Job, usize);
+
 /// The calls waiting for a worker: a bounded queue whose `push` wakes
 /// exactly one idle worker (a channel behind a shared mutex woke a second
 /// one, to queue up on the mutex, for every call: on two cores that thread
 /// competes with the one doing the work).
 struct JobQueue {
-    state: Mutex<(VecDeque<Job>, bool)>,
+    /// The jobs, whether the queue is closed, and the bytes queued.
+    state: Mutex<(VecDeque<Sized>, bool, usize)>,
     ready: Condvar,
     space: Condvar,
 }
 
 impl JobQueue {
     fn new() -> Self {
-        JobQueue { state: Mutex::new((VecDeque::new(), false)), ready: Condvar::new(), space: Condvar::new() }
+        JobQueue { state: Mutex::new((VecDeque::new(), false, 0)), ready: Condvar::new(), space: Condvar::new() }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, (VecDeque<Job>, bool)> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, (VecDeque<Sized>, bool, usize)> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Queues a job, waiting while [`MAX_QUEUED_CALLS`] wait; false once closed.
-    fn push(&self, job: Job) -> bool {
+    /// Queues a job of `bytes`, waiting while [`MAX_QUEUED_CALLS`] wait;
+    /// `Err` gives it back when the queue is closed (`true`) or holds too
+    /// many bytes for it ([`MAX_QUEUED_BYTES`], `false`).
+    fn push(&self, job: Job, bytes: usize) -> Result<(), (Job, bool)> {
         let mut state = self.lock();
         while state.0.len() >= MAX_QUEUED_CALLS && !state.1 {
             state = self.space.wait(state).unwrap_or_else(PoisonError::into_inner);
         }
         if state.1 {
-            return false;
+            return Err((job, true));
         }
-        state.0.push_back(job);
+        // One job is always taken, however big: a message is at most MAX_MESSAGE_BYTES.
+        if !state.0.is_empty() && state.2 + bytes > MAX_QUEUED_BYTES {
+            return Err((job, false));
+        }
+        state.2 += bytes;
+        state.0.push_back((job, bytes));
         self.ready.notify_one();
-        true
+        Ok(())
     }
 
     /// The next job, waiting for one; `None` once closed and empty.
     fn pop(&self) -> Option<Job> {
         let mut state = self.lock();
         loop {
-            if let Some(job) = state.0.pop_front() {
+            if let Some((job, bytes)) = state.0.pop_front() {
+                state.2 -= bytes;
                 self.space.notify_one();
                 return Some(job);
             }
@@ -329,9 +341,26 @@ impl McpServer<'_> {
                 }
             };
             output.queued.fetch_add(1, Ordering::AcqRel);
-            if !jobs.push(job) {
-                output.queued.fetch_sub(1, Ordering::AcqRel);
-                return Ok(());
+            match jobs.push(job, trimmed.len()) {
+                Ok(()) => {}
+                Err((_, true)) => {
+                    output.queued.fetch_sub(1, Ordering::AcqRel);
+                    return Ok(());
+                }
+                Err((job, false)) => {
+                    output.queued.fetch_sub(1, Ordering::AcqRel);
+                    let why = format!(
+                        "Server busy: the calls waiting hold {MAX_QUEUED_BYTES} bytes (MAX_QUEUED_BYTES); retry once some were answered"
+                    );
+                    let reply = match job {
+                        Job::Call(call) => Some(call.refuse(&self.session, &why)),
+                        Job::Batch(items) => protocol::refuse_batch(&items, &why),
+                    };
+                    if let Some(reply) = reply {
+                        let mut state = output.lock();
+                        output.write(&mut state, &reply, true);
+                    }
+                }
             }
         }
     }

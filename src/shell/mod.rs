@@ -169,6 +169,9 @@ pub struct ShellOptions {
     /// `None`, the default: no network at all.
     #[cfg(feature = "network")]
     pub network: Option<Arc<crate::net::NetworkPolicy>>,
+    /// The `bash` tool only: how many shells it keeps, how much memory
+    /// they may hold together, and how long an idle one is kept.
+    pub sessions: tool::SessionLimits,
 }
 
 impl Default for ShellOptions {
@@ -180,6 +183,7 @@ impl Default for ShellOptions {
             max_result_bytes: tool::DEFAULT_MAX_RESULT_BYTES,
             #[cfg(feature = "network")]
             network: None,
+            sessions: tool::SessionLimits::default(),
         }
     }
 }
@@ -324,6 +328,12 @@ impl Shell {
         write_set.sort_unstable();
         write_set.dedup();
         RunResult { stdout: stdout.take(), stderr: stderr_bytes, exit_code, truncated, limit, write_set }
+    }
+
+    /// About how many bytes the session keeps between runs (its
+    /// variables, as [`Limits::max_memory_bytes`] counts them).
+    pub fn memory_bytes(&self) -> usize {
+        self.state.as_ref().map_or(0, state::State::bytes)
     }
 
     /// Forgets the session's state: back to how [`Shell::new`] made it.

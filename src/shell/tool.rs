@@ -55,26 +55,67 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use rustc_hash::FxHashMap;
 
+use std::time::Instant;
+
 use super::{LimitHit, RunResult, Shell, ShellOptions};
 use crate::schema;
-use crate::storage::Storage;
+use crate::storage::{MemoryLimits, MemoryStorage, Mounts, Storage};
 use crate::tool::{HandlerResult, ToolDefinition, ToolError, ToolResult};
 use crate::{Environment, Error, Registry};
 
 /// The name the tool is registered under.
 pub const TOOL_NAME: &str = "bash";
 
-/// How many sessions keep a shell at once. Past this, registering a new
-/// session drops the shell of the session used least recently (one with no
-/// call running); that session starts afresh on its next call. Its files
-/// are in the storage and stay.
+/// How many sessions keep a shell at once by default
+/// ([`SessionLimits::max_sessions`]).
 pub const MAX_SESSIONS: usize = 1024;
+
+/// The most memory all kept shells may hold together by default
+/// ([`SessionLimits::max_total_memory_bytes`]): 512 MiB.
+pub const DEFAULT_MAX_TOTAL_MEMORY_BYTES: usize = 512 << 20;
+
+/// How long a shell no call used is kept by default
+/// ([`SessionLimits::idle_ttl`]): 30 minutes.
+pub const DEFAULT_IDLE_TTL: std::time::Duration = std::time::Duration::from_secs(30 * 60);
+
+/// The most bytes of cut results one session keeps whole
+/// ([`OUTPUT_DIR`]); past it the oldest saved results are removed.
+pub const MAX_SAVED_OUTPUT_BYTES: u64 = 16 << 20;
+
+/// How the `bash` tool's table of shells is bounded. A session whose shell
+/// was dropped (evicted, idle too long, ended) starts afresh on its next
+/// call; its files are in the storage and stay.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionLimits {
+    /// Shells kept at once [`MAX_SESSIONS`]; past it the least recently
+    /// used shell no call holds is dropped.
+    pub max_sessions: usize,
+    /// Bytes all kept shells may hold together (their variables and saved
+    /// results) [`DEFAULT_MAX_TOTAL_MEMORY_BYTES`]; after a call pushes the
+    /// total past it, the least recently used idle shells are dropped until
+    /// it fits (the caller's own last of all).
+    pub max_total_memory_bytes: usize,
+    /// A shell no call used for this long is dropped [`DEFAULT_IDLE_TTL`].
+    pub idle_ttl: std::time::Duration,
+}
+
+impl Default for SessionLimits {
+    fn default() -> Self {
+        SessionLimits {
+            max_sessions: MAX_SESSIONS,
+            max_total_memory_bytes: DEFAULT_MAX_TOTAL_MEMORY_BYTES,
+            idle_ttl: DEFAULT_IDLE_TTL,
+        }
+    }
+}
 
 /// The most bytes of a result the model reads by default (see
 /// [`ShellOptions::max_result_bytes`]).
 pub const DEFAULT_MAX_RESULT_BYTES: usize = 30 << 10;
 
-/// The folder of the storage where cut results are saved whole.
+/// The folder where cut results are saved whole: each session sees its own
+/// (a storage in memory mounted there for its shell alone), dropped with
+/// the session; nothing is written to the shared storage.
 pub const OUTPUT_DIR: &str = "/tmp/aikido-bash";
 
 /// Registers the `bash` tool on `registry`: an in-process bash whose files
@@ -110,11 +151,17 @@ fn register(
         ],
         &["command"],
     ));
-    let tag = uuid::Uuid::new_v4().simple().to_string()[..8].to_string();
-    let sessions =
-        Sessions { storage, options, shells: Mutex::new(Table::default()), tag, saved: AtomicU64::new(0), store };
+    let sessions = Arc::new(SessionTable::with_store(storage, options, store));
+    let handler = sessions.clone();
     registry
-        .register(definition, move |arguments: &str, environment: &Environment| sessions.call(arguments, environment))
+        .register(definition, move |arguments: &str, environment: &Environment| handler.call(arguments, environment))?;
+    let ended = Arc::downgrade(&sessions);
+    registry.on_session_end(move |session_id| {
+        if let Some(sessions) = ended.upgrade() {
+            sessions.end(session_id);
+        }
+    });
+    Ok(())
 }
 
 /// [`register_shell_tool`], with every session kept in `store`: saved after
@@ -180,14 +227,16 @@ fn description_offline(options: &ShellOptions) -> String {
     )
 }
 
-/// The shells of the sessions, created on first use.
-struct Sessions {
+/// The shells of the sessions, created on first use and bounded by
+/// [`SessionLimits`]: at most `max_sessions`, holding at most
+/// `max_total_memory_bytes` together, none idle longer than `idle_ttl`.
+/// Every caller's session ids land here (MCP sessions, the C ABI's
+/// caller-chosen ids), so one bound covers them all.
+pub struct SessionTable {
     storage: Arc<dyn Storage>,
     options: ShellOptions,
     shells: Mutex<Table>,
-    /// Names this registration's saved results.
-    tag: String,
-    /// Results saved so far.
+    /// Results saved so far (numbers the files).
     saved: AtomicU64,
     /// Where each session is kept between calls and across restarts.
     store: Option<Arc<super::session_store::SessionStore>>,
@@ -198,80 +247,186 @@ struct Table {
     by_session: FxHashMap<Box<str>, Entry>,
     /// Counts calls: an entry's `last_used` is the count at its last call.
     clock: u64,
+    /// The sum of the entries' `bytes`.
+    total_bytes: usize,
 }
 
 struct Entry {
     shell: Arc<Mutex<Shell>>,
+    /// The session's own folder of saved results, mounted at [`OUTPUT_DIR`].
+    outputs: Arc<MemoryStorage>,
     last_used: u64,
+    used_at: Instant,
+    /// What the shell held after its last call (variables and saved results).
+    bytes: usize,
 }
 
-impl Sessions {
-    fn call(&self, arguments: &str, environment: &Environment<'_>) -> HandlerResult {
+impl SessionTable {
+    /// An empty table whose shells run over `storage` with `options`.
+    pub fn new(storage: Arc<dyn Storage>, options: ShellOptions) -> Self {
+        Self::with_store(storage, options, None)
+    }
+
+    /// An empty table whose sessions are also kept in `store`, when given.
+    fn with_store(
+        storage: Arc<dyn Storage>,
+        options: ShellOptions,
+        store: Option<Arc<super::session_store::SessionStore>>,
+    ) -> Self {
+        SessionTable { storage, options, shells: Mutex::new(Table::default()), saved: AtomicU64::new(0), store }
+    }
+
+    /// How many shells are kept.
+    pub fn len(&self) -> usize {
+        self.table().by_session.len()
+    }
+
+    /// Whether no shell is kept.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// About how many bytes the kept shells hold together, as measured
+    /// after each one's last call.
+    pub fn total_bytes(&self) -> usize {
+        self.table().total_bytes
+    }
+
+    /// Whether the session has a shell.
+    pub fn contains(&self, session_id: &str) -> bool {
+        self.table().by_session.contains_key(session_id)
+    }
+
+    /// Drops the session's shell and its saved results (a running call
+    /// finishes on the shell it holds; the next call starts afresh).
+    pub fn end(&self, session_id: &str) {
+        let mut table = self.table();
+        if let Some(entry) = table.by_session.remove(session_id) {
+            table.total_bytes -= entry.bytes;
+        }
+    }
+
+    fn table(&self) -> MutexGuard<'_, Table> {
+        // The table only maps names to shells; nothing in it can panic
+        // half-way through a change, so a poisoned lock is still consistent.
+        self.shells.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Runs one call of the `bash` tool.
+    pub fn call(&self, arguments: &str, environment: &Environment<'_>) -> HandlerResult {
         let arguments =
             Arguments::parse(arguments).map_err(|message| ToolError::failed(format!("{TOOL_NAME}: {message}")))?;
-        let shell = self.shell(environment.session_id);
-        let mut shell = self.lock(&shell);
+        let (shell, outputs) = self.shell(environment.session_id);
+        let mut guard = self.lock(&shell, &outputs);
         if arguments.restart {
-            shell.reset();
+            guard.reset();
             if arguments.command.trim().is_empty() {
-                let note = match self.keep(environment.session_id, &shell) {
+                let note = match self.keep(environment.session_id, &guard) {
                     Ok(()) => String::new(),
                     Err(problem) => format!("\n[the session could not be saved: {problem}]"),
                 };
+                drop(guard);
+                self.measure(environment.session_id, &shell, &outputs);
                 return Ok(ToolResult::new(format!("[shell restarted]\n[exit code: 0]{note}")));
             }
         }
-        let result = shell.run(&arguments.command, environment.cancel);
-        let kept = self.keep(environment.session_id, &shell);
-        drop(shell);
-        let mut text = format_result(&result);
+        let result = guard.run(&arguments.command, environment.cancel);
+        let kept = self.keep(environment.session_id, &guard);
+        drop(guard);
+        let mut text = self.fit(&outputs, format_result(&result));
         if let Err(problem) = kept {
             text.push_str(&format!("\n[the session could not be saved: {problem}]"));
         }
-        Ok(ToolResult::new(self.fit(text)))
+        self.measure(environment.session_id, &shell, &outputs);
+        Ok(ToolResult::new(text))
     }
 
     /// The result text as the model reads it: whole when it fits in
-    /// `max_result_bytes`, else cut in the middle and saved whole.
-    fn fit(&self, text: String) -> String {
+    /// `max_result_bytes`, else cut in the middle and saved whole in the
+    /// session's own [`OUTPUT_DIR`].
+    fn fit(&self, outputs: &MemoryStorage, text: String) -> String {
         let max = self.options.max_result_bytes;
         if text.len() <= max {
             return text;
         }
         let n = self.saved.fetch_add(1, Ordering::Relaxed);
-        let path = format!("{OUTPUT_DIR}/output-{}-{n}.txt", self.tag);
-        let saved = self
-            .storage
-            .mkdir(OUTPUT_DIR, true)
-            .and_then(|()| self.storage.write(&path, text.as_bytes()))
-            .map(|()| path.as_str())
-            .map_err(|error| error.to_string());
+        let name = format!("/output-{n}.txt");
+        let path = format!("{OUTPUT_DIR}{name}");
+        make_room(outputs, text.len() as u64);
+        let saved = outputs.write(&name, text.as_bytes()).map(|()| path.as_str()).map_err(|error| error.to_string());
         cut_middle(&text, max, saved)
     }
 
-    /// The session's shell, made on first use.
-    fn shell(&self, session_id: &str) -> Arc<Mutex<Shell>> {
-        // The table only maps names to shells; nothing in it can panic
-        // half-way through a change, so a poisoned lock is still consistent.
-        let mut table = self.shells.lock().unwrap_or_else(PoisonError::into_inner);
+    /// Notes what the session's shell holds now, then drops idle shells
+    /// while the table holds more than its memory budget.
+    fn measure(&self, session_id: &str, shell: &Mutex<Shell>, outputs: &Arc<MemoryStorage>) {
+        let shell_bytes = match shell.try_lock() {
+            Ok(shell) => shell.memory_bytes(),
+            // Another call of the session runs: it measures when it ends.
+            Err(_) => return,
+        };
+        let bytes = shell_bytes + outputs.total_bytes() as usize;
+        let mut table = self.table();
+        // Unless the session was ended (and maybe begun again) meanwhile.
+        if let Some(entry) = table.by_session.get_mut(session_id).filter(|entry| Arc::ptr_eq(&entry.outputs, outputs)) {
+            let before = std::mem::replace(&mut entry.bytes, bytes);
+            table.total_bytes = table.total_bytes - before + bytes;
+        }
+        let budget = self.options.sessions.max_total_memory_bytes;
+        while table.total_bytes > budget {
+            if !evict_least_recent(&mut table, Some(session_id)) && !evict_least_recent(&mut table, None) {
+                break;
+            }
+        }
+    }
+
+    /// The session's shell and saved-results folder, made on first use.
+    fn shell(&self, session_id: &str) -> (Arc<Mutex<Shell>>, Arc<MemoryStorage>) {
+        let limits = &self.options.sessions;
+        let mut table = self.table();
         table.clock += 1;
         let now = table.clock;
+        expire_idle(&mut table, limits.idle_ttl);
         if let Some(entry) = table.by_session.get_mut(session_id) {
             entry.last_used = now;
-            return entry.shell.clone();
+            entry.used_at = Instant::now();
+            return (entry.shell.clone(), entry.outputs.clone());
         }
-        if table.by_session.len() >= MAX_SESSIONS {
-            evict_least_recent(&mut table.by_session);
+        while table.by_session.len() >= limits.max_sessions.max(1) {
+            if !evict_least_recent(&mut table, None) {
+                break;
+            }
         }
-        let saved = self
-            .store
-            .as_ref()
-            .and_then(|store| store.load(session_id))
-            .and_then(|bytes| Shell::restore_state(&bytes, self.storage.clone(), self.options.clone()).ok());
-        let shell = saved.unwrap_or_else(|| Shell::new(self.storage.clone(), self.options.clone()));
-        let shell = Arc::new(Mutex::new(shell));
-        table.by_session.insert(session_id.into(), Entry { shell: shell.clone(), last_used: now });
-        shell
+        let outputs = Arc::new(MemoryStorage::new(MemoryLimits {
+            max_total_bytes: MAX_SAVED_OUTPUT_BYTES,
+            max_file_bytes: MAX_SAVED_OUTPUT_BYTES,
+            ..MemoryLimits::default()
+        }));
+        let shell = Arc::new(Mutex::new(self.new_shell(session_id, &outputs)));
+        let entry =
+            Entry { shell: shell.clone(), outputs: outputs.clone(), last_used: now, used_at: Instant::now(), bytes: 0 };
+        table.by_session.insert(session_id.into(), entry);
+        (shell, outputs)
+    }
+
+    /// The session's shell whose [`OUTPUT_DIR`] is the session's own: the
+    /// one saved in the store when there is one that restores, else a
+    /// fresh one.
+    fn new_shell(&self, session_id: &str, outputs: &Arc<MemoryStorage>) -> Shell {
+        let saved = self.store.as_ref().and_then(|store| store.load(session_id)).and_then(|bytes| {
+            Shell::restore_state(&bytes, self.session_storage(outputs), self.options.clone()).ok()
+        });
+        saved.unwrap_or_else(|| self.fresh_shell(outputs))
+    }
+
+    /// A fresh shell whose [`OUTPUT_DIR`] is the session's own.
+    fn fresh_shell(&self, outputs: &Arc<MemoryStorage>) -> Shell {
+        Shell::new(self.session_storage(outputs), self.options.clone())
+    }
+
+    /// The shared storage with the session's own [`OUTPUT_DIR`] mounted.
+    fn session_storage(&self, outputs: &Arc<MemoryStorage>) -> Arc<dyn Storage> {
+        Arc::new(Mounts::new(self.storage.clone()).mount(OUTPUT_DIR, outputs.clone()))
     }
 
     /// Saves the session in the store, when there is one.
@@ -284,25 +439,61 @@ impl Sessions {
 
     /// Locks a session's shell. A script that panicked leaves its shell in
     /// an unknown state: the session gets a fresh one.
-    fn lock<'a>(&self, shell: &'a Mutex<Shell>) -> MutexGuard<'a, Shell> {
+    fn lock<'a>(&self, shell: &'a Mutex<Shell>, outputs: &Arc<MemoryStorage>) -> MutexGuard<'a, Shell> {
         shell.lock().unwrap_or_else(|poisoned| {
             shell.clear_poison();
             let mut guard = poisoned.into_inner();
-            *guard = Shell::new(self.storage.clone(), self.options.clone());
+            *guard = self.fresh_shell(outputs);
             guard
         })
     }
 }
 
-/// Drops the least recently used shell that no call holds.
-fn evict_least_recent(by_session: &mut FxHashMap<Box<str>, Entry>) {
-    let idle = by_session
+/// Removes the oldest saved results until `wanted` more bytes fit.
+fn make_room(outputs: &MemoryStorage, wanted: u64) {
+    let Ok(mut entries) = outputs.list("/") else { return };
+    // Named output-<n>.txt: the smallest n is the oldest.
+    entries.sort_by_key(|entry| {
+        entry.name.trim_start_matches("output-").trim_end_matches(".txt").parse::<u64>().unwrap_or(0)
+    });
+    for entry in entries {
+        if outputs.total_bytes() + wanted <= MAX_SAVED_OUTPUT_BYTES {
+            return;
+        }
+        let _ = outputs.remove(&format!("/{}", entry.name), false);
+    }
+}
+
+/// Drops the shells no call used for `ttl`, unless a call holds them.
+fn expire_idle(table: &mut Table, ttl: std::time::Duration) {
+    let expired: Vec<Box<str>> = table
+        .by_session
         .iter()
-        .filter(|(_, entry)| Arc::strong_count(&entry.shell) == 1)
+        .filter(|(_, entry)| entry.used_at.elapsed() >= ttl && Arc::strong_count(&entry.shell) == 1)
+        .map(|(session, _)| session.clone())
+        .collect();
+    for session in expired {
+        if let Some(entry) = table.by_session.remove(&session) {
+            table.total_bytes -= entry.bytes;
+        }
+    }
+}
+
+/// Drops the least recently used shell that no call holds (other than
+/// `spare`'s); false when there is none.
+fn evict_least_recent(table: &mut Table, spare: Option<&str>) -> bool {
+    let idle = table
+        .by_session
+        .iter()
+        .filter(|(session, entry)| Arc::strong_count(&entry.shell) == 1 && Some(&***session) != spare)
         .min_by_key(|(_, entry)| entry.last_used)
         .map(|(session, _)| session.clone());
-    if let Some(session) = idle {
-        by_session.remove(&session);
+    match idle.and_then(|session| table.by_session.remove(&session)) {
+        Some(entry) => {
+            table.total_bytes -= entry.bytes;
+            true
+        }
+        None => false,
     }
 }
 
@@ -792,29 +983,67 @@ mod tests {
 
     #[test]
     fn shells_are_kept_per_session_and_evicted_least_recent_first() {
-        let sessions = Sessions {
-            storage: Arc::new(MemoryStorage::default()),
-            options: ShellOptions::default(),
-            shells: Mutex::new(Table::default()),
-            tag: "test".into(),
-            saved: AtomicU64::new(0),
-            store: None,
-        };
+        let sessions = SessionTable::new(Arc::new(MemoryStorage::default()), ShellOptions::default());
         let held = sessions.shell("b");
         let a = sessions.shell("a");
-        assert!(Arc::ptr_eq(&a, &sessions.shell("a")));
-        assert!(!Arc::ptr_eq(&a, &held));
+        assert!(Arc::ptr_eq(&a.0, &sessions.shell("a").0));
+        assert!(!Arc::ptr_eq(&a.0, &held.0));
         drop(a);
         for index in 0..MAX_SESSIONS - 2 {
             sessions.shell(&format!("s{index}"));
         }
         sessions.shell("new");
-        let table = sessions.shells.lock().unwrap();
-        assert_eq!(table.by_session.len(), MAX_SESSIONS);
+        assert_eq!(sessions.len(), MAX_SESSIONS);
         // "a" was the oldest; "b" is older still but a call holds it.
-        assert!(!table.by_session.contains_key("a"));
-        assert!(table.by_session.contains_key("b"));
+        assert!(!sessions.contains("a"));
+        assert!(sessions.contains("b"));
         drop(held);
+    }
+
+    #[test]
+    fn the_table_keeps_its_memory_budget_and_drops_idle_and_ended_shells() {
+        let mut options = ShellOptions::default();
+        options.sessions.max_total_memory_bytes = 3 << 20;
+        let storage = Arc::new(MemoryStorage::default());
+        let sessions = SessionTable::new(storage, options);
+        let run = |session: &str, command: &str| {
+            let arguments = format!("{{\"command\":{}}}", serde_json::to_string(command).unwrap());
+            sessions.call(&arguments, &Environment::new(session)).unwrap().content
+        };
+        // Each session keeps about 1 MiB; the budget holds three.
+        for index in 0..6 {
+            let text = run(&format!("s{index}"), "x=$(printf '%1000000s' ''); echo ${#x}");
+            assert_eq!(text, "1000000\n[exit code: 0]");
+            assert!(sessions.total_bytes() <= 3 << 20, "{}", sessions.total_bytes());
+        }
+        assert!(sessions.len() <= 3, "{}", sessions.len());
+        // The most recent session kept its value; the oldest starts afresh.
+        assert_eq!(run("s5", "echo ${#x}"), "1000000\n[exit code: 0]");
+        assert_eq!(run("s0", "echo ${#x}"), "0\n[exit code: 0]");
+        // Ending a session drops its shell and what it held.
+        let before = sessions.total_bytes();
+        sessions.end("s5");
+        assert!(!sessions.contains("s5"));
+        assert!(sessions.total_bytes() < before);
+        assert_eq!(run("s5", "echo ${#x}"), "0\n[exit code: 0]");
+        // Idle past the time-to-live: dropped at the next call of anyone.
+        let mut options = ShellOptions::default();
+        options.sessions.idle_ttl = std::time::Duration::from_millis(50);
+        let sessions = SessionTable::new(Arc::new(MemoryStorage::default()), options);
+        sessions.call(r#"{"command":"X=1"}"#, &Environment::new("idle")).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(80));
+        sessions.call(r#"{"command":":"}"#, &Environment::new("other")).unwrap();
+        assert!(!sessions.contains("idle"));
+        assert_eq!(sessions.len(), 1);
+    }
+
+    #[test]
+    fn a_registry_session_end_drops_the_shell() {
+        let (registry, _) = setup(ShellOptions::default());
+        call(&registry, "gone", r#"{"command":"X=kept"}"#).unwrap();
+        assert_eq!(call(&registry, "gone", r#"{"command":"echo $X"}"#).unwrap(), "kept\n[exit code: 0]");
+        registry.end_session("gone");
+        assert_eq!(call(&registry, "gone", r#"{"command":"echo ${X:-fresh}"}"#).unwrap(), "fresh\n[exit code: 0]");
     }
 
     #[test]
@@ -828,9 +1057,16 @@ mod tests {
         let marker = text.lines().find(|line| line.starts_with("[… ")).unwrap();
         let path = marker.split("saved in ").nth(1).unwrap().split(':').next().unwrap();
         assert!(path.starts_with("/tmp/aikido-bash/output-"), "{marker}");
-        let whole = storage.read(path).unwrap();
+        // Saved in the session's own folder: never in the shared storage,
+        // never seen by another session.
+        assert!(storage.read(path).is_err());
+        let whole = call(&registry, "s", &format!(r#"{{"command":"cat {path}"}}"#)).unwrap();
         let expected: String = (1..=100_000).map(|n| format!("{n}\n")).collect::<String>() + "[exit code: 0]";
-        assert_eq!(whole, expected.as_bytes());
+        assert!(whole.contains("saved in"), "the cat of the whole is cut again");
+        let other = call(&registry, "other", &format!(r#"{{"command":"cat {path}"}}"#)).unwrap();
+        assert!(other.contains("No such file or directory"), "{other}");
+        let counted = call(&registry, "s", &format!(r#"{{"command":"wc -c < {path}"}}"#)).unwrap();
+        assert_eq!(counted, format!("{}\n[exit code: 0]", expected.len()));
         // Every line of the result is a whole line of the output or the marker.
         for line in text.lines().filter(|line| !line.starts_with('[')) {
             assert!(line.parse::<u32>().is_ok(), "{line:?}");

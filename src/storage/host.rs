@@ -199,6 +199,27 @@ fn remove_tree(directory: RawFd, name: &CStr) -> io::Result<()> {
     unlink_at(directory, name, libc::AT_REMOVEDIR)
 }
 
+/// Writes `data` as a new file of `folder` (with `mode`), then renames it
+/// over `name`: the old file's data is never written, and a crash leaves
+/// either it or the new file whole. The new file is removed on failure.
+fn replace_by_rename(folder: &OwnedFd, name: &CStr, data: &[u8], mode: libc::mode_t) -> io::Result<()> {
+    let temporary = c_name(format!(".aikido-write-{}", uuid::Uuid::new_v4().simple()).as_bytes())?;
+    let flags = libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_NOFOLLOW | libc::O_NOCTTY;
+    let fd = openat(folder.as_raw_fd(), &temporary, flags, 0o600)?;
+    let written = (|| {
+        // SAFETY: a descriptor we own.
+        check(unsafe { libc::fchmod(fd.as_raw_fd(), mode) })?;
+        File::from(fd).write_all(data)?;
+        // SAFETY: NUL-terminated names in a folder we hold open; the result is checked.
+        check(unsafe { libc::renameat(folder.as_raw_fd(), temporary.as_ptr(), folder.as_raw_fd(), name.as_ptr()) })
+    })();
+    if written.is_err() {
+        // SAFETY: as above.
+        unsafe { libc::unlinkat(folder.as_raw_fd(), temporary.as_ptr(), 0) };
+    }
+    written.map(|_| ())
+}
+
 /// The storage error for a host I/O error at a virtual path.
 fn host_error(path: &str, error: io::Error) -> StorageError {
     let path = path.to_owned();
@@ -472,9 +493,45 @@ impl HostDir {
         }
     }
 
+    /// Writes or appends. A file with more than one hard link is refused:
+    /// a link placed in the folder by someone else may share its data with
+    /// a file outside it. A write replacing a file (not through a symlink)
+    /// goes to a new file of the same folder, renamed over the old one, so
+    /// a crash mid-write leaves the old contents, never half of the new.
     fn put(&self, path: &str, data: &[u8], append: bool) -> Result<(), StorageError> {
         let path = normalize(path);
         self.writable(&path)?;
+        let existing = match self.open(&path, Open::new(libc::O_PATH, true)) {
+            Ok(fd) => Some(fstat(fd.as_raw_fd()).map_err(|error| host_error(&path, error))?),
+            Err(error) if error.raw_os_error() == Some(libc::ENOENT) => None,
+            Err(error) => return Err(host_error(&path, error)),
+        };
+        if let Some(stat) = &existing {
+            if !is_kind(stat, libc::S_IFREG) {
+                return Err(not_regular(&path));
+            }
+            if stat.st_nlink > 1 {
+                return Err(StorageError::Io {
+                    path,
+                    message: format!(
+                        "refused: the file has {} hard links, and writing it could change a file outside the folder",
+                        stat.st_nlink
+                    ),
+                });
+            }
+            if !append {
+                let (folder, name) = self.parent_of(&path)?;
+                // SAFETY: an all-zero stat is valid; fstatat fills it; the result is checked.
+                let mut own: libc::stat = unsafe { std::mem::zeroed() };
+                let lstat = check(unsafe {
+                    libc::fstatat(folder.as_raw_fd(), name.as_ptr(), &mut own, libc::AT_SYMLINK_NOFOLLOW)
+                });
+                if lstat.is_ok() && is_kind(&own, libc::S_IFREG) {
+                    return replace_by_rename(&folder, &name, data, stat.st_mode & 0o7777)
+                        .map_err(|error| host_error(&path, error));
+                }
+            }
+        }
         let mut flags = libc::O_WRONLY | libc::O_CREAT | libc::O_NONBLOCK | libc::O_NOCTTY;
         if append {
             flags |= libc::O_APPEND;
@@ -485,6 +542,9 @@ impl HostDir {
         let stat = fstat(fd.as_raw_fd()).map_err(|error| host_error(&path, error))?;
         if !is_kind(&stat, libc::S_IFREG) {
             return Err(not_regular(&path));
+        }
+        if stat.st_nlink > 1 {
+            return Err(StorageError::Io { path, message: "refused: the file has more than one hard link".into() });
         }
         // Truncated only now that it is known to be a regular file.
         if !append {

@@ -8,18 +8,47 @@ use std::time::SystemTime;
 use super::path::{normalize, resolve, Lookup};
 use super::{DirEntry, FileKind, Metadata, Storage, StorageError};
 
-/// How big a [`MemoryStorage`] may grow. The default is unlimited.
+/// How big a [`MemoryStorage`] (or an [`Overlay`](super::Overlay)'s upper
+/// layer) may grow. The default, [`MemoryLimits::default`], keeps one
+/// storage from exhausting the machine: [`DEFAULT_MAX_TOTAL_BYTES`] and
+/// [`DEFAULT_MAX_FILES`]; [`MemoryLimits::UNLIMITED`] has no bound.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MemoryLimits {
     /// The bytes of all files together.
     pub max_total_bytes: u64,
     /// The bytes of any one file.
     pub max_file_bytes: u64,
+    /// Entries (files, folders, symlinks) the storage holds, `/` aside.
+    pub max_files: u64,
+}
+
+/// The default [`MemoryLimits::max_total_bytes`]: 512 MiB.
+pub const DEFAULT_MAX_TOTAL_BYTES: u64 = 512 << 20;
+
+/// The default [`MemoryLimits::max_files`]: 100,000 entries.
+pub const DEFAULT_MAX_FILES: u64 = 100_000;
+
+impl MemoryLimits {
+    /// No bound at all: for a storage whose caller bounds it otherwise.
+    pub const UNLIMITED: MemoryLimits =
+        MemoryLimits { max_total_bytes: u64::MAX, max_file_bytes: u64::MAX, max_files: u64::MAX };
+
+    /// The error of an entry that would pass [`MemoryLimits::max_files`].
+    pub(crate) fn too_many_files(&self, path: String) -> StorageError {
+        StorageError::Io {
+            path,
+            message: format!("No space left on device (the storage's limit is {} files: max_files)", self.max_files),
+        }
+    }
 }
 
 impl Default for MemoryLimits {
     fn default() -> Self {
-        MemoryLimits { max_total_bytes: u64::MAX, max_file_bytes: u64::MAX }
+        MemoryLimits {
+            max_total_bytes: DEFAULT_MAX_TOTAL_BYTES,
+            max_file_bytes: u64::MAX,
+            max_files: DEFAULT_MAX_FILES,
+        }
     }
 }
 
@@ -165,6 +194,7 @@ impl MemoryStorage {
             Some(Node::Directory { .. }) => return Err(StorageError::IsADirectory(real)),
             Some(Node::Symlink { .. }) => unreachable!("resolve follows a final symlink"),
             None if real == "/" => return Err(StorageError::IsADirectory(real)),
+            None if tree.nodes.len() as u64 > self.limits.max_files => return Err(self.limits.too_many_files(real)),
             None => 0,
         };
         let new_len = if append { old_len + data.len() as u64 } else { data.len() as u64 };
@@ -274,6 +304,9 @@ impl MemoryStorage {
             if tree.nodes.contains_key(&real) {
                 return Err(StorageError::AlreadyExists(real));
             }
+            if tree.nodes.len() as u64 > self.limits.max_files {
+                return Err(self.limits.too_many_files(real));
+            }
             tree.nodes.insert(real, Node::directory());
             return Ok(());
         }
@@ -298,6 +331,9 @@ impl MemoryStorage {
             match tree.nodes.get(&real) {
                 Some(Node::Directory { .. }) => {}
                 Some(_) => return Err(StorageError::AlreadyExists(real)),
+                None if tree.nodes.len() as u64 > self.limits.max_files => {
+                    return Err(self.limits.too_many_files(real))
+                }
                 None => {
                     tree.nodes.insert(real.clone(), Node::directory());
                 }
@@ -380,6 +416,9 @@ impl MemoryStorage {
         let real = tree.resolve(link, false)?;
         if tree.nodes.contains_key(&real) {
             return Err(StorageError::AlreadyExists(real));
+        }
+        if tree.nodes.len() as u64 > self.limits.max_files {
+            return Err(self.limits.too_many_files(real));
         }
         tree.nodes.insert(real, Node::Symlink { target: target.to_owned(), modified: SystemTime::now() });
         Ok(())
@@ -508,7 +547,7 @@ mod tests {
 
     #[test]
     fn limits_refuse_growth_and_change_nothing() {
-        let storage = MemoryStorage::new(MemoryLimits { max_total_bytes: 10, max_file_bytes: 6 });
+        let storage = MemoryStorage::new(MemoryLimits { max_total_bytes: 10, max_file_bytes: 6, max_files: 100 });
         storage.write("/a", b"123456").unwrap();
         assert_eq!(
             storage.write("/b", b"1234567").unwrap_err(),

@@ -26,7 +26,7 @@ mod snapshot;
 mod tools;
 
 pub use host::HostDir;
-pub use memory::{MemoryLimits, MemoryStorage};
+pub use memory::{MemoryLimits, MemoryStorage, DEFAULT_MAX_FILES, DEFAULT_MAX_TOTAL_BYTES};
 pub use mounts::Mounts;
 pub use overlay::{Change, ChangeKind, DryRun, Overlay};
 pub use path::{join, normalize, parent};

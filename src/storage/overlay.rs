@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use super::path::{parent, resolve, Lookup};
-use super::{DirEntry, FileKind, Metadata, Storage, StorageError};
+use super::{DirEntry, FileKind, MemoryLimits, Metadata, Storage, StorageError};
 
 /// An entry of the upper layer. A file's content is shared by the forks of
 /// an overlay and copied on its first write.
@@ -62,6 +62,8 @@ pub struct Overlay<L> {
     /// Shared with the overlay's forks, which never write to it.
     pub(super) lower: Arc<L>,
     pub(super) upper: Mutex<BTreeMap<String, Upper>>,
+    /// Bounds on the upper layer: its files' bytes, and its entries.
+    pub(super) limits: MemoryLimits,
 }
 
 /// The range of keys strictly under a directory.
@@ -87,9 +89,40 @@ fn lower_lookup(lower: &impl Storage, real: &str) -> Result<Lookup, StorageError
 }
 
 impl<L: Storage> Overlay<L> {
-    /// An overlay with an empty upper layer over `lower`.
+    /// An overlay with an empty upper layer over `lower`, bounded by
+    /// [`MemoryLimits::default`] (a write past it fails and changes nothing).
     pub fn new(lower: L) -> Self {
-        Overlay { lower: Arc::new(lower), upper: Mutex::new(BTreeMap::new()) }
+        Overlay::with_limits(lower, MemoryLimits::default())
+    }
+
+    /// An overlay whose upper layer is bounded by `limits`: the bytes of the
+    /// files it holds, of any one of them, and how many entries it holds.
+    pub fn with_limits(lower: L, limits: MemoryLimits) -> Self {
+        Overlay { lower: Arc::new(lower), upper: Mutex::new(BTreeMap::new()), limits }
+    }
+
+    /// Whether the upper layer may hold a file of `new_len` bytes at `real`
+    /// (replacing what it has there): counted over the whole layer, as
+    /// writes are rare next to the work that makes them.
+    fn check_room(&self, upper: &BTreeMap<String, Upper>, real: &str, new_len: u64) -> Result<(), StorageError> {
+        if new_len > self.limits.max_file_bytes {
+            return Err(StorageError::TooLarge { path: real.to_owned(), limit: self.limits.max_file_bytes });
+        }
+        let others: u64 = upper
+            .iter()
+            .filter(|(path, _)| path.as_str() != real)
+            .map(|(_, entry)| match entry {
+                Upper::File { data, .. } => data.len() as u64,
+                _ => 0,
+            })
+            .sum();
+        if others + new_len > self.limits.max_total_bytes {
+            return Err(StorageError::TooLarge { path: real.to_owned(), limit: self.limits.max_total_bytes });
+        }
+        if !upper.contains_key(real) && upper.len() as u64 >= self.limits.max_files {
+            return Err(self.limits.too_many_files(real.to_owned()));
+        }
+        Ok(())
     }
 
     /// The lower storage, untouched until commit.
@@ -223,7 +256,9 @@ impl<L: Storage> Overlay<L> {
         let entry = match self.lookup(upper, from)? {
             Lookup::Missing => return Err(StorageError::NotFound(from.to_owned())),
             Lookup::File => {
-                let mode = self.metadata_real(upper, from)?.mode;
+                let metadata = self.metadata_real(upper, from)?;
+                self.check_room(upper, to, metadata.size)?;
+                let mode = metadata.mode;
                 Upper::File { data: Arc::new(self.read_real(upper, from)?), mode, modified: SystemTime::now() }
             }
             Lookup::Symlink(target) => Upper::Symlink { target, modified: SystemTime::now() },
@@ -340,11 +375,8 @@ impl<L: Storage> Overlay<L> {
             Lookup::Missing => 0o644,
             _ => self.metadata_real(&upper, &real)?.mode,
         };
-        Self::place(
-            &mut upper,
-            &real,
-            Upper::File { data: Arc::new(data.to_vec()), mode, modified: SystemTime::now() },
-        );
+        self.check_room(&upper, &real, data.len() as u64)?;
+        Self::place(&mut upper, &real, Upper::File { data: Arc::new(data.to_vec()), mode, modified: SystemTime::now() });
         Ok(())
     }
 
@@ -354,8 +386,14 @@ impl<L: Storage> Overlay<L> {
         let (mut content, mode) = match self.lookup(&upper, &real)? {
             Lookup::Directory => return Err(StorageError::IsADirectory(real)),
             Lookup::Missing => (Vec::new(), 0o644),
-            _ => (self.read_real(&upper, &real)?, self.metadata_real(&upper, &real)?.mode),
+            _ => {
+                let metadata = self.metadata_real(&upper, &real)?;
+                // Checked before the old content is read and copied.
+                self.check_room(&upper, &real, metadata.size + data.len() as u64)?;
+                (self.read_real(&upper, &real)?, metadata.mode)
+            }
         };
+        self.check_room(&upper, &real, content.len() as u64 + data.len() as u64)?;
         content.extend_from_slice(data);
         Self::place(&mut upper, &real, Upper::File { data: Arc::new(content), mode, modified: SystemTime::now() });
         Ok(())

@@ -366,7 +366,7 @@ impl<L: Storage + 'static> Overlay<L> {
     /// upper layer: the two share nothing mutable (contents are copied on
     /// their first write; the lower storage is never written before commit).
     pub fn fork(&self) -> Overlay<L> {
-        Overlay { lower: self.lower.clone(), upper: std::sync::Mutex::new(self.lock().clone()) }
+        Overlay { lower: self.lower.clone(), upper: std::sync::Mutex::new(self.lock().clone()), limits: self.limits.clone() }
     }
 }
 

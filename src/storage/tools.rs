@@ -322,6 +322,7 @@ mod tests {
         let storage = Arc::new(MemoryStorage::new(crate::storage::MemoryLimits {
             max_total_bytes: 1 << 20,
             max_file_bytes: 1 << 20,
+            ..crate::storage::MemoryLimits::default()
         }));
         storage.write("/a.txt", &[b'a'; 1000]).unwrap();
         let registry = Registry::new();
