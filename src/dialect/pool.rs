@@ -7,9 +7,10 @@
 //! itself responds cannot starve. Each thread that claims a call while more
 //! remain starts one more helper, so calls that block (a network request, a
 //! sleep) overlap, up to `min(available_parallelism × 4, 16)` helpers alive
-//! in the process at once. Only calls past the quick threshold come here
-//! (see `run_calls`), for which starting a thread (about 20 us, measured in
-//! docs/PERFORMANCE.md) costs no more than the parked pool it replaced.
+//! in the process at once. Only calls past the quick threshold (20 us, see
+//! `run_calls`) come here, so a thread's start is paid only beside calls
+//! that take at least that long; `dialects_threads/respond_4_calls_of_50us`
+//! in benches/dispatch.rs measures it.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
