@@ -180,6 +180,24 @@ fn dialects(c: &mut Criterion) {
         b.iter(|| sleepy.respond(Dialect::Anthropic, &reply, &environment, 0).unwrap())
     });
     group.finish();
+
+    // Calls just long enough (past 20 us) to be run on threads: what the
+    // threads cost shows most here.
+    let short = Registry::new();
+    short
+        .register(ToolDefinition::new("read_file", "").with_parameters(SCHEMA), |_: &str, _: &Environment| {
+            std::thread::sleep(std::time::Duration::from_micros(50));
+            Ok(ToolResult::default())
+        })
+        .unwrap();
+    let mut group = c.benchmark_group("dialects_threads");
+    group.bench_function("respond_4_calls_of_50us", |b| {
+        b.iter(|| short.respond(Dialect::Anthropic, &reply, &environment, 0).unwrap())
+    });
+    group.bench_function("respond_4_calls_of_50us_sequential", |b| {
+        b.iter(|| short.respond(Dialect::Anthropic, &reply, &environment, aikido::dialect::RESPOND_SEQUENTIAL).unwrap())
+    });
+    group.finish();
 }
 
 criterion_group!(benches, dispatch, definitions, dialects);
