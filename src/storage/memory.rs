@@ -2,11 +2,11 @@
 
 use std::collections::BTreeMap;
 use std::ops::Bound;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use super::path::{normalize, resolve, Lookup};
-use super::{DirEntry, FileKind, Metadata, Storage, StorageError};
+use super::{DirEntry, FileKind, Metadata, OpenFile, Snapshot, Storage, StorageError};
 
 /// How big a [`MemoryStorage`] may grow. The default is unlimited.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,7 +25,10 @@ impl Default for MemoryLimits {
 
 #[derive(Debug, Clone)]
 enum Node {
-    File { data: Vec<u8>, mode: u32, modified: SystemTime },
+    /// The content is shared with the readers that opened it
+    /// ([`Storage::open_read`]): a write replaces the buffer, and an append
+    /// while one is open copies it first, so each reader keeps its version.
+    File { data: Arc<Vec<u8>>, mode: u32, modified: SystemTime },
     Directory { mode: u32, modified: SystemTime },
     Symlink { target: String, modified: SystemTime },
 }
@@ -178,15 +181,15 @@ impl MemoryStorage {
         match tree.nodes.get_mut(&real) {
             Some(Node::File { data: existing, modified, .. }) => {
                 if append {
-                    existing.extend_from_slice(data);
+                    Arc::make_mut(existing).extend_from_slice(data);
                 } else {
                     // A fresh buffer, so that a shrinking file gives memory back.
-                    *existing = data.to_vec();
+                    *existing = Arc::new(data.to_vec());
                 }
                 *modified = now;
             }
             _ => {
-                tree.nodes.insert(real, Node::File { data: data.to_vec(), mode: 0o644, modified: now });
+                tree.nodes.insert(real, Node::File { data: Arc::new(data.to_vec()), mode: 0o644, modified: now });
             }
         }
         Ok(())
@@ -198,7 +201,18 @@ impl MemoryStorage {
         let tree = self.lock();
         let real = tree.resolve(path, true)?;
         match tree.node(&real)? {
-            Node::File { data, .. } => Ok(data.clone()),
+            Node::File { data, .. } => Ok(data.to_vec()),
+            _ => Err(StorageError::IsADirectory(real)),
+        }
+    }
+
+    /// The file's current buffer, shared: a later write or append makes a
+    /// new one, so the reader keeps this version.
+    fn raw_open_read(&self, path: &str) -> Result<Arc<dyn OpenFile>, StorageError> {
+        let tree = self.lock();
+        let real = tree.resolve(path, true)?;
+        match tree.node(&real)? {
+            Node::File { data, .. } => Ok(Arc::new(Snapshot(data.clone()))),
             _ => Err(StorageError::IsADirectory(real)),
         }
     }
