@@ -1,6 +1,7 @@
-//! `Storage::read_range`, the piece-at-a-time read the shell's commands use
-//! for large files: on every storage (memory, host folder, overlay, dry run,
-//! read-only, mounts, policy, and the trait's default) a range is exactly
+//! `Storage::read_range` and `Storage::open_read`, the piece-at-a-time
+//! reads the shell's commands use for large files: on every storage
+//! (memory, host folder, overlay, dry run, read-only, mounts, policy, and
+//! the trait's default) a range, by path or of the file opened, is exactly
 //! that slice of `read`, and a path `read` refuses is refused the same way.
 #![cfg(feature = "storage")]
 
@@ -97,6 +98,10 @@ fn check(name: &str, storage: &dyn Storage) {
             let start = usize::try_from(offset).unwrap_or(usize::MAX).min(whole.len());
             let end = start.saturating_add(len).min(whole.len());
             assert_eq!(piece, &whole[start..end], "{name}: {path} at {offset}+{len}");
+            let opened = storage.open_read(path).unwrap_or_else(|e| panic!("{name}: open {path}: {e}"));
+            assert_eq!(opened.size(), whole.len() as u64, "{name}: {path}: size");
+            let piece = opened.read_at(offset, len).unwrap_or_else(|e| panic!("{name}: {path}: {e}"));
+            assert_eq!(piece, &whole[start..end], "{name}: {path} opened, at {offset}+{len}");
         }
     }
     // Read in pieces end to end, as `cat` does.
@@ -111,6 +116,12 @@ fn check(name: &str, storage: &dyn Storage) {
     assert_eq!(joined, content(), "{name}: pieces");
     for path in ["/d/missing", "/d", "/d/small/x", "/secret/key"] {
         let read = storage.read(path);
+        let opened = storage.open_read(path).map(|file| file.read_at(0, 10).unwrap());
+        match (&read, &opened) {
+            (Ok(a), Ok(b)) => assert_eq!(&a[..a.len().min(10)], &b[..], "{name}: {path} opened"),
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{name}: {path} opened"),
+            _ => panic!("{name}: {path}: read {read:?}, open_read {:?}", opened.map(|_| ())),
+        }
         let range = storage.read_range(path, 0, 10);
         match (&read, &range) {
             (Ok(a), Ok(b)) => assert_eq!(&a[..a.len().min(10)], &b[..], "{name}: {path}"),

@@ -6,7 +6,7 @@
 use std::cell::{Cell, RefCell};
 use std::sync::{Arc, Mutex};
 
-use crate::storage::{join, normalize, Metadata, Storage, StorageError};
+use crate::storage::{join, normalize, Metadata, OpenFile, Pieces, Storage, StorageError};
 
 use super::io::Input;
 use super::pipe::PipeWriter;
@@ -294,9 +294,10 @@ impl From<LimitHit> for ReadFailed {
     }
 }
 
-/// An input read in pieces: stdin as it comes, or a file through
-/// [`Storage::read_range`], [`FILE_PIECE`] bytes at a time, so a command
-/// over a large file holds one piece, not the file.
+/// An input read in pieces: stdin as it comes, or a file opened once
+/// ([`Storage::open_read`]) and read through [`Pieces`], [`FILE_PIECE`]
+/// bytes at a time, so a command over a large file holds one piece, not
+/// the file, and reads one version of it however the path changes.
 pub struct Reader<'a> {
     source: Source<'a>,
 }
@@ -304,11 +305,8 @@ pub struct Reader<'a> {
 enum Source<'a> {
     Stdin(&'a Stdin),
     File {
-        storage: &'a dyn Storage,
-        path: String,
-        offset: u64,
+        pieces: Pieces,
         first: Option<Vec<u8>>,
-        done: bool,
         /// A process substitution's path (`/dev/fd/N`): a pipe, whose
         /// reads may be short before its end.
         stream: bool,
@@ -322,16 +320,17 @@ impl<'a> Reader<'a> {
     pub fn file(storage: &'a dyn Storage, cwd: &str, user_path: &str) -> Result<Reader<'a>, StorageError> {
         directories_before_slashes(storage, cwd, user_path)?;
         let path = normalize(&join(cwd, user_path));
-        let first = storage.read_range(&path, 0, FILE_PIECE)?;
+        let mut pieces = Pieces::open(storage, &path, FILE_PIECE)?;
+        let first = Some(pieces.next_piece()?.unwrap_or_default());
         let stream = path.starts_with("/dev/fd/");
-        Ok(Reader { source: Source::File { storage, path, offset: 0, first: Some(first), done: false, stream } })
+        Ok(Reader { source: Source::File { pieces, first, stream } })
     }
 
     /// A file's whole content when its first piece was all of it (a small
     /// file: one read, as [`Storage::read`]); otherwise the reader back.
     pub fn into_whole(self) -> Result<Vec<u8>, Self> {
         match self.source {
-            Source::File { first: Some(first), offset: 0, stream: false, .. } if first.len() < FILE_PIECE => Ok(first),
+            Source::File { first: Some(first), stream: false, .. } if first.len() < FILE_PIECE => Ok(first),
             source => Err(Reader { source }),
         }
     }
@@ -342,23 +341,24 @@ impl<'a> Reader<'a> {
         matches!(self.source, Source::Stdin(_) | Source::File { stream: true, .. })
     }
 
+    /// The open file behind a file's reader (none for stdin), for a
+    /// command that reads at offsets of its own (`tail` from the end).
+    pub fn open_file(&self) -> Option<&Arc<dyn OpenFile>> {
+        match &self.source {
+            Source::File { pieces, .. } => Some(pieces.file()),
+            Source::Stdin(_) => None,
+        }
+    }
+
     /// The next piece (never empty); `None` at the end.
     pub fn next_piece(&mut self) -> Result<Option<Vec<u8>>, ReadFailed> {
         match &mut self.source {
             Source::Stdin(stdin) => Ok(stdin.read_chunk()?),
-            Source::File { storage, path, offset, first, done, .. } => {
-                let piece = match first.take() {
-                    Some(piece) => piece,
-                    None if *done => return Ok(None),
-                    None => storage.read_range(path, *offset, FILE_PIECE).map_err(ReadFailed::Storage)?,
-                };
-                if piece.is_empty() {
-                    *done = true;
-                    return Ok(None);
-                }
-                *offset += piece.len() as u64;
-                Ok(Some(piece))
-            }
+            Source::File { pieces, first, .. } => match first.take() {
+                Some(piece) if piece.is_empty() => Ok(None),
+                Some(piece) => Ok(Some(piece)),
+                None => pieces.next_piece().map_err(ReadFailed::Storage),
+            },
         }
     }
 }

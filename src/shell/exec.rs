@@ -946,13 +946,15 @@ impl<'r> Interp<'r> {
             return self.call_function(&function, argv);
         }
         if let Some(builtin) = builtins::lookup(name) {
-            return match decl {
+            let status = match decl {
                 Some(decl) => builtins::declaration(self, name, decl),
                 None => builtin(self, argv),
             };
+            return self.input_failure(name, status);
         }
         if let Some(command) = commands::lookup(name) {
             let status = self.run_table(command, argv);
+            let status = self.input_failure(name, status);
             // bash takes the jobs that ended out of its table after a
             // foreground command.
             if !self.jobs.running.is_empty() {
@@ -965,6 +967,16 @@ impl<'r> Interp<'r> {
         }
         self.error(format_args!("{name}: command not found"))?;
         Ok(127)
+    }
+
+    /// A command or builtin whose stdin, a file, could not be read to its
+    /// end (changed in place on the host while read) fails with the
+    /// reason, as a read error fails a command: never a silent short read.
+    fn input_failure(&mut self, name: &str, result: Res) -> Res {
+        let input = self.io.fd.input;
+        let Some(reason) = self.io.ins[input].take_failure() else { return result };
+        self.err(format!("{name}: {reason}\n").as_bytes())?;
+        result.map(|status| if status == 0 { 1 } else { status })
     }
 
     pub(crate) fn call_function(&mut self, function: &super::state::Function, argv: &[String]) -> Res {

@@ -21,7 +21,7 @@ use super::flow::{Flow, Res};
 use super::pipe::PipeReader;
 use super::storage_path;
 use super::LimitHit;
-use crate::storage::{FileKind, Storage};
+use crate::storage::{FileKind, Pieces, Storage};
 
 /// Which streams fds 0, 1 and 2 are (indices into the interpreter's lists),
 /// and fds 3 to 9 when a redirection opened them (`exec 3>file`, `3>&1`).
@@ -108,37 +108,34 @@ pub(crate) struct Input {
     file: Option<FileRest>,
     /// Whether the bytes came from a pipe (read ahead is lost with the reader).
     piped: bool,
+    /// Why the file could not be read to its end (`path: reason`), until
+    /// [`take_failure`](Self::take_failure) reports it.
+    failed: Option<String>,
 }
 
-/// The part of a file an [`Input`] has not read yet.
-#[derive(Clone)]
+/// The part of a file an [`Input`] has not read yet: the file opened once,
+/// read on in pieces, and its path for the message of a failed read.
+#[derive(Clone, Debug)]
 struct FileRest {
-    storage: Arc<dyn Storage>,
+    pieces: Pieces,
     path: String,
-    offset: u64,
-}
-
-impl std::fmt::Debug for FileRest {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("FileRest").field("path", &self.path).field("offset", &self.offset).finish()
-    }
 }
 
 impl Input {
     /// An input of known bytes (a file, a here-document).
     pub(crate) fn buffer(data: Vec<u8>) -> Self {
-        Input { data, pos: 0, pipe: None, file: None, piped: false }
+        Input { data, pos: 0, pipe: None, file: None, piped: false, failed: None }
     }
 
     /// A file of `storage` read from its start, [`FILE_PIECE`] bytes at a
     /// time: the first piece now (so that a missing file fails here), the
     /// rest as it is read.
     pub(crate) fn file(storage: Arc<dyn Storage>, path: String) -> Result<Self, crate::storage::StorageError> {
-        let first = storage.read_range(&path, 0, FILE_PIECE)?;
-        let offset = first.len() as u64;
+        let mut pieces = Pieces::open(storage.as_ref(), &path, FILE_PIECE)?;
+        let first = pieces.next_piece()?.unwrap_or_default();
         // A file shorter than a piece is all there.
-        let file = (first.len() >= FILE_PIECE).then_some(FileRest { storage, path, offset });
-        Ok(Input { data: first, pos: 0, pipe: None, file, piped: false })
+        let file = (first.len() >= FILE_PIECE).then_some(FileRest { pieces, path });
+        Ok(Input { data: first, pos: 0, pipe: None, file, piped: false, failed: None })
     }
 
     /// What a background job or a pipeline stage started with this input
@@ -148,7 +145,7 @@ impl Input {
         if self.pipe.is_some() {
             std::mem::take(self)
         } else {
-            Input { data: self.rest().to_vec(), pos: 0, pipe: None, file: self.file.clone(), piped: false }
+            Input { data: self.rest().to_vec(), pos: 0, pipe: None, file: self.file.clone(), piped: false, failed: None }
         }
     }
 
@@ -164,7 +161,7 @@ impl Input {
 
     /// The read end of a pipe.
     pub(crate) fn pipe(reader: PipeReader) -> Self {
-        Input { data: Vec::new(), pos: 0, pipe: Some(reader), file: None, piped: true }
+        Input { data: Vec::new(), pos: 0, pipe: Some(reader), file: None, piped: true, failed: None }
     }
 
     /// Makes sure unread bytes are at hand, waiting for the pipe's writer
@@ -173,15 +170,22 @@ impl Input {
         while self.pos >= self.data.len() {
             if let Some(file) = &mut self.file {
                 self.pos = 0;
-                // A file that cannot be read further ends there.
-                let piece = file.storage.read_range(&file.path, file.offset, FILE_PIECE).unwrap_or_default();
-                if piece.is_empty() {
-                    self.file = None;
-                    self.data = Vec::new();
-                    return Ok(false);
+                match file.pieces.next_piece() {
+                    Ok(Some(piece)) => self.data = piece,
+                    Ok(None) => {
+                        self.file = None;
+                        self.data = Vec::new();
+                        return Ok(false);
+                    }
+                    // A file that cannot be read further ends here, and
+                    // the failure is kept for the command's status.
+                    Err(error) => {
+                        self.failed = Some(format!("{}: {}", file.path, error_reason(&error)));
+                        self.file = None;
+                        self.data = Vec::new();
+                        return Ok(false);
+                    }
                 }
-                file.offset += piece.len() as u64;
-                self.data = piece;
                 continue;
             }
             let Some(pipe) = &self.pipe else { return Ok(false) };
@@ -196,6 +200,12 @@ impl Input {
             }
         }
         Ok(true)
+    }
+
+    /// Why the file this input reads could not be read to its end, once:
+    /// the one who read it to that end says so (`path: reason`) and fails.
+    pub(crate) fn take_failure(&mut self) -> Option<String> {
+        self.failed.take()
     }
 
     /// The unread bytes at hand.

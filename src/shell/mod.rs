@@ -423,6 +423,12 @@ impl Storage for Recorder {
         }
         self.inner.read_range(path, offset, len)
     }
+    fn open_read(&self, path: &str) -> Result<Arc<dyn crate::storage::OpenFile>, StorageError> {
+        if is_dev_null(path) {
+            return Ok(Arc::new(crate::storage::Snapshot(Arc::default())));
+        }
+        self.inner.open_read(path)
+    }
     fn write(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
         if is_dev_null(path) {
             return Ok(());

@@ -376,6 +376,22 @@ impl FdStorage<'_> {
     }
 }
 
+/// A process substitution's read end opened as a file: reads at offsets
+/// go on from where the pipe stands (an offset behind it fails).
+struct PipeFile {
+    end: Arc<Mutex<ReadEnd>>,
+    path: String,
+}
+
+impl crate::storage::OpenFile for PipeFile {
+    fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>, StorageError> {
+        lock(&self.end).read_range(&self.path, offset, len)
+    }
+    fn size(&self) -> u64 {
+        0
+    }
+}
+
 impl Storage for FdStorage<'_> {
     fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
         match self.find(path) {
@@ -389,6 +405,13 @@ impl Storage for FdStorage<'_> {
             Some(ProcFd { end: End::Read(end), .. }) => lock(end).read_range(path, offset, len),
             Some(_) => Ok(Vec::new()),
             None => self.inner.read_range(path, offset, len),
+        }
+    }
+    fn open_read(&self, path: &str) -> Result<Arc<dyn crate::storage::OpenFile>, StorageError> {
+        match self.find(path) {
+            Some(ProcFd { end: End::Read(end), .. }) => Ok(Arc::new(PipeFile { end: end.clone(), path: path.to_owned() })),
+            Some(_) => Ok(Arc::new(crate::storage::Snapshot(Arc::default()))),
+            None => self.inner.open_read(path),
         }
     }
     fn write(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {

@@ -31,7 +31,7 @@ use std::time::{Duration, UNIX_EPOCH};
 use libc::c_int;
 
 use super::path::normalize;
-use super::{DirEntry, FileKind, Metadata, Storage, StorageError};
+use super::{DirEntry, FileKind, Metadata, OpenFile, Storage, StorageError};
 
 /// A storage rooted at a folder of the host, optionally read-only.
 #[derive(Debug, Clone)]
@@ -588,6 +588,61 @@ impl HostDir {
     }
 }
 
+/// What tells one version of a host file's content from another: a file
+/// replaced by a rename or removed keeps its descriptor's inode (whose
+/// change time moves, its content not), and a write in place changes its
+/// size or its modification time.
+#[derive(Debug, PartialEq, Eq)]
+struct Version {
+    size: i64,
+    modified: (i64, i64),
+}
+
+impl Version {
+    fn of(stat: &libc::stat) -> Version {
+        Version { size: stat.st_size, modified: (stat.st_mtime, stat.st_mtime_nsec) }
+    }
+}
+
+/// A host file opened once ([`Storage::open_read`]). Reads go through the
+/// descriptor with pread(2), so a file replaced or removed by path meanwhile
+/// still reads as the version opened. A file written in place (by another
+/// process of the host) is one whose content may mix: each read checks,
+/// after reading, that its size and times are those it was opened with, and
+/// fails with `file changed while being read` when they are not.
+struct HostFile {
+    file: File,
+    version: Version,
+    path: String,
+}
+
+impl OpenFile for HostFile {
+    fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>, StorageError> {
+        use std::os::unix::fs::FileExt;
+        let size = u64::try_from(self.version.size).unwrap_or(0);
+        let want = usize::try_from(size.saturating_sub(offset)).unwrap_or(usize::MAX).min(len);
+        let mut data = vec![0u8; want];
+        let mut filled = 0;
+        while filled < want {
+            match self.file.read_at(&mut data[filled..], offset + filled as u64) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(error) => return Err(host_error(&self.path, error)),
+            }
+        }
+        data.truncate(filled);
+        let now = fstat(self.file.as_raw_fd()).map_err(|error| host_error(&self.path, error))?;
+        if Version::of(&now) != self.version {
+            return Err(StorageError::Io { path: self.path.clone(), message: "file changed while being read".to_owned() });
+        }
+        Ok(data)
+    }
+    fn size(&self) -> u64 {
+        u64::try_from(self.version.size).unwrap_or(0)
+    }
+}
+
 impl Storage for HostDir {
     fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
         let path = normalize(path);
@@ -617,6 +672,14 @@ impl Storage for HostDir {
         }
         data.truncate(filled);
         Ok(data)
+    }
+
+    /// One descriptor, opened as `read` opens it (the same resolution under
+    /// the root, the same checks); see [`HostFile`].
+    fn open_read(&self, path: &str) -> Result<Arc<dyn OpenFile>, StorageError> {
+        let path = normalize(path);
+        let (file, stat) = self.open_regular(&path)?;
+        Ok(Arc::new(HostFile { file, version: Version::of(&stat), path }))
     }
 
     fn write(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {

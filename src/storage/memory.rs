@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use super::path::{normalize, resolve, Lookup};
-use super::{DirEntry, FileKind, Metadata, Storage, StorageError};
+use super::{DirEntry, FileKind, Metadata, OpenFile, Snapshot, Storage, StorageError};
 
 /// How big a [`MemoryStorage`] (or an [`Overlay`](super::Overlay)'s upper
 /// layer) may grow. The default, [`MemoryLimits::default`], keeps one
@@ -56,6 +56,9 @@ impl Default for MemoryLimits {
 /// storage (`MemoryStorage::fork`) and copied on its first write.
 #[derive(Debug, Clone)]
 pub(super) enum Node {
+    /// The content is shared with the readers that opened it
+    /// ([`Storage::open_read`]): a write replaces the buffer, and an append
+    /// while one is open copies it first, so each reader keeps its version.
     File { data: Arc<Vec<u8>>, mode: u32, modified: SystemTime },
     Directory { mode: u32, modified: SystemTime },
     Symlink { target: String, modified: SystemTime },
@@ -210,7 +213,7 @@ impl MemoryStorage {
         match tree.nodes.get_mut(&real) {
             Some(Node::File { data: existing, modified, .. }) => {
                 if append {
-                    // In place unless a fork shares the content.
+                    // In place unless a fork or an open reader shares the content.
                     Arc::make_mut(existing).extend_from_slice(data);
                 } else {
                     // A fresh buffer, so that a shrinking file gives memory back.
@@ -232,6 +235,17 @@ impl MemoryStorage {
         let real = tree.resolve(path, true)?;
         match tree.node(&real)? {
             Node::File { data, .. } => Ok(data.to_vec()),
+            _ => Err(StorageError::IsADirectory(real)),
+        }
+    }
+
+    /// The file's current buffer, shared: a later write or append makes a
+    /// new one, so the reader keeps this version.
+    fn raw_open_read(&self, path: &str) -> Result<Arc<dyn OpenFile>, StorageError> {
+        let tree = self.lock();
+        let real = tree.resolve(path, true)?;
+        match tree.node(&real)? {
+            Node::File { data, .. } => Ok(Arc::new(Snapshot(data.clone()))),
             _ => Err(StorageError::IsADirectory(real)),
         }
     }

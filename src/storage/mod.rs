@@ -20,6 +20,7 @@ mod memory;
 mod mounts;
 mod overlay;
 mod path;
+mod pieces;
 mod policy;
 mod read_only;
 mod snapshot;
@@ -30,12 +31,14 @@ pub use memory::{MemoryLimits, MemoryStorage, DEFAULT_MAX_FILES, DEFAULT_MAX_TOT
 pub use mounts::Mounts;
 pub use overlay::{Change, ChangeKind, DryRun, Overlay};
 pub use path::{join, normalize, parent};
+pub use pieces::Pieces;
 pub use policy::{glob_matches, Access, PathPolicy, Policy};
 pub use read_only::ReadOnly;
 pub(crate) use snapshot::Image;
 pub use snapshot::{LayerImage, SnapshotError, SnapshotLayer};
 pub use tools::{register_file_tools, DEFAULT_READ_LINES};
 
+use std::sync::Arc;
 use std::time::SystemTime;
 
 /// What a path names.
@@ -183,6 +186,34 @@ pub(crate) fn range_of(data: &[u8], offset: u64, len: usize) -> &[u8] {
     &data[start..end]
 }
 
+/// A file opened once for reading ([`Storage::open_read`]): every read is
+/// of the one version of the content it had when it was opened, however the
+/// path changes meanwhile (replaced, removed, renamed), as a descriptor of
+/// an open file is. A read that cannot give that version fails (the host
+/// file was changed in place under it) and never returns bytes of another.
+pub trait OpenFile: Send + Sync {
+    /// Up to `len` bytes from byte `offset`: fewer at the end, none from
+    /// past it.
+    fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>, StorageError>;
+    /// The bytes of the version opened (0 for a pipe, which has no size).
+    fn size(&self) -> u64;
+}
+
+/// An [`OpenFile`] over content held in memory: what a storage that keeps
+/// files in memory hands out (sharing the buffer, not copying it), and the
+/// default of [`Storage::open_read`] (the whole file, read once).
+#[derive(Debug, Clone)]
+pub struct Snapshot(pub Arc<Vec<u8>>);
+
+impl OpenFile for Snapshot {
+    fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>, StorageError> {
+        Ok(range_of(&self.0, offset, len).to_vec())
+    }
+    fn size(&self) -> u64 {
+        self.0.len() as u64
+    }
+}
+
 /// A file system over virtual paths. Implementations are safe to share
 /// between threads; each operation is atomic with respect to the others on
 /// the same storage.
@@ -198,6 +229,16 @@ pub trait Storage: Send + Sync {
     fn read_range(&self, path: &str, offset: u64, len: usize) -> Result<Vec<u8>, StorageError> {
         let data = self.read(path)?;
         Ok(range_of(&data, offset, len).to_vec())
+    }
+    /// Opens a file for reading at offsets (symlinks followed): the path is
+    /// resolved and checked once, as [`read`](Storage::read) does it, with
+    /// `read`'s errors; then every [`OpenFile::read_at`] reads the version
+    /// opened. For reading a file in pieces, so that a reader holds one
+    /// piece at a time and never mixes two versions of a file replaced
+    /// while it reads. The default reads the whole file now: correct for
+    /// any storage, bounded only for those that implement it.
+    fn open_read(&self, path: &str) -> Result<Arc<dyn OpenFile>, StorageError> {
+        Ok(Arc::new(Snapshot(Arc::new(self.read(path)?))))
     }
     /// Creates or replaces a file; its directory must exist.
     fn write(&self, path: &str, data: &[u8]) -> Result<(), StorageError>;
@@ -275,6 +316,9 @@ macro_rules! storage_from_raw_operations {
         fn read_range(&self, path: &str, offset: u64, len: usize) -> Result<Vec<u8>, $crate::storage::StorageError> {
             $crate::storage::asked(path, self.raw_read_range(path, offset, len))
         }
+        fn open_read(&self, path: &str) -> Result<std::sync::Arc<dyn $crate::storage::OpenFile>, $crate::storage::StorageError> {
+            $crate::storage::asked(path, self.raw_open_read(path))
+        }
         fn write(&self, path: &str, data: &[u8]) -> Result<(), $crate::storage::StorageError> {
             $crate::storage::asked(path, self.raw_write(path, data))
         }
@@ -327,6 +371,10 @@ macro_rules! forward_storage {
         fn read_range(&self, path: &str, offset: u64, len: usize) -> Result<Vec<u8>, $crate::storage::StorageError> {
             let $this = self;
             $inner.read_range(path, offset, len)
+        }
+        fn open_read(&self, path: &str) -> Result<std::sync::Arc<dyn $crate::storage::OpenFile>, $crate::storage::StorageError> {
+            let $this = self;
+            $inner.open_read(path)
         }
         fn write(&self, path: &str, data: &[u8]) -> Result<(), $crate::storage::StorageError> {
             let $this = self;

@@ -176,6 +176,11 @@ impl Storage for Mounts {
         self.on(path, true, |storage, inner, _| storage.read_range(inner, offset, len))
     }
 
+    fn open_read(&self, path: &str) -> Result<std::sync::Arc<dyn super::OpenFile>, StorageError> {
+        let _held = self.reading();
+        self.on(path, true, |storage, inner, _| storage.open_read(inner))
+    }
+
     fn write(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
         let _held = self.writing();
         self.on(path, true, |storage, inner, _| storage.write(inner, data))

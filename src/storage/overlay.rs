@@ -367,6 +367,18 @@ impl<L: Storage> Overlay<L> {
         }
     }
 
+    /// A file opened from the layer that holds it: the lower storage's own
+    /// handle when the upper layer does not hide it, else a copy of the
+    /// upper layer's content (one version either way).
+    fn raw_open_read(&self, path: &str) -> Result<std::sync::Arc<dyn super::OpenFile>, StorageError> {
+        let upper = self.lock();
+        let real = self.resolve(&upper, path, true)?;
+        match upper.get(&real) {
+            None if Self::lower_visible(&upper, &real) => self.lower.open_read(&real),
+            _ => Ok(std::sync::Arc::new(super::Snapshot(std::sync::Arc::new(self.read_real(&upper, &real)?)))),
+        }
+    }
+
     fn raw_write(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
         let mut upper = self.lock();
         let real = self.resolve(&upper, path, true)?;

@@ -348,6 +348,12 @@ impl<S: Storage> Storage for Policy<S> {
         let _held = self.reading();
         asked(path, self.real(path, true, Access::Read).and_then(|real| self.inner.read_range(&real, offset, len)))
     }
+    /// The policy is checked once, when the file is opened, as a
+    /// descriptor's permissions are.
+    fn open_read(&self, path: &str) -> Result<std::sync::Arc<dyn super::OpenFile>, StorageError> {
+        let _held = self.reading();
+        asked(path, self.real(path, true, Access::Read).and_then(|real| self.inner.open_read(&real)))
+    }
     fn write(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
         let _held = self.writing();
         asked(path, self.real(path, true, Access::Write).and_then(|real| self.inner.write(&real, data)))

@@ -19,6 +19,9 @@ impl<S: Storage> Storage for ReadOnly<S> {
     fn read_range(&self, path: &str, offset: u64, len: usize) -> Result<Vec<u8>, StorageError> {
         self.0.read_range(path, offset, len)
     }
+    fn open_read(&self, path: &str) -> Result<std::sync::Arc<dyn super::OpenFile>, StorageError> {
+        self.0.open_read(path)
+    }
     fn write(&self, path: &str, _data: &[u8]) -> Result<(), StorageError> {
         refuse(path)
     }

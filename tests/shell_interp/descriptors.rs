@@ -1,5 +1,6 @@
 //! Redirections and descriptors across the interpreter's threads: `< FILE`
-//! reads its file in pieces through `Storage::read_range` (never whole),
+//! opens its file once (`Storage::open_read`) and reads it in pieces (never
+//! whole),
 //! descriptors 3 to 9 reach pipeline stages and background jobs, and a
 //! subshell does not wait for the jobs it started (the run's end stops
 //! them). Expected outputs are bash 5.2's (`bash -c`, C locale).
@@ -9,16 +10,34 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use aikido::shell::{Limits, Shell, ShellOptions};
-use aikido::storage::{DirEntry, MemoryStorage, Metadata, Storage, StorageError};
+use aikido::storage::{DirEntry, MemoryStorage, Metadata, OpenFile, Storage, StorageError};
 
 /// A memory storage that counts how `/big` is read: whole (`read`) or in
-/// ranges, and the largest range asked for.
+/// ranges (by path or of the file opened), and the largest range asked for.
 #[derive(Default)]
 struct Counting {
     inner: MemoryStorage,
     whole_reads: AtomicUsize,
-    range_reads: AtomicUsize,
-    largest_range: AtomicUsize,
+    range_reads: Arc<AtomicUsize>,
+    largest_range: Arc<AtomicUsize>,
+}
+
+/// `/big` opened: counts its ranges as `Counting` does.
+struct CountingFile {
+    inner: Arc<dyn OpenFile>,
+    range_reads: Arc<AtomicUsize>,
+    largest_range: Arc<AtomicUsize>,
+}
+
+impl OpenFile for CountingFile {
+    fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>, StorageError> {
+        self.range_reads.fetch_add(1, Ordering::SeqCst);
+        self.largest_range.fetch_max(len, Ordering::SeqCst);
+        self.inner.read_at(offset, len)
+    }
+    fn size(&self) -> u64 {
+        self.inner.size()
+    }
 }
 
 impl Storage for Counting {
@@ -34,6 +53,14 @@ impl Storage for Counting {
             self.largest_range.fetch_max(len, Ordering::SeqCst);
         }
         self.inner.read_range(path, offset, len)
+    }
+    fn open_read(&self, path: &str) -> Result<Arc<dyn OpenFile>, StorageError> {
+        let inner = self.inner.open_read(path)?;
+        if path != "/big" {
+            return Ok(inner);
+        }
+        let (range_reads, largest_range) = (self.range_reads.clone(), self.largest_range.clone());
+        Ok(Arc::new(CountingFile { inner, range_reads, largest_range }))
     }
     fn write(&self, path: &str, data: &[u8]) -> Result<(), StorageError> {
         self.inner.write(path, data)

@@ -5,7 +5,7 @@
 
 use crate::shell::command::{error_reason, Context, ReadFailed, Reader, Stdin, FILE_PIECE};
 use crate::shell::LimitHit;
-use crate::storage::FileKind;
+use crate::storage::{FileKind, OpenFile};
 
 use super::common::{input_error, parse, parse_size, quote, usage, Arg, HasArg, OpenStyle, Spec};
 
@@ -173,10 +173,10 @@ fn run(ctx: &mut Context<'_>, args: &[String], is_tail: bool) -> Result<i32, Lim
             ctx.stdout.write_str(&line)?;
         }
         first = false;
-        let result = match ctx.stat(file) {
-            Ok(meta) if is_tail && !amount.flipped && meta.kind == FileKind::File && !reader.is_stream() => {
-                drop(reader);
-                tail_of_file(ctx, &ctx.path(file), meta.size, amount, delim)
+        let opened = reader.open_file().filter(|_| !reader.is_stream()).cloned();
+        let result = match (ctx.stat(file), opened) {
+            (Ok(meta), Some(opened)) if is_tail && !amount.flipped && meta.kind == FileKind::File => {
+                tail_of_file(ctx, opened.as_ref(), amount, delim)
             }
             _ => stream(ctx, &mut Pieces { reader, buf: Vec::new(), pos: 0 }, amount, delim, is_tail),
         };
@@ -281,9 +281,9 @@ impl Source for Pieces<'_> {
 /// `tail` of a regular file without `+`: finds where the last lines or
 /// bytes start by reading pieces from the end, then copies from there, so
 /// only a piece is held at a time.
-fn tail_of_file(ctx: &mut Context<'_>, path: &str, size: u64, amount: Amount, delim: u8) -> Result<(), ReadFailed> {
-    let storage = ctx.storage;
-    let read = |offset: u64, len: usize| storage.read_range(path, offset, len).map_err(ReadFailed::Storage);
+fn tail_of_file(ctx: &mut Context<'_>, file: &dyn OpenFile, amount: Amount, delim: u8) -> Result<(), ReadFailed> {
+    let size = file.size();
+    let read = |offset: u64, len: usize| file.read_at(offset, len).map_err(ReadFailed::Storage);
     let start = if amount.bytes {
         size.saturating_sub(amount.count)
     } else if amount.count == 0 {

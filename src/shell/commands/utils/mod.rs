@@ -264,17 +264,17 @@ fn tac(ctx: &mut Context<'_>, args: &[String]) -> Result<i32, LimitHit> {
                 continue;
             }
         };
-        let size = match ctx.stat(file) {
-            Ok(meta) if meta.kind == FileKind::File && !reader.is_stream() => Some(meta.size),
+        let opened = match ctx.stat(file) {
+            Ok(meta) if meta.kind == FileKind::File && !reader.is_stream() => reader.open_file().cloned(),
             _ => None,
         };
-        let result = match size {
-            // A file is read from its end, a piece at a time.
-            Some(size) => {
+        let result = match opened {
+            // A file is read from its end, a piece at a time: the version
+            // opened, whatever its path holds meanwhile.
+            Some(opened) => {
                 drop(reader);
-                let (storage, path) = (ctx.storage, ctx.path(file));
-                let read = |offset: u64, len: usize| storage.read_range(&path, offset, len);
-                tac_backwards(ctx, &mut out, size, &read, &separator, before)
+                let read = |offset: u64, len: usize| opened.read_at(offset, len);
+                tac_backwards(ctx, &mut out, opened.size(), &read, &separator, before)
             }
             // A pipe (stdin, a process substitution) has no end to start
             // from: it is read whole first, within the memory budget, as
