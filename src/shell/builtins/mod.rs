@@ -44,6 +44,7 @@ mod type_command;
 
 pub(crate) use declare::{declaration, is_name, DeclArg};
 pub(crate) use scripts::run_script_file;
+pub(crate) use type_command::path_matches;
 pub(crate) use test::ExtendedTest;
 use {declare::*, dirs::*, flow::*, getopts::*, read_echo::*, scripts::*, set::*, test::*, trap::*, type_command::*};
 

@@ -420,7 +420,15 @@ pub(super) fn printf_var<E: BuiltinEnv + ?Sized>(interp: &mut E, argv: &[String]
         interp.error(format_args!("printf: {message}"))?;
     }
     let value = AssignValue::Scalar(String::from_utf8_lossy(&formatted.output).into_owned());
-    let assign = Assign { name: target.0.to_string(), index: target.1, value, append: false };
+    // An associative array's key is expanded (`-v 'm[$k]'`, `-v 'm["k"]'`);
+    // an indexed array's is arithmetic, which expands it itself.
+    let index = match target.1 {
+        Some(index) if matches!(interp.state().var(target.0).map(|v| &v.value), Some(Value::Assoc(_))) => {
+            Some(interp.expand_string(&index)?)
+        }
+        other => other,
+    };
+    let assign = Assign { name: target.0.to_string(), index, value, append: false };
     if let Err(message) = interp.assign(&assign, false) {
         interp.error(message)?;
         return Ok(1);

@@ -114,16 +114,27 @@ impl<E: ExpandEnv + ?Sized> Expander<'_, E> {
                         (Some(Value::Assoc(m)), true) => m.clone(),
                         _ => indexmap::IndexMap::new(),
                     };
+                    // `m=(k v k2 v2)` pairs keys and values (a key left
+                    // alone gets ""); once the list starts with `[k]=v`,
+                    // words without a key are ignored, as bash 5.2 does.
+                    let pairs = matches!(elements.first(), Some((None, _)));
+                    let mut pending: Option<&String> = None;
                     for (key, value) in elements {
                         match key {
                             Some(key) => {
                                 map.insert(key.clone(), value.clone());
                             }
-                            None => {
-                                // bash: `m=(k v k2 v2)` pairs keys and values
-                                map.insert(value.clone(), String::new());
-                            }
+                            None if pairs => match pending.take() {
+                                None => pending = Some(value),
+                                Some(key) => {
+                                    map.insert(key.clone(), value.clone());
+                                }
+                            },
+                            None => {}
                         }
+                    }
+                    if let Some(key) = pending {
+                        map.insert(key.clone(), String::new());
                     }
                     self.state_mut().set_value(&assign.name, Value::Assoc(map));
                 } else {
