@@ -194,6 +194,8 @@ impl<'r> Interp<'r> {
         let mut status = 0;
         for list in &program.complete_commands {
             status = match self.run_list(list) {
+                // Under `set -e` the failed line ends the script, as in bash.
+                Err(Flow::Abort(code)) if self.st.options.errexit => return Err(Flow::Exit(code)),
                 Err(Flow::Abort(code)) => code,
                 other => other?,
             };
@@ -813,8 +815,9 @@ impl<'r> Interp<'r> {
             if let Err(message) = self.assign(&assign, false) {
                 // A failed assignment ends a non-interactive bash; one to a
                 // readonly variable only abandons the current line (5.2).
-                let readonly =
-                    message.ends_with(": readonly variable") || message.ends_with(": circular name reference");
+                let readonly = message.ends_with(": readonly variable")
+                    || message.ends_with(": circular name reference")
+                    || message.ends_with(": cannot assign list to array member");
                 self.error(message)?;
                 return Err(if readonly { Flow::Abort(1) } else { Flow::Exit(1) });
             }

@@ -241,8 +241,10 @@ pub(crate) fn declaration<E: BuiltinEnv + ?Sized>(interp: &mut E, name: &str, ar
             continue;
         }
         if local {
+            // A second `local x` in the same function keeps x's value.
+            let again = interp.state().locals.last().is_some_and(|frame| frame.iter().any(|(n, _)| n == var_name));
             interp.state_mut().make_local(var_name);
-            if assign.is_none() && !interp.state().locals.is_empty() {
+            if assign.is_none() && !again && !interp.state().locals.is_empty() {
                 // `local x` hides the outer value: x is unset until assigned.
                 if !array && !assoc {
                     interp.state_mut().unset(var_name);
@@ -346,8 +348,13 @@ pub(crate) fn declaration<E: BuiltinEnv + ?Sized>(interp: &mut E, name: &str, ar
     Ok(status)
 }
 
-/// `declare -x`/`-r` on a variable that exists.
+/// `declare -x`/`-r` on a variable; `-r` on one that does not exist
+/// makes it (empty: bash keeps it declared but unset), so that it cannot be
+/// assigned afterwards.
 pub(super) fn set_flags<E: BuiltinEnv + ?Sized>(interp: &mut E, var_name: &str, export: Option<bool>, readonly: bool) {
+    if readonly && !interp.state().vars.contains_key(var_name) {
+        interp.state_mut().vars_mut().insert(var_name.to_string(), Var::string(String::new()));
+    }
     if let Some(var) = interp.state_mut().vars_mut().get_mut(var_name) {
         if let Some(on) = export {
             var.exported = on;

@@ -81,7 +81,11 @@ pub(super) fn eval(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     if script.trim().is_empty() {
         return Ok(0);
     }
-    nested(interp, |i| i.eval_string(&script))
+    match nested(interp, |i| i.eval_string(&script)) {
+        // What abandons a line inside the string ends only the eval (bash).
+        Err(Flow::Abort(status)) => Ok(status),
+        other => other,
+    }
 }
 
 /// Runs `f` one level deeper (function depth also bounds `eval` and `source`).

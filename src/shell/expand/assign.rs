@@ -146,7 +146,14 @@ impl<E: ExpandEnv + ?Sized> Expander<'_, E> {
                     let mut next = map.keys().next_back().map_or(0, |k| k + 1);
                     for (key, value) in elements {
                         let i = match key {
-                            Some(key) => self.arith_value(key).map_err(|e| e.to_string())?,
+                            Some(key) => {
+                                // `a=([0]=1 [a[0]]=2)`: an index that reads the
+                                // array sees the elements before it, as in bash.
+                                if key.contains(assign.name.as_str()) {
+                                    self.state_mut().set_value(&assign.name, Value::Indexed(map.clone()));
+                                }
+                                self.arith_value(key).map_err(|e| e.to_string())?
+                            }
                             None => next,
                         };
                         map.insert(i, value.clone());

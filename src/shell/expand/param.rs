@@ -343,7 +343,7 @@ impl<E: ExpandEnv + ?Sized> Expander<'_, E> {
                             None => {
                                 if length.is_some_and(|l| l < 0) {
                                     self.error(format_args!("{}: substring expression < 0", length.unwrap_or(0)))?;
-                                    return Err(fatal(1));
+                                    return Err(Flow::Abort(1));
                                 }
                                 PVal::Str(String::new())
                             }
@@ -352,7 +352,7 @@ impl<E: ExpandEnv + ?Sized> Expander<'_, E> {
                     PVal::List(items, concat) => {
                         if let Some(l) = length.filter(|l| *l < 0) {
                             self.error(format_args!("{l}: substring expression < 0"))?;
-                            return Err(fatal(1));
+                            return Err(Flow::Abort(1));
                         }
                         // An indexed array's offset is an index, not a
                         // position: `${a[@]:15:2}` starts at the first
