@@ -566,7 +566,7 @@ impl<'r> Interp<'r> {
         let mut status = 0;
         loop {
             self.rt.count_iteration()?;
-            if let Some(cond) = &clause.condition {
+            if let Some(cond) = clause.condition.as_ref().filter(|c| !c.value.trim().is_empty()) {
                 match self.arith_command(&cond.value)? {
                     Some(0) => break,
                     Some(_) => {}
