@@ -71,7 +71,8 @@ pub(super) fn eval(interp: &mut Interp<'_>, argv: &[String]) -> Res {
     let words = match argv.get(1).map(String::as_str) {
         Some("--") => &argv[2..],
         Some(option) if option.len() > 1 && option.starts_with('-') => {
-            interp.error(format_args!("eval: {}: invalid option", &option[..2]))?;
+            let flag = option.chars().nth(1).unwrap_or('-');
+            interp.error(format_args!("eval: -{flag}: invalid option"))?;
             interp.err(b"eval: usage: eval [arg ...]\n")?;
             return Ok(2);
         }
