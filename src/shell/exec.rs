@@ -144,6 +144,9 @@ impl<'r> Interp<'r> {
         let (saved_fd, saved_outs, saved_ins) = (self.io.fd, self.io.outs.len(), self.io.ins.len());
         let saved_exec = std::mem::take(&mut self.io.exec_files);
         let saved_scopes = std::mem::replace(&mut self.at.scopes, 0);
+        // A subshell is outside the loops around it: `( continue )` is an
+        // error there and the subshell goes on, as in bash.
+        let saved_loops = std::mem::replace(&mut self.at.loops, 0);
         self.at.subshells += 1;
         let (jobs, left) = (self.jobs.running.len(), self.jobs.left.len());
         let floor = std::mem::replace(&mut self.jobs.floor, jobs);
@@ -151,6 +154,7 @@ impl<'r> Interp<'r> {
         self.jobs.floor = floor;
         let result = if wait { self.join_jobs(jobs, left, result) } else { self.leave_jobs(jobs, result) };
         self.at.subshells -= 1;
+        self.at.loops = saved_loops;
         let result = self.end_subshell_streams(result, saved_fd, saved_outs, saved_ins);
         self.io.exec_files = saved_exec;
         self.at.scopes = saved_scopes;
@@ -190,6 +194,8 @@ impl<'r> Interp<'r> {
         let mut status = 0;
         for list in &program.complete_commands {
             status = match self.run_list(list) {
+                // Under `set -e` the failed line ends the script, as in bash.
+                Err(Flow::Abort(code)) if self.st.options.errexit => return Err(Flow::Exit(code)),
                 Err(Flow::Abort(code)) => code,
                 other => other?,
             };
@@ -504,6 +510,10 @@ impl<'r> Interp<'r> {
 
     fn run_for(&mut self, clause: &ast::ForClauseCommand) -> Res {
         self.at.line = clause.loc.start.line;
+        if !builtins::is_name(&clause.variable_name) {
+            self.error(format_args!("`{}': not a valid identifier", clause.variable_name))?;
+            return Ok(1);
+        }
         let values = match &clause.values {
             Some(words) => {
                 let mut values = Vec::new();
@@ -556,7 +566,7 @@ impl<'r> Interp<'r> {
         let mut status = 0;
         loop {
             self.rt.count_iteration()?;
-            if let Some(cond) = &clause.condition {
+            if let Some(cond) = clause.condition.as_ref().filter(|c| !c.value.trim().is_empty()) {
                 match self.arith_command(&cond.value)? {
                     Some(0) => break,
                     Some(_) => {}
@@ -805,8 +815,9 @@ impl<'r> Interp<'r> {
             if let Err(message) = self.assign(&assign, false) {
                 // A failed assignment ends a non-interactive bash; one to a
                 // readonly variable only abandons the current line (5.2).
-                let readonly =
-                    message.ends_with(": readonly variable") || message.ends_with(": circular name reference");
+                let readonly = message.ends_with(": readonly variable")
+                    || message.ends_with(": circular name reference")
+                    || message.ends_with(": cannot assign list to array member");
                 self.error(message)?;
                 return Err(if readonly { Flow::Abort(1) } else { Flow::Exit(1) });
             }
@@ -964,6 +975,10 @@ impl<'r> Interp<'r> {
         }
         if name.contains('/') {
             return builtins::run_script_file(self, name, &argv[1..]);
+        }
+        // An executable file in a folder of `$PATH` in the storage.
+        if let Some(path) = builtins::path_matches(&*self, name, false).into_iter().next() {
+            return builtins::run_script_file(self, &path, &argv[1..]);
         }
         self.error(format_args!("{name}: command not found"))?;
         Ok(127)

@@ -259,13 +259,17 @@ impl Shell {
                 match step {
                     None => break Ok(interp.st.last_status),
                     Some(parse::Step::All(program)) => break interp.run_script(&program),
-                    Some(parse::Step::Error(message)) => break interp.err(message.as_bytes()).map(|()| 2),
+                    Some(parse::Step::Error(message)) => {
+                        let status = parse::error_status(&message, interp.st.last_status);
+                        break interp.err(message.as_bytes()).map(|()| status);
+                    }
                     Some(parse::Step::Prefix(program, message)) => {
                         if let Err(flow) = interp.run_script(&program) {
                             break Err(flow);
                         }
                         if interp.cache.popts.enable_extended_globbing == used {
-                            break interp.err(message.as_bytes()).map(|()| 2);
+                            let status = parse::error_status(&message, interp.st.last_status);
+                            break interp.err(message.as_bytes()).map(|()| status);
                         }
                     }
                 }

@@ -238,11 +238,58 @@ pub(crate) fn arith_too_deep(text: &str) -> bool {
     )
 }
 
+/// What `bash -c` says of a malformed `[[ … ]]`. It reports it without
+/// setting the status: the script ends with the last command's (0 when
+/// none ran), where any other syntax error ends it with 2.
+const BAD_CONDITIONAL: &str = "syntax error in conditional expression";
+
+/// The status `bash -c` ends with for a syntax error reported as `message`.
+pub(crate) fn error_status(message: &str, last_status: i32) -> i32 {
+    if message.contains(BAD_CONDITIONAL) {
+        last_status
+    } else {
+        2
+    }
+}
+
+/// Whether a syntax error at `index` (in characters) lies in a `[[ … ]]`
+/// that does not parse on its own: the last `[[` before it, up to the
+/// `]]` after that.
+fn in_bad_conditional(script: &str, index: usize, options: &ParserOptions) -> bool {
+    let tokenizer = brush_parser::TokenizerOptions {
+        enable_extended_globbing: options.enable_extended_globbing,
+        posix_mode: options.posix_mode,
+        sh_mode: options.sh_mode,
+    };
+    let Ok(Ok(tokens)) = catch_unwind(|| brush_parser::tokenize_str_with_options(script, &tokenizer)) else {
+        return false;
+    };
+    let words: Vec<(&str, usize)> = tokens
+        .iter()
+        .filter_map(|token| match token {
+            Token::Word(text, span) => Some((text.as_str(), span.start.index)),
+            Token::Operator(..) => None,
+        })
+        .collect();
+    let Some(open) = words.iter().rposition(|(text, start)| *text == "[[" && *start <= index) else {
+        return false;
+    };
+    let Some((_, close)) = words[open..].iter().find(|(text, _)| *text == "]]") else {
+        return false;
+    };
+    let byte = |chars: usize| script.char_indices().nth(chars).map_or(script.len(), |(at, _)| at);
+    let text = &script[byte(words[open].1)..byte(close + 2)];
+    !matches!(catch_unwind(AssertUnwindSafe(|| Parser::new(text.as_bytes(), options).parse_program())), Ok(Ok(_)))
+}
+
 fn describe(script: &str, error: &ParseError, options: &ParserOptions) -> String {
     match error {
         ParseError::ParsingNear(position) => {
             let token = token_at(script, position.index, options).unwrap_or_default();
             let line = position.line;
+            if in_bad_conditional(script, position.index, options) {
+                return format!("bash: -c: line {line}: {BAD_CONDITIONAL}\n");
+            }
             let text = script.lines().nth(line.saturating_sub(1)).unwrap_or("");
             if token.is_empty() {
                 format!("bash: -c: line {line}: syntax error: unexpected end of file\n")

@@ -34,12 +34,13 @@ impl Value {
         }
     }
 
-    /// Every element, in index order (a scalar is a one-element array).
+    /// Every element, in index order (a scalar is a one-element array; an
+    /// associative array's in bash's order, [`bash_order`]).
     pub(crate) fn elements(&self) -> Vec<String> {
         match self {
             Value::Str(s) => vec![s.clone()],
             Value::Indexed(map) => map.values().cloned().collect(),
-            Value::Assoc(map) => map.values().cloned().collect(),
+            Value::Assoc(map) => bash_order(map).into_iter().map(|(_, v)| v.clone()).collect(),
         }
     }
 
@@ -48,9 +49,27 @@ impl Value {
         match self {
             Value::Str(_) => vec!["0".to_string()],
             Value::Indexed(map) => map.keys().map(i64::to_string).collect(),
-            Value::Assoc(map) => map.keys().cloned().collect(),
+            Value::Assoc(map) => bash_order(map).into_iter().map(|(k, _)| k.clone()).collect(),
         }
     }
+}
+
+/// An associative array's entries in the order bash lists them: its hash
+/// table's, 1024 buckets chosen by the key's 32-bit FNV-1 hash, the newest
+/// entry first within a bucket (scripts print `${!m[@]}` and `declare -p`
+/// as they come, so the order is part of the output).
+pub(crate) fn bash_order(map: &IndexMap<String, String>) -> Vec<(&String, &String)> {
+    let bucket = |key: &str| {
+        let mut hash: u32 = 2_166_136_261;
+        for byte in key.bytes() {
+            hash = hash.wrapping_mul(16_777_619) ^ u32::from(byte);
+        }
+        hash & 1023
+    };
+    let mut entries: Vec<(u32, usize, (&String, &String))> =
+        map.iter().enumerate().map(|(at, (k, v))| (bucket(k), at, (k, v))).collect();
+    entries.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+    entries.into_iter().map(|(_, _, entry)| entry).collect()
 }
 
 /// A variable: its value and attributes.
@@ -240,6 +259,8 @@ impl State {
         let cwd = crate::storage::normalize(cwd);
         vars.insert("PWD".to_string(), Var { exported: true, ..Var::string(cwd.clone()) });
         vars.entry("IFS".to_string()).or_insert_with(|| Var::string(" \t\n".to_string()));
+        // bash starts with OPTIND=1 (getopts reads it).
+        vars.entry("OPTIND".to_string()).or_insert_with(|| Var::string("1".to_string()));
         // The bash this shell stands for (scripts test `$BASH_VERSION`).
         vars.insert("BASH".to_string(), Var::string("/bin/bash".to_string()));
         vars.entry("SHELL".to_string()).or_insert_with(|| Var::string("/bin/bash".to_string()));

@@ -69,12 +69,14 @@ pub(crate) fn declaration<E: BuiltinEnv + ?Sized>(interp: &mut E, name: &str, ar
         })
         .collect();
     let mut items: Vec<&DeclArg> = Vec::new();
+    let mut any_flag = false;
     for arg in &converted {
         match arg {
             DeclArg::Word(word)
                 if (word.starts_with('-') || word.starts_with('+')) && word.len() > 1 && items.is_empty() =>
             {
                 let on = word.starts_with('-');
+                any_flag = true;
                 for flag in word[1..].chars() {
                     match flag {
                         'a' => array = on,
@@ -150,6 +152,43 @@ pub(crate) fn declaration<E: BuiltinEnv + ?Sized>(interp: &mut E, name: &str, ar
         interp.out(text.as_bytes())?;
         return Ok(status);
     }
+    if items.is_empty() && !print && !any_flag && matches!(name, "declare" | "typeset") {
+        // `declare` alone lists as `set` does: every variable, then every
+        // function's definition.
+        let mut text = String::new();
+        let mut names: Vec<&String> = interp.state().vars.keys().collect();
+        names.sort();
+        for n in names {
+            if let Some(var) = interp.state().vars.get(n) {
+                text.push_str(&declare_line(n, var, false));
+            }
+        }
+        let mut functions: Vec<&String> = interp.state().functions.keys().collect();
+        functions.sort();
+        for f in functions {
+            if let Some(body) = interp.state().functions.get(f.as_str()) {
+                text.push_str(&function_text(f, body));
+            }
+        }
+        interp.out(text.as_bytes())?;
+        return Ok(0);
+    }
+    if items.is_empty() && name == "local" {
+        // `local` alone lists the function's own variables.
+        let mut text = String::new();
+        let mut seen = std::collections::HashSet::new();
+        if let Some(scope) = interp.state().locals.last() {
+            for (n, _) in scope {
+                if seen.insert(n.as_str()) {
+                    if let Some(var) = interp.state().vars.get(n) {
+                        text.push_str(&declare_line(n, var, true));
+                    }
+                }
+            }
+        }
+        interp.out(text.as_bytes())?;
+        return Ok(0);
+    }
     if print || (items.is_empty() && name != "local") {
         let mut text = String::new();
         if items.is_empty() {
@@ -164,6 +203,9 @@ pub(crate) fn declaration<E: BuiltinEnv + ?Sized>(interp: &mut E, name: &str, ar
                         (!array || matches!(var.value, Value::Indexed(_)))
                             && (!assoc || matches!(var.value, Value::Assoc(_)))
                             && (export != Some(true) || var.exported)
+                            && (!readonly || var.readonly)
+                            && (nameref != Some(true) || var.nameref)
+                            && (integer != Some(true) || var.integer)
                     }
                 };
                 if wanted {
@@ -199,8 +241,10 @@ pub(crate) fn declaration<E: BuiltinEnv + ?Sized>(interp: &mut E, name: &str, ar
             continue;
         }
         if local {
+            // A second `local x` in the same function keeps x's value.
+            let again = interp.state().locals.last().is_some_and(|frame| frame.iter().any(|(n, _)| n == var_name));
             interp.state_mut().make_local(var_name);
-            if assign.is_none() && !interp.state().locals.is_empty() {
+            if assign.is_none() && !again && !interp.state().locals.is_empty() {
                 // `local x` hides the outer value: x is unset until assigned.
                 if !array && !assoc {
                     interp.state_mut().unset(var_name);
@@ -226,6 +270,20 @@ pub(crate) fn declaration<E: BuiltinEnv + ?Sized>(interp: &mut E, name: &str, ar
         if array || assoc {
             let wanted_assoc = assoc;
             let current = interp.state().vars.get(var_name).map(|v| &v.value);
+            // An array keeps its kind: bash refuses to turn one into the other.
+            match current {
+                Some(Value::Assoc(_)) if !wanted_assoc && !local => {
+                    interp.error(format_args!("{name}: {var_name}: cannot convert associative to indexed array"))?;
+                    status = 1;
+                    continue;
+                }
+                Some(Value::Indexed(_)) if wanted_assoc && !local => {
+                    interp.error(format_args!("{name}: {var_name}: cannot convert indexed to associative array"))?;
+                    status = 1;
+                    continue;
+                }
+                _ => {}
+            }
             let convert = match current {
                 None => true,
                 Some(Value::Assoc(_)) => !wanted_assoc,
@@ -234,7 +292,12 @@ pub(crate) fn declaration<E: BuiltinEnv + ?Sized>(interp: &mut E, name: &str, ar
             };
             if convert {
                 let value = if wanted_assoc {
-                    Value::Assoc(indexmap::IndexMap::new())
+                    // A scalar becomes element "0", as in bash.
+                    let mut map = indexmap::IndexMap::new();
+                    if let Some(Value::Str(s)) = current {
+                        map.insert("0".to_string(), s.clone());
+                    }
+                    Value::Assoc(map)
                 } else {
                     let mut map = std::collections::BTreeMap::new();
                     if let Some(Value::Str(s)) = current {
@@ -285,8 +348,13 @@ pub(crate) fn declaration<E: BuiltinEnv + ?Sized>(interp: &mut E, name: &str, ar
     Ok(status)
 }
 
-/// `declare -x`/`-r` on a variable that exists.
+/// `declare -x`/`-r` on a variable; `-r` on one that does not exist
+/// makes it (empty: bash keeps it declared but unset), so that it cannot be
+/// assigned afterwards.
 pub(super) fn set_flags<E: BuiltinEnv + ?Sized>(interp: &mut E, var_name: &str, export: Option<bool>, readonly: bool) {
+    if readonly && !interp.state().vars.contains_key(var_name) {
+        interp.state_mut().vars_mut().insert(var_name.to_string(), Var::string(String::new()));
+    }
     if let Some(var) = interp.state_mut().vars_mut().get_mut(var_name) {
         if let Some(on) = export {
             var.exported = on;
@@ -326,7 +394,12 @@ pub(super) fn declare_nameref<E: BuiltinEnv + ?Sized>(
             return Ok(1);
         }
     };
-    if let Some(target) = &target {
+    // `ref=1; declare -n ref`: the value it has must name a variable too.
+    let current = match (&target, interp.state().vars.get(var_name).map(|v| &v.value)) {
+        (None, Some(Value::Str(value))) if !value.is_empty() => Some(value.clone()),
+        _ => None,
+    };
+    if let Some(target) = target.as_ref().or(current.as_ref()) {
         let base = target.strip_suffix(']').and_then(|t| t.split_once('[')).map_or(target.as_str(), |(b, _)| b);
         if !is_name(base) {
             interp.error(format_args!("{builtin}: `{target}': invalid variable name for name reference"))?;
@@ -365,7 +438,10 @@ pub(super) fn declare_line(name: &str, var: &Var, declare: bool) -> String {
             format!("({})", items.join(" "))
         }
         Value::Assoc(map) => {
-            let items: Vec<String> = map.iter().map(|(k, v)| format!("[{k}]={} ", double_quote(v))).collect();
+            let items: Vec<String> = crate::shell::state::bash_order(map)
+                .into_iter()
+                .map(|(k, v)| format!("[{k}]={} ", double_quote(v)))
+                .collect();
             format!("({})", items.concat())
         }
     };

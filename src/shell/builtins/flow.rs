@@ -39,6 +39,11 @@ pub(super) fn return_(interp: &mut Interp<'_>, argv: &[String]) -> Res {
 
 pub(super) fn break_continue(interp: &mut Interp<'_>, argv: &[String], is_break: bool) -> Res {
     let name = if is_break { "break" } else { "continue" };
+    if argv.len() > 2 {
+        // bash stops the script here.
+        interp.error(format_args!("{name}: too many arguments"))?;
+        return Err(Flow::Exit(1));
+    }
     let n = match argv.get(1) {
         None => 1,
         Some(text) => match text.parse::<i64>() {
@@ -62,11 +67,26 @@ pub(super) fn break_continue(interp: &mut Interp<'_>, argv: &[String], is_break:
 }
 
 pub(super) fn eval(interp: &mut Interp<'_>, argv: &[String]) -> Res {
-    let script = argv[1..].join(" ");
+    // `eval -- words` skips the `--`; any other option is an error.
+    let words = match argv.get(1).map(String::as_str) {
+        Some("--") => &argv[2..],
+        Some(option) if option.len() > 1 && option.starts_with('-') => {
+            let flag = option.chars().nth(1).unwrap_or('-');
+            interp.error(format_args!("eval: -{flag}: invalid option"))?;
+            interp.err(b"eval: usage: eval [arg ...]\n")?;
+            return Ok(2);
+        }
+        _ => &argv[1..],
+    };
+    let script = words.join(" ");
     if script.trim().is_empty() {
         return Ok(0);
     }
-    nested(interp, |i| i.eval_string(&script))
+    match nested(interp, |i| i.eval_string(&script)) {
+        // What abandons a line inside the string ends only the eval (bash).
+        Err(Flow::Abort(status)) => Ok(status),
+        other => other,
+    }
 }
 
 /// Runs `f` one level deeper (function depth also bounds `eval` and `source`).
@@ -86,7 +106,9 @@ pub(super) fn source(interp: &mut Interp<'_>, argv: &[String]) -> Res {
         interp.error(format_args!("{}: filename argument required", argv[0]))?;
         return Ok(2);
     };
-    let path = storage_path(&interp.st.cwd, file);
+    // A name without a `/` is looked for along `$PATH` first, then here.
+    let found = path_file(&*interp, file);
+    let path = storage_path(&interp.st.cwd, found.as_deref().unwrap_or(file));
     // `source <(cmd)`: a process substitution's path.
     let data = match interp.io.proc_fd_input(&path).map_or_else(|| interp.rt.storage.read(&path), Ok) {
         Ok(data) => data,
@@ -169,6 +191,7 @@ pub(super) fn command(interp: &mut Interp<'_>, argv: &[String]) -> Res {
 
 /// `builtin NAME [ARG]...`: runs the builtin NAME, skipping functions.
 pub(super) fn builtin(interp: &mut Interp<'_>, argv: &[String]) -> Res {
+    let argv = if argv.get(1).is_some_and(|a| a == "--") { &argv[1..] } else { argv };
     let Some(name) = argv.get(1) else { return Ok(0) };
     match lookup(name).filter(|_| BUILTINS.contains(&name.as_str()) && !matches!(name.as_str(), "bash" | "sh")) {
         Some(function) => function(interp, &argv[1..]),

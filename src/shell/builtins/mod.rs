@@ -46,6 +46,7 @@ mod type_command;
 pub(crate) use declare::{declaration, is_name, DeclArg};
 pub(crate) use scripts::run_script_file;
 pub(crate) use test::ExtendedTest;
+pub(crate) use type_command::path_matches;
 use {declare::*, dirs::*, flow::*, getopts::*, read_echo::*, scripts::*, set::*, test::*, trap::*, type_command::*};
 
 /// What a builtin of the shell's state and streams sees of the shell: what

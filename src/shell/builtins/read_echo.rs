@@ -287,6 +287,8 @@ pub(super) fn mapfile<E: BuiltinEnv + ?Sized>(interp: &mut E, argv: &[String]) -
     let mut delim = b'\n';
     let mut max: Option<usize> = None;
     let mut skip = 0usize;
+    // `-O N`: the first index; the elements below it stay.
+    let mut origin: Option<i64> = None;
     let mut name = "MAPFILE".to_string();
     // Options as bash's getopt reads them: bundled (`-ts1`), a value
     // attached (`-n1`) or in the next word.
@@ -329,6 +331,7 @@ pub(super) fn mapfile<E: BuiltinEnv + ?Sized>(interp: &mut E, argv: &[String]) -
                 'd' => delim = value.bytes().next().unwrap_or(0),
                 'n' => max = value.parse().ok().filter(|&v| v > 0),
                 's' => skip = value.parse().unwrap_or(0),
+                'O' => origin = Some(value.parse().unwrap_or(0)),
                 _ => {}
             }
             break;
@@ -338,11 +341,12 @@ pub(super) fn mapfile<E: BuiltinEnv + ?Sized>(interp: &mut E, argv: &[String]) -
     let io = interp.streams_mut();
     let input = &mut io.ins[io.fd.input];
     let mut items = std::collections::BTreeMap::new();
-    let mut index = 0i64;
+    let start = origin.unwrap_or(0);
+    let mut index = start;
     let mut seen = 0usize;
     let mut bytes = 0usize;
     while input.fill()? {
-        if max.is_some_and(|m| index as usize >= m) {
+        if max.is_some_and(|m| (index - start) as usize >= m) {
             break;
         }
         let mut item = Vec::new();
@@ -371,12 +375,23 @@ pub(super) fn mapfile<E: BuiltinEnv + ?Sized>(interp: &mut E, argv: &[String]) -
         if strip && item.last() == Some(&delim) {
             item.pop();
         }
+        // A bash string ends at a NUL (`mapfile -d ''` keeps none).
+        if let Some(nul) = item.iter().position(|&b| b == 0) {
+            item.truncate(nul);
+        }
         seen += 1;
         if seen <= skip {
             continue;
         }
         items.insert(index, String::from_utf8_lossy(&item).into_owned());
         index += 1;
+    }
+    if origin.is_some() {
+        if let Some(Value::Indexed(old)) = interp.state().vars.get(&name).map(|v| &v.value) {
+            let mut merged = old.clone();
+            merged.extend(items);
+            items = merged;
+        }
     }
     interp.state_mut().set_value(&name, Value::Indexed(items));
     Ok(0)
@@ -420,7 +435,15 @@ pub(super) fn printf_var<E: BuiltinEnv + ?Sized>(interp: &mut E, argv: &[String]
         interp.error(format_args!("printf: {message}"))?;
     }
     let value = AssignValue::Scalar(String::from_utf8_lossy(&formatted.output).into_owned());
-    let assign = Assign { name: target.0.to_string(), index: target.1, value, append: false };
+    // An associative array's key is expanded (`-v 'm[$k]'`, `-v 'm["k"]'`);
+    // an indexed array's is arithmetic, which expands it itself.
+    let index = match target.1 {
+        Some(index) if matches!(interp.state().var(target.0).map(|v| &v.value), Some(Value::Assoc(_))) => {
+            Some(interp.expand_string(&index)?)
+        }
+        other => other,
+    };
+    let assign = Assign { name: target.0.to_string(), index, value, append: false };
     if let Err(message) = interp.assign(&assign, false) {
         interp.error(message)?;
         return Ok(1);

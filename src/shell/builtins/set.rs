@@ -71,8 +71,17 @@ pub(super) fn set<E: BuiltinEnv + ?Sized>(interp: &mut E, argv: &[String]) -> Re
             _ => break,
         };
         if flags.is_empty() {
-            // `set -` ends the options.
             i += 1;
+            if !on {
+                // A lone `+` is ignored.
+                continue;
+            }
+            // `set -` ends the options and turns `-x` and `-v` off; with no
+            // word after it, the positional parameters stay.
+            interp.state_mut().options.xtrace = false;
+            if i == argv.len() {
+                return Ok(0);
+            }
             break;
         }
         for flag in flags.chars() {

@@ -119,8 +119,12 @@ pub(super) fn var_is_set<E: BuiltinEnv + ?Sized>(interp: &mut E, operand: &str) 
             _ => 0,
         };
         let i = interp.state().resolve_index(name, i);
+        let key = match interp.state().var(name).map(|v| &v.value) {
+            Some(Value::Assoc(_)) => interp.expand_string(index).unwrap_or_else(|_| index.to_string()),
+            _ => index.to_string(),
+        };
         return match interp.state().var(name).map(|v| &v.value) {
-            Some(Value::Assoc(map)) => map.contains_key(index),
+            Some(Value::Assoc(map)) => map.contains_key(&key),
             Some(Value::Indexed(map)) => i.is_some_and(|i| map.contains_key(&i)),
             Some(Value::Str(_)) => index == "0",
             None => false,

@@ -114,16 +114,27 @@ impl<E: ExpandEnv + ?Sized> Expander<'_, E> {
                         (Some(Value::Assoc(m)), true) => m.clone(),
                         _ => indexmap::IndexMap::new(),
                     };
+                    // `m=(k v k2 v2)` pairs keys and values (a key left
+                    // alone gets ""); once the list starts with `[k]=v`,
+                    // words without a key are ignored, as bash 5.2 does.
+                    let pairs = matches!(elements.first(), Some((None, _)));
+                    let mut pending: Option<&String> = None;
                     for (key, value) in elements {
                         match key {
                             Some(key) => {
                                 map.insert(key.clone(), value.clone());
                             }
-                            None => {
-                                // bash: `m=(k v k2 v2)` pairs keys and values
-                                map.insert(value.clone(), String::new());
-                            }
+                            None if pairs => match pending.take() {
+                                None => pending = Some(value),
+                                Some(key) => {
+                                    map.insert(key.clone(), value.clone());
+                                }
+                            },
+                            None => {}
                         }
+                    }
+                    if let Some(key) = pending {
+                        map.insert(key.clone(), String::new());
                     }
                     self.state_mut().set_value(&assign.name, Value::Assoc(map));
                 } else {
@@ -135,7 +146,14 @@ impl<E: ExpandEnv + ?Sized> Expander<'_, E> {
                     let mut next = map.keys().next_back().map_or(0, |k| k + 1);
                     for (key, value) in elements {
                         let i = match key {
-                            Some(key) => self.arith_value(key).map_err(|e| e.to_string())?,
+                            Some(key) => {
+                                // `a=([0]=1 [a[0]]=2)`: an index that reads the
+                                // array sees the elements before it, as in bash.
+                                if key.contains(assign.name.as_str()) {
+                                    self.state_mut().set_value(&assign.name, Value::Indexed(map.clone()));
+                                }
+                                self.arith_value(key).map_err(|e| e.to_string())?
+                            }
                             None => next,
                         };
                         map.insert(i, value.clone());

@@ -375,7 +375,9 @@ impl<E: ExpandEnv + ?Sized> Expander<'_, E> {
     /// The status an unset-variable error exits with: 127 for the shell, 1
     /// for a subshell (as bash does).
     fn unset_status(&self) -> i32 {
-        if self.at().subshells > 0 {
+        // bash exits 127 from the top level, but 1 in a subshell or under
+        // `set -e`.
+        if self.at().subshells > 0 || self.state().options.errexit {
             1
         } else {
             127

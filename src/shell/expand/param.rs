@@ -221,7 +221,7 @@ impl<E: ExpandEnv + ?Sized> Expander<'_, E> {
             }
             ParameterExpr::UseDefaultValues { parameter, indirect, test_type, default_value } => {
                 let value = self.param_value(parameter, *indirect)?;
-                if is_missing(&value, test_type) {
+                if self.is_missing_here(&value, test_type, quoted) {
                     if let Some(word) = default_value {
                         self.expand_inner(word, quoted, fields)?;
                     }
@@ -284,7 +284,7 @@ impl<E: ExpandEnv + ?Sized> Expander<'_, E> {
             }
             ParameterExpr::UseAlternativeValue { parameter, indirect, test_type, alternative_value } => {
                 let value = self.param_value(parameter, *indirect)?;
-                if !is_missing(&value, test_type) {
+                if !self.is_missing_here(&value, test_type, quoted) {
                     if let Some(word) = alternative_value {
                         self.expand_inner(word, quoted, fields)?;
                     }
@@ -343,13 +343,45 @@ impl<E: ExpandEnv + ?Sized> Expander<'_, E> {
                             None => {
                                 if length.is_some_and(|l| l < 0) {
                                     self.error(format_args!("{}: substring expression < 0", length.unwrap_or(0)))?;
-                                    return Err(fatal(1));
+                                    return Err(Flow::Abort(1));
                                 }
                                 PVal::Str(String::new())
                             }
                         }
                     }
                     PVal::List(items, concat) => {
+                        if let Some(l) = length.filter(|l| *l < 0) {
+                            self.error(format_args!("{l}: substring expression < 0"))?;
+                            return Err(Flow::Abort(1));
+                        }
+                        // An indexed array's offset is an index, not a
+                        // position: `${a[@]:15:2}` starts at the first
+                        // element whose index is 15 or more.
+                        let sparse = match parameter {
+                            Parameter::NamedWithAllIndices { name, .. } => {
+                                let resolved = self.state().resolved(name).into_owned();
+                                match self.state().vars.get(&resolved).map(|v| &v.value) {
+                                    Some(Value::Indexed(map)) => Some(map.clone()),
+                                    _ => None,
+                                }
+                            }
+                            _ => None,
+                        };
+                        if let Some(map) = sparse {
+                            let end = map.keys().next_back().map_or(0, |k| k + 1);
+                            let start = if offset < 0 { end + offset } else { offset };
+                            let taken: Vec<String> = if start < 0 {
+                                Vec::new()
+                            } else {
+                                let from = map.range(start..).map(|(_, v)| v.clone());
+                                match length {
+                                    Some(l) => from.take(usize::try_from(l).unwrap_or(usize::MAX)).collect(),
+                                    None => from.collect(),
+                                }
+                            };
+                            self.emit(PVal::List(taken, concat), quoted, fields);
+                            return Ok(());
+                        }
                         // `${@:0}` starts at $0.
                         let items = if positional {
                             std::iter::once(self.state().arg0.to_string()).chain(items).collect::<Vec<_>>()
@@ -370,7 +402,7 @@ impl<E: ExpandEnv + ?Sized> Expander<'_, E> {
                     ParameterTransformOp::ToUpperCase => map_value(value, |s| s.to_uppercase()),
                     ParameterTransformOp::ToLowerCase => map_value(value, |s| s.to_lowercase()),
                     ParameterTransformOp::CapitalizeInitial => map_value(value, |s| change_first(&s, true)),
-                    ParameterTransformOp::Quoted => map_value(value, |s| crate::shell::quote::single_quote(&s)),
+                    ParameterTransformOp::Quoted => map_value(value, |s| crate::shell::quote::quote_value(&s)),
                     ParameterTransformOp::ExpandEscapeSequences => map_value(value, |s| ansi_c(&s)),
                     ParameterTransformOp::ToAttributeFlags => {
                         let flags = match parameter {
@@ -452,6 +484,23 @@ impl<E: ExpandEnv + ?Sized> Expander<'_, E> {
         Ok(value)
     }
 
+    /// [`is_missing`] for `:-` and `:+`: a list (`$@`, `${a[*]}`) is null
+    /// when it has no element or one empty one, but `"${a[*]}"` (joined)
+    /// when the joined text is empty, as bash decides.
+    fn is_missing_here(&self, value: &PVal, test: &ParameterTestType, quoted: bool) -> bool {
+        match value {
+            PVal::List(items, concatenate) if matches!(test, ParameterTestType::UnsetOrNull) => {
+                if *concatenate && quoted {
+                    let separator = self.state().get("IFS").map_or(Some(' '), |ifs| ifs.chars().next());
+                    items.iter().all(String::is_empty) && (items.len() < 2 || separator.is_none())
+                } else {
+                    items.is_empty() || (items.len() == 1 && items[0].is_empty())
+                }
+            }
+            _ => is_missing(value, test),
+        }
+    }
+
     /// The word inside `${v:-word}`, expanded in the outer quoting.
     pub(super) fn expand_inner(&mut self, word: &str, quoted: bool, fields: &mut Fields) -> Result<(), Flow> {
         if word.is_empty() {
@@ -464,8 +513,11 @@ impl<E: ExpandEnv + ?Sized> Expander<'_, E> {
                     return self.expand_pieces(&pieces, true, fields);
                 }
             }
-            // Inside double quotes the word is double-quoted text.
-            let text = self.expand_string(word)?;
+            // Inside double quotes the word is double-quoted text: its
+            // single quotes are characters, and a backslash stays before
+            // a character it does not escape there.
+            let word = as_double_quoted(word);
+            let text = self.expand_string(&word)?;
             fields.exp(&text, true);
             return Ok(());
         }
@@ -788,5 +840,93 @@ mod tests {
             replace("abc", &Pattern::new("b*"), None, "<&>", &SubstringMatchKind::FirstOccurrence, 100, &|| Ok(())),
             Ok("a<bc>".to_string())
         );
+    }
+}
+
+/// A word read inside double quotes (`"${v:-'x' \z}"`), rewritten as the
+/// same text outside them: `'` and a backslash that escapes nothing there
+/// are escaped; inner double quotes, `$(…)`, `${…}` and backquotes are kept
+/// as written. A word holding `$'` is kept whole.
+fn as_double_quoted(word: &str) -> std::borrow::Cow<'_, str> {
+    if !word.contains(['\'', '\\']) || word.contains("$'") {
+        return std::borrow::Cow::Borrowed(word);
+    }
+    let chars: Vec<char> = word.chars().collect();
+    let mut out = String::with_capacity(word.len() + 8);
+    let mut inner_quotes = false;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '\\' => match chars.get(i + 1) {
+                Some(&next) if inner_quotes || matches!(next, '$' | '`' | '"' | '\\' | '\n') => {
+                    out.push(c);
+                    out.push(next);
+                    i += 1;
+                }
+                Some(&next) => {
+                    out.push_str("\\\\\\");
+                    out.push(next);
+                    i += 1;
+                }
+                None => out.push_str("\\\\"),
+            },
+            '\'' if !inner_quotes => out.push_str("\\'"),
+            '"' => {
+                inner_quotes = !inner_quotes;
+                out.push(c);
+            }
+            '$' if matches!(chars.get(i + 1), Some('(' | '{')) => {
+                // Copied whole, to its closing bracket.
+                let (open, close) = if chars[i + 1] == '(' { ('(', ')') } else { ('{', '}') };
+                let mut depth = 0;
+                let mut j = i + 1;
+                while j < chars.len() {
+                    if chars[j] == '\\' {
+                        j += 2;
+                        continue;
+                    }
+                    if chars[j] == open {
+                        depth += 1;
+                    } else if chars[j] == close {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    j += 1;
+                }
+                let end = j.min(chars.len() - 1);
+                out.extend(&chars[i..=end]);
+                i = end;
+            }
+            '`' => {
+                let mut j = i + 1;
+                while j < chars.len() && chars[j] != '`' {
+                    j += if chars[j] == '\\' { 2 } else { 1 };
+                }
+                let end = j.min(chars.len() - 1);
+                out.extend(&chars[i..=end]);
+                i = end;
+            }
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod double_quoted_word_tests {
+    use super::as_double_quoted;
+
+    #[test]
+    fn quotes_and_backslashes_inside_double_quotes() {
+        assert_eq!(as_double_quoted("'b'"), "\\'b\\'");
+        assert_eq!(as_double_quoted("\\z"), "\\\\\\z");
+        assert_eq!(as_double_quoted("\\$"), "\\$");
+        assert_eq!(as_double_quoted("\"'a'\""), "\"'a'\"");
+        assert_eq!(as_double_quoted("$(echo 'x')'"), "$(echo 'x')\\'");
+        assert_eq!(as_double_quoted("plain"), "plain");
     }
 }

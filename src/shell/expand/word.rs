@@ -102,6 +102,14 @@ impl<E: ExpandEnv + ?Sized> Expander<'_, E> {
                             let value = self.expand_string(&word.value)?;
                             values.push((Some(key), value));
                         }
+                        // `[a[0]]=v`: a key with brackets inside, which the
+                        // parser leaves as a plain word.
+                        None if keyed_element(&word.value).is_some() => {
+                            let (key, value) = keyed_element(&word.value).unwrap_or_default();
+                            let key = self.expand_string(key)?;
+                            let value = self.expand_string(value)?;
+                            values.push((Some(key), value));
+                        }
                         None => {
                             let mut words = Vec::new();
                             self.expand_word_into(&word.value, &mut words)?;
@@ -347,6 +355,28 @@ pub(super) fn bad_substitution(word: &str, options: &brush_parser::ParserOptions
             _ => {}
         }
         i += 1;
+    }
+    None
+}
+
+/// `[key]=value` as an array literal's element whose key holds brackets:
+/// the key and the value, unexpanded.
+fn keyed_element(word: &str) -> Option<(&str, &str)> {
+    let rest = word.strip_prefix('[')?;
+    let mut depth = 1;
+    for (at, c) in rest.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => {
+                depth -= 1;
+                if depth == 0 {
+                    let value = rest[at + 1..].strip_prefix('=')?;
+                    return Some((&rest[..at], value));
+                }
+            }
+            '\\' | '\'' | '"' | '$' | '`' => return None,
+            _ => {}
+        }
     }
     None
 }
