@@ -67,7 +67,7 @@ pub unsafe extern "C" fn aikido_shell_restore(
         let shell_out = unsafe { shell_out.as_mut() }.ok_or_else(|| invalid("shell_out is NULL"))?;
         *shell_out = std::ptr::null_mut();
         // SAFETY: data is NULL or readable for len bytes, by the C contract.
-        let bytes = unsafe { byte_slice(data.cast::<c_char>(), len, "data") }?;
+        let bytes = unsafe { byte_slice(data.cast::<c_char>(), len, super::slice::pair("data", "len")) }?;
         // SAFETY: limits is NULL or readable, by the C contract.
         let options = unsafe { options(limits) };
         let shell = if storage.is_null() {

@@ -280,7 +280,11 @@ impl MemoryStorage {
             return Err(SnapshotError::StorageKind { found: image.kind(), given: "a memory storage" });
         };
         let storage =
-            MemoryStorage::new(MemoryLimits { max_total_bytes: *max_total_bytes, max_file_bytes: *max_file_bytes });
+            MemoryStorage::new(MemoryLimits {
+                max_total_bytes: *max_total_bytes,
+                max_file_bytes: *max_file_bytes,
+                ..MemoryLimits::default()
+            });
         storage.load(LayerImage(image))?;
         Ok(storage)
     }
