@@ -34,6 +34,25 @@ long_run=$(instructions 12000)
 # measure_small makes 7.1 calls per iteration (warm-up and 7 rounds).
 instructions_per_call=$(awk -v a="$short_run" -v b="$long_run" 'BEGIN { printf "%.0f", (b - a) / (7.1 * 10000) }')
 
+echo "counting instructions of the gate's workloads (scripts/instructions.sh, about a minute)" >&2
+instruction_table=$(scripts/instructions.sh)
+
+# The registry's scaling curve: register N tools and list them (CPU time,
+# native), and the instructions of a dispatch among them (callgrind, the
+# registration run uninstrumented).
+echo "measuring the registry's scaling curve, 1k to 1M tools (about two minutes)" >&2
+scale_rows=""
+for tools in 1000 10000 100000 1000000; do
+    native=$(build/instructions scale "$tools" 1)
+    scale_register=$(awk -F'\t' '$1 == "scale_register_s" { print $3 }' <<<"$native")
+    scale_definitions=$(awk -F'\t' '$1 == "scale_definitions_s" { print $3 }' <<<"$native")
+    collected=$(valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file=/dev/null \
+        build/instructions scale "$tools" 2000 2>&1 >/dev/null | awk '/Collected/ { print $NF }')
+    scale_rows+="$tools"$'\t'"$scale_register"$'\t'"$scale_definitions"$'\t'"$((collected / 2000))"$'\n'
+done
+scale_register_1m=$(awk -F'\t' '$1 == 1000000 { print $2 }' <<<"$scale_rows")
+scale_definitions_1m=$(awk -F'\t' '$1 == 1000000 { print $3 }' <<<"$scale_rows")
+
 echo "running the criterion benches (about a minute)" >&2
 cargo bench --quiet --bench dispatch -- --warm-up-time 1 --measurement-time 3 >build/criterion.txt 2>&1
 # criterion's median estimate, in ns, for one benchmark id.
@@ -172,6 +191,13 @@ row "17. 1 MiB of arguments in FULL mode, every record's schema checked" "$full_
 info "Rust API: small dispatch, FULL (criterion)" "$(criterion_ns dispatch/small_full)" ns
 info "Rust API: 1 MiB in FULL mode (criterion)" \
     "$(awk -v ns="$(criterion_ns check/1MiB_full)" 'BEGIN { printf "%.0f", 1048576 * 1000 / ns }')" MB/s
+row "20. register 1,000,000 tools (CPU time)" "$scale_register_1m" s "<= 5 s" "$(verdict "$scale_register_1m" '<=' 5)"
+row "21. definitions of 1,000,000 tools, first call (CPU time)" "$scale_definitions_1m" s "<= 2 s" \
+    "$(verdict "$scale_definitions_1m" '<=' 2)"
+while IFS=$'\t' read -r tools register listed dispatch; do
+    [ -n "$tools" ] || continue
+    info "   $tools tools: register s / definitions s / dispatch instructions" "$register / $listed / $dispatch" ""
+done <<<"$scale_rows"
 gnu_geomean=$(gnu_figure geomean 2)
 gnu_worst=$(awk -F'\t' 'NF == 5 && $4 > worst { worst = $4; name = $1 } END { printf "%.2f %s", worst, name }' <<<"$gnu_figures")
 row "18. shell vs GNU bash + coreutils on /usr/include, geometric mean" "$gnu_geomean" x "<= 1.0x" \
@@ -184,6 +210,9 @@ while IFS=$'\t' read -r name ours theirs ratio bare; do
     info "   $name: ours / GNU ms = ratio (w/o bash's spawn $(printf %.2f "$bare"))" \
         "$(printf '%.1f / %.1f = %.2f' "$ours" "$theirs" "$ratio")" x
 done <<<"$gnu_figures"
+echo
+echo "Instructions per call (callgrind; the gate scripts/instructions.sh --check compares them with benches/instructions.tsv):"
+echo "$instruction_table"
 echo
 echo "targets: $hits hit, $misses missed (criterion's reports: build/criterion.txt, build/criterion-shell.txt; the GNU comparison's table: build/shell-gnu.txt)"
 

@@ -46,6 +46,8 @@ step "rust: clippy on each feature alone (a library built with fewer features st
 step "rust: the registry-only build (no default features)" cargo test --release --quiet --no-default-features --lib
 step "rust: JSON-Schema-Test-Suite draft 2020-12 (prints its count)" \
     cargo test --release --quiet --test json_schema_suite -- --nocapture json_schema_test_suite
+step "instructions: five workloads within 10 % of benches/instructions.tsv (update: scripts/instructions.sh --update)" \
+    scripts/instructions.sh --check
 step "header: committed copy matches cbindgen, compiles as C99 and C++17" tests/header.sh
 step "features: cargo build and cargo test build the library alike (no rebuild between them)" tests/features.sh
 step "demo: one agent turn" tests/demo.sh

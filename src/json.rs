@@ -32,7 +32,7 @@ pub const MAX_DEPTH: usize = 512;
 /// Checks `raw` against the rules and returns the text the handler receives:
 /// the arguments verbatim, or `{}` for empty ones. On failure returns the
 /// reason, written for the model.
-pub(crate) fn check<'a>(raw: &'a [u8], required: &[Box<str>]) -> Result<&'a str, String> {
+pub(crate) fn check<'a>(raw: &'a [u8], required: &Required) -> Result<&'a str, String> {
     check_with(raw, required, NoSink)
 }
 
@@ -40,7 +40,11 @@ pub(crate) fn check<'a>(raw: &'a [u8], required: &[Box<str>]) -> Result<&'a str,
 /// them (FULL validation builds its tape this way, in the same pass). On
 /// failure the sink has seen part of the text; on `{}` for empty
 /// arguments it has seen nothing.
-pub(crate) fn check_with<'a, S: Sink>(raw: &'a [u8], required: &[Box<str>], sink: S) -> Result<&'a str, String> {
+///
+/// Which required fields the object holds is read off its top-level keys
+/// as they pass ([`Required::position_of_key`]): a key nobody asked about
+/// costs a word comparison per required name, and nothing is built.
+pub(crate) fn check_with<'a, S: Sink>(raw: &'a [u8], required: &Required, sink: S) -> Result<&'a str, String> {
     if raw.iter().all(|&byte| is_whitespace(byte)) {
         Presence::new(required.len()).verdict(required)?;
         return Ok("{}");
@@ -61,6 +65,81 @@ pub(crate) fn check_with<'a, S: Sink>(raw: &'a [u8], required: &[Box<str>], sink
     // passes, and inside strings `Scanner::string` checks each sequence of
     // non-ASCII bytes to be UTF-8.
     Ok(unsafe { std::str::from_utf8_unchecked(raw) })
+}
+
+/// A tool's required fields, prepared once at registration for the check:
+/// each name with its first eight bytes as one word, so that telling a key
+/// from every required name costs a word comparison per name, and only a
+/// match of the word (and the length) compares the rest.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Required {
+    names: Vec<Box<str>>,
+    /// Per name: [`head`] of its bytes.
+    heads: Vec<u64>,
+}
+
+impl Required {
+    /// No required field.
+    pub(crate) const NONE: Required = Required { names: Vec::new(), heads: Vec::new() };
+
+    /// These names, in this order (duplicates already removed).
+    pub(crate) fn new(names: Vec<Box<str>>) -> Self {
+        let heads = names.iter().map(|name| head(name.as_bytes())).collect();
+        Required { names, heads }
+    }
+
+    /// The names, in the schema's order.
+    pub(crate) fn names(&self) -> &[Box<str>] {
+        &self.names
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Which name the unescaped key `key`, whose [`head`] is `key_head`, is.
+    #[inline(always)]
+    fn position(&self, key: &[u8], key_head: u64) -> Option<usize> {
+        for (index, &name_head) in self.heads.iter().enumerate() {
+            if name_head == key_head {
+                let name = self.names[index].as_bytes();
+                if name.len() == key.len() && (key.len() <= 8 || name[8..] == key[8..]) {
+                    return Some(index);
+                }
+            }
+        }
+        None
+    }
+
+    /// Which name the field name at `bytes[start..end]` (inside its quotes)
+    /// is, decoding it when it holds escapes.
+    #[inline(always)]
+    fn position_of_key(&self, bytes: &[u8], start: usize, end: usize, escaped: bool) -> Option<usize> {
+        let key = &bytes[start..end];
+        if escaped {
+            let decoded = decode_string(&String::from_utf8_lossy(key));
+            return self.names.iter().position(|name| **name == *decoded);
+        }
+        // A key is followed by at least `":` and a value, so its first
+        // eight bytes can mostly be read as one word, masked to its length.
+        let key_head = match bytes.get(start..start + 8) {
+            Some(word) => {
+                let word = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+                if key.len() >= 8 {
+                    word
+                } else {
+                    word & ((1u64 << (8 * key.len())) - 1)
+                }
+            }
+            None => head(key),
+        };
+        self.position(key, key_head)
+    }
+}
+
+/// The first eight bytes of `bytes` as a little-endian word, zero padded.
+fn head(bytes: &[u8]) -> u64 {
+    bytes.iter().take(8).enumerate().fold(0, |word, (index, &byte)| word | u64::from(byte) << (8 * index))
 }
 
 /// Whether `raw` is exactly one valid JSON document of any type (used by
@@ -440,7 +519,7 @@ impl<'a, S: Sink> Scanner<'a, S> {
     }
 
     /// Scans the arguments: one object and nothing after it but whitespace.
-    fn arguments(&mut self, required: &[Box<str>], presence: &mut Presence) -> Result<(), String> {
+    fn arguments(&mut self, required: &Required, presence: &mut Presence) -> Result<(), String> {
         if self.next_byte() != Some(b'{') {
             return Err(self.describe_non_object());
         }
@@ -536,11 +615,15 @@ impl<'a, S: Sink> Scanner<'a, S> {
     }
 
     /// Scans the arguments object, recording which required fields it holds.
-    fn top_level_object(&mut self, required: &[Box<str>], presence: &mut Presence) -> Result<(), String> {
+    fn top_level_object(&mut self, required: &Required, presence: &mut Presence) -> Result<(), String> {
         self.members(|scanner, key_start, key_end, escaped| {
             let is_null = scanner.bytes[scanner.pos..].starts_with(b"null");
             scanner.value(1)?;
-            presence.record(required, &scanner.bytes[key_start..key_end], escaped, is_null);
+            if required.len() != 0 {
+                if let Some(index) = required.position_of_key(scanner.bytes, key_start, key_end, escaped) {
+                    presence.set(index, is_null);
+                }
+            }
             Ok(())
         })
     }
@@ -1046,20 +1129,10 @@ impl Presence {
         }
     }
 
-    fn record(&mut self, required: &[Box<str>], raw_key: &[u8], escaped: bool, is_null: bool) {
-        if required.is_empty() {
-            return;
-        }
-        let decoded;
-        let key = if escaped {
-            decoded = decode_string(&String::from_utf8_lossy(raw_key));
-            decoded.as_bytes()
-        } else {
-            raw_key
-        };
-        let Some(index) = required.iter().position(|name| name.as_bytes() == key) else {
-            return;
-        };
+    /// Required field `index` is present, with `null` or another value. A
+    /// later occurrence of the same key replaces an earlier one.
+    #[inline(always)]
+    fn set(&mut self, index: usize, is_null: bool) {
         match self {
             Presence::Small { present, null } => {
                 *present |= 1 << index;
@@ -1085,7 +1158,8 @@ impl Presence {
 
     /// `Ok` when every required field is present and not null; otherwise the
     /// reason, naming each field at fault.
-    fn verdict(&self, required: &[Box<str>]) -> Result<(), String> {
+    fn verdict(&self, required: &Required) -> Result<(), String> {
+        let required = required.names();
         let all_set = match self {
             Presence::Small { present, null } => {
                 let wanted = if required.len() == 64 { u64::MAX } else { (1u64 << required.len()) - 1 };
@@ -1408,7 +1482,7 @@ mod tests {
 
     #[test]
     fn invalid_utf8_is_reported_first_wherever_the_scan_stops() {
-        let message = |raw: &[u8]| check(raw, &[]).unwrap_err();
+        let message = |raw: &[u8]| check(raw, &Required::NONE).unwrap_err();
         let utf8 =
             |offset: usize| format!("the arguments are not valid UTF-8 (the first invalid byte is at offset {offset})");
         assert_eq!(message(b"{\"a\":1} \xff"), utf8(8));
@@ -1420,7 +1494,7 @@ mod tests {
             message(b"{\"a\":\xc3\xa9}"),
             "the arguments are not valid JSON: unexpected 'é' at byte 5; expected a JSON value"
         );
-        assert_eq!(check("{\"café\":\"naïve ☕ 𝄞\"}".as_bytes(), &[]), Ok("{\"café\":\"naïve ☕ 𝄞\"}"));
+        assert_eq!(check("{\"café\":\"naïve ☕ 𝄞\"}".as_bytes(), &Required::NONE), Ok("{\"café\":\"naïve ☕ 𝄞\"}"));
     }
     /// The nested scan reads without bounds checks when the text ends with a
     /// closing bracket (then whitespace); texts that close that bracket with
@@ -1428,7 +1502,7 @@ mod tests {
     /// checked scan.
     #[test]
     fn a_last_closing_bracket_ends_the_scan() {
-        let message = |raw: &[u8]| check(raw, &[]).unwrap_err();
+        let message = |raw: &[u8]| check(raw, &Required::NONE).unwrap_err();
         let ends = |at: usize, expected: &str| {
             format!("the arguments are not valid JSON: the text ends at byte {at} where {expected} should follow")
         };
@@ -1448,7 +1522,7 @@ mod tests {
         for raw in [&b"[[]] "[..], b"[[] ", b"[1,[]  ", b"{\"a\":[]", b"[0]", b"[-1]", b"[1e5]", b"[true]"] {
             assert_eq!(is_valid_json(raw), serde_json::from_slice::<serde_json::Value>(raw).is_ok(), "{raw:?}");
         }
-        assert_eq!(check(b"{\"a\":[[],{}]} \n", &[]), Ok("{\"a\":[[],{}]} \n"));
+        assert_eq!(check(b"{\"a\":[[],{}]} \n", &Required::NONE), Ok("{\"a\":[[],{}]} \n"));
     }
     /// Texts long enough for the block masks, with strings (plain, escaped,
     /// not ASCII) across the edges of blocks: the whole text passes, and each
@@ -1475,7 +1549,7 @@ mod tests {
         text.push_str("]}  \n");
         let bytes = text.as_bytes();
         assert!(bytes.len() > 300);
-        assert_eq!(check(bytes, &[]), Ok(text.as_str()));
+        assert_eq!(check(bytes, &Required::NONE), Ok(text.as_str()));
         let verdict = |raw: &[u8]| serde_json::from_slice::<serde_json::Value>(raw).is_ok();
         for end in 0..bytes.len() {
             assert_eq!(is_valid_json(&bytes[..end]), verdict(&bytes[..end]), "prefix of {end} bytes");

@@ -3,17 +3,24 @@
 //! The table of tools is an immutable snapshot behind an [`ArcSwap`].
 //! Dispatch loads the snapshot without a lock and keeps it alive for the
 //! handler's run, so registration never stalls dispatch and a handler may
-//! itself register, unregister or dispatch. Writers copy the table, change
-//! the copy and swap it in, one writer at a time. A tool (and so its handler
+//! itself register, unregister or dispatch. Writers make a new version of the
+//! table and swap it in, one writer at a time. A tool (and so its handler
 //! and whatever the handler owns) is dropped when the last snapshot that
 //! holds it is gone: after it was unregistered *and* its last in-flight call
 //! has returned.
+//!
+//! The tools of a version live in a persistent hash map (`imbl`'s HAMT):
+//! a new version shares every node but the few on the changed key's path,
+//! so registering or unregistering costs O(log n) whatever the table's size
+//! (copying an `IndexMap` made it O(n), and a million registrations
+//! quadratic). Registration order is each tool's sequence number; the
+//! ordered list is made from it once per version, when something asks
+//! (definitions, the dialects, an unknown tool's message).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use arc_swap::ArcSwap;
-use indexmap::IndexMap;
 use rustc_hash::FxBuildHasher;
 
 use crate::environment::Environment;
@@ -26,24 +33,110 @@ use crate::validation::{self, Schema, ValidationMode};
 /// schema once, and its handler.
 struct Tool {
     definition: ToolDefinition,
-    required: Box<[Box<str>]>,
+    required: json::Required,
     handler: Box<dyn Handler>,
     /// The compiled schema, made when the tool is registered in a full
     /// validation mode or when the registry switches to one.
     schema: OnceLock<Schema>,
+    /// Its place in registration order: larger for later registrations.
+    sequence: u64,
 }
+
+/// A tool as a key of the table: hashed and compared by its name, so that
+/// the map holds one pointer per tool and copying a node of it copies no
+/// name.
+#[derive(Clone)]
+struct Entry(Arc<Tool>);
+
+impl std::hash::Hash for Entry {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.definition.name.as_str().hash(state);
+    }
+}
+
+impl PartialEq for Entry {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.definition.name == other.0.definition.name
+    }
+}
+
+impl Eq for Entry {}
+
+impl std::borrow::Borrow<str> for Entry {
+    fn borrow(&self) -> &str {
+        &self.0.definition.name
+    }
+}
+
+type Tools = imbl::GenericHashMap<Entry, (), FxBuildHasher, imbl::shared_ptr::DefaultSharedPtr>;
 
 /// One immutable version of the tool table.
 #[derive(Default)]
 struct Table {
-    tools: IndexMap<Box<str>, Arc<Tool>, FxBuildHasher>,
+    tools: Tools,
+    /// The sequence number the next registration gets.
+    next_sequence: u64,
+    /// Counts the versions of this registry's table: each change makes a
+    /// new version with a larger number.
+    generation: u64,
+    /// The tools in registration order, made on first request.
+    order: OnceLock<Box<[Arc<Tool>]>>,
     /// The definitions as JSON, made on first request and kept until the
     /// table changes.
     definitions_json: OnceLock<Box<str>>,
-    /// The definitions in each provider's format, made on request (src/dialect).
-    dialects: crate::dialect::Cache,
+    /// What the layers above keep per version (the dialects' definitions),
+    /// dropped with the version.
+    extensions: Extensions,
     /// How dispatch checks arguments (docs/VALIDATION.md).
     validation: ValidationMode,
+}
+
+impl Table {
+    /// The next version: these tools, every cache empty.
+    fn next(&self, tools: Tools, next_sequence: u64, validation: ValidationMode) -> Table {
+        Table {
+            tools,
+            next_sequence,
+            generation: self.generation + 1,
+            order: OnceLock::new(),
+            definitions_json: OnceLock::new(),
+            extensions: Extensions::default(),
+            validation,
+        }
+    }
+
+    fn get(&self, name: &str) -> Option<&Arc<Tool>> {
+        self.tools.get_key_value(name).map(|(entry, ())| &entry.0)
+    }
+
+    /// The tools in registration order.
+    fn ordered(&self) -> &[Arc<Tool>] {
+        self.order.get_or_init(|| {
+            let mut tools: Vec<Arc<Tool>> = self.tools.keys().map(|entry| Arc::clone(&entry.0)).collect();
+            tools.sort_unstable_by_key(|tool| tool.sequence);
+            tools.into_boxed_slice()
+        })
+    }
+}
+
+/// How many kinds of value the layers above may keep per table version.
+const EXTENSION_SLOTS: usize = 4;
+
+/// Values the layers above the core keep with one version of the table
+/// (the dialects' definitions and timings), one per type, made on first
+/// use and dropped with the version. The core never names those types: a
+/// slot holds whatever type first claimed it.
+#[derive(Default)]
+struct Extensions {
+    slots: [OnceLock<Box<dyn std::any::Any + Send + Sync>>; EXTENSION_SLOTS],
+}
+
+impl Extensions {
+    /// The value of type `T`, made with `T::default()` on first use; `None`
+    /// when every slot holds another type.
+    fn get<T: Default + Send + Sync + 'static>(&self) -> Option<&T> {
+        self.slots.iter().find_map(|slot| slot.get_or_init(|| Box::new(T::default())).downcast_ref::<T>())
+    }
 }
 
 /// A handler that was not registered, handed back with the reason, so that
@@ -102,7 +195,8 @@ impl Default for Registry {
 impl std::fmt::Debug for Registry {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let table = self.table.load();
-        formatter.debug_struct("Registry").field("tools", &table.tools.keys().collect::<Vec<_>>()).finish()
+        let names: Vec<&str> = table.ordered().iter().map(|tool| tool.definition.name.as_str()).collect();
+        formatter.debug_struct("Registry").field("tools", &names).finish()
     }
 }
 
@@ -140,7 +234,7 @@ impl Registry {
         };
         let _writer = self.writer.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let current = self.table.load();
-        if current.tools.contains_key(definition.name.as_str()) {
+        if current.get(&definition.name).is_some() {
             let error = Error::DuplicateTool { name: definition.name };
             return Err(Rejected { error, handler });
         }
@@ -153,14 +247,11 @@ impl Registry {
             }
         }
         let mut tools = current.tools.clone();
-        let name: Box<str> = definition.name.as_str().into();
-        tools.insert(name, Arc::new(Tool { definition, required, handler: Box::new(handler), schema }));
-        self.table.store(Arc::new(Table {
-            tools,
-            definitions_json: OnceLock::new(),
-            dialects: Default::default(),
-            validation: current.validation,
-        }));
+        let sequence = current.next_sequence;
+        let tool = Tool { definition, required, handler: Box::new(handler), schema, sequence };
+        tools.insert(Entry(Arc::new(tool)), ());
+        self.table.store(Arc::new(current.next(tools, sequence + 1, current.validation)));
+        drop(current);
         drop(_writer);
         self.watchers.notify();
         Ok(())
@@ -173,17 +264,11 @@ impl Registry {
         let removed = {
             let _writer = self.writer.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
             let current = self.table.load();
-            if !current.tools.contains_key(name) {
-                return Err(unknown_tool(name, &current));
-            }
             let mut tools = current.tools.clone();
-            let removed = tools.shift_remove(name);
-            self.table.store(Arc::new(Table {
-                tools,
-                definitions_json: OnceLock::new(),
-                dialects: Default::default(),
-                validation: current.validation,
-            }));
+            let Some((removed, ())) = tools.remove_with_key(name) else {
+                return Err(unknown_tool(name, &current));
+            };
+            self.table.store(Arc::new(current.next(tools, current.next_sequence, current.validation)));
             removed
         };
         // The handler may be dropped here, outside the writer lock, so that
@@ -205,7 +290,7 @@ impl Registry {
 
     /// Every definition, in registration order, as a new list.
     pub fn definitions(&self) -> Vec<ToolDefinition> {
-        self.table.load().tools.values().map(|tool| tool.definition.clone()).collect()
+        self.table.load().ordered().iter().map(|tool| tool.definition.clone()).collect()
     }
 
     /// Every definition, in registration order, as the JSON array a model
@@ -222,14 +307,29 @@ impl Registry {
         self.with_definitions_json(str::to_owned)
     }
 
-    /// The table's definitions and its dialect cache, for src/dialect. The
-    /// snapshot is held while `visit` runs.
-    pub(crate) fn with_dialect_table<R>(
+    /// One version of the table for the layers above: its definitions in
+    /// registration order and the value of type `T` kept with this version
+    /// (made with `T::default()` on first use, dropped when the table
+    /// changes). The snapshot is held while `visit` runs. Should every
+    /// extension slot hold another type, `visit` gets a fresh `T` that is
+    /// not kept.
+    pub(crate) fn with_table_extension<T: Default + Send + Sync + 'static, R>(
         &self,
-        visit: impl FnOnce(&mut dyn Iterator<Item = &ToolDefinition>, &crate::dialect::Cache) -> R,
+        visit: impl FnOnce(&mut dyn Iterator<Item = &ToolDefinition>, &T) -> R,
     ) -> R {
         let table = self.table.load();
-        visit(&mut table.tools.values().map(|tool| &tool.definition), &table.dialects)
+        let mut definitions = table.ordered().iter().map(|tool| &tool.definition);
+        match table.extensions.get::<T>() {
+            Some(extension) => visit(&mut definitions, extension),
+            None => visit(&mut definitions, &T::default()),
+        }
+    }
+
+    /// Counts the versions of the table: it grows with every register,
+    /// unregister and change of validation mode, so a value made from one
+    /// version can tell whether the table has changed since.
+    pub fn generation(&self) -> u64 {
+        self.table.load().generation
     }
 
     /// Routes a call to its handler and returns the handler's result or error.
@@ -245,7 +345,7 @@ impl Registry {
         // The guard keeps this snapshot, and so the tool, alive until the
         // handler returns; it is not a lock.
         let table = self.table.load();
-        let Some(tool) = table.tools.get(call.name) else {
+        let Some(tool) = table.get(call.name) else {
             return Err(unknown_tool(call.name, &table));
         };
         let checked = validation::check_arguments(call.arguments, &tool.required, table.validation, tool.schema.get())
@@ -295,7 +395,7 @@ impl Registry {
         let current = self.table.load();
         if mode.is_full() {
             let mut compiled = Vec::new();
-            for tool in current.tools.values().filter(|tool| tool.schema.get().is_none()) {
+            for tool in current.ordered().iter().filter(|tool| tool.schema.get().is_none()) {
                 if let Some(schema) = compile(&tool.definition)? {
                     compiled.push((tool, schema));
                 }
@@ -305,13 +405,14 @@ impl Registry {
                 let _ = tool.schema.set(schema);
             }
         }
-        let definitions_json = current.definitions_json.clone();
-        self.table.store(Arc::new(Table {
-            tools: current.tools.clone(),
-            definitions_json,
-            dialects: Default::default(),
-            validation: mode,
-        }));
+        let next = current.next(current.tools.clone(), current.next_sequence, mode);
+        if let Some(json) = current.definitions_json.get() {
+            let _ = next.definitions_json.set(json.clone());
+        }
+        if let Some(order) = current.order.get() {
+            let _ = next.order.set(order.clone());
+        }
+        self.table.store(Arc::new(next));
         Ok(())
     }
 
@@ -336,24 +437,25 @@ fn compile(definition: &ToolDefinition) -> Result<Option<Schema>, Error> {
 
 /// Checks a definition before it enters the table and returns its
 /// `required` list, duplicates removed.
-fn checked_definition(definition: &ToolDefinition) -> Result<Box<[Box<str>]>, Error> {
+fn checked_definition(definition: &ToolDefinition) -> Result<json::Required, Error> {
     if definition.name.is_empty() {
         return Err(Error::InvalidInput("a tool needs a non-empty name".to_owned()));
     }
     let Some(parameters) = definition.parameters.as_deref().filter(|text| !text.is_empty()) else {
-        return Ok(Box::default());
+        return Ok(json::Required::default());
     };
     let required = json::required_fields(parameters).map_err(|detail| {
         Error::InvalidInput(format!("the parameters of tool \"{}\" are not valid JSON: {detail}", definition.name))
     })?;
-    Ok(required.into_boxed_slice())
+    Ok(json::Required::new(required))
 }
 
 /// How many tool names an unknown-tool message lists before it stops.
 const LISTED_TOOLS: usize = 32;
 
 fn unknown_tool(name: &str, table: &Table) -> Error {
-    let names: Vec<String> = table.tools.keys().take(LISTED_TOOLS).map(|name| format!("\"{name}\"")).collect();
+    let names: Vec<String> =
+        table.ordered().iter().take(LISTED_TOOLS).map(|tool| format!("\"{}\"", tool.definition.name)).collect();
     let available = match table.tools.len() {
         0 => "no tools are registered".to_owned(),
         count if count > LISTED_TOOLS => {
@@ -366,7 +468,7 @@ fn unknown_tool(name: &str, table: &Table) -> Error {
 
 fn definitions_json(table: &Table) -> Box<str> {
     let mut out = String::from("[");
-    for (index, tool) in table.tools.values().enumerate() {
+    for (index, tool) in table.ordered().iter().enumerate() {
         if index > 0 {
             out.push(',');
         }

@@ -32,6 +32,12 @@ struct Counts {
 
 thread_local! {
     static COUNTS: Cell<Counts> = const { Cell::new(Counts { allocations: 0, reallocations: 0, frees: 0 }) };
+    /// Bytes asked for by this thread's allocations and reallocations.
+    static BYTES: Cell<usize> = const { Cell::new(0) };
+}
+
+fn count_bytes(size: usize) {
+    let _ = BYTES.try_with(|cell| cell.set(cell.get() + size));
 }
 
 fn count(change: impl FnOnce(&mut Counts)) {
@@ -47,18 +53,21 @@ fn count(change: impl FnOnce(&mut Counts)) {
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         count(|counts| counts.allocations += 1);
+        count_bytes(layout.size());
         // SAFETY: the caller keeps GlobalAlloc's contract, which System needs.
         unsafe { System.alloc(layout) }
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         count(|counts| counts.allocations += 1);
+        count_bytes(layout.size());
         // SAFETY: the caller keeps GlobalAlloc's contract, which System needs.
         unsafe { System.alloc_zeroed(layout) }
     }
 
     unsafe fn realloc(&self, pointer: *mut u8, layout: Layout, size: usize) -> *mut u8 {
         count(|counts| counts.reallocations += 1);
+        count_bytes(size);
         // SAFETY: the caller keeps GlobalAlloc's contract, which System needs.
         unsafe { System.realloc(pointer, layout, size) }
     }
@@ -266,4 +275,34 @@ fn a_large_document_in_full_mode_allocates_a_bounded_few_blocks() {
         registry.dispatch(&call, &environment).unwrap();
     });
     assert!(counts.allocations + counts.reallocations <= 40, "{counts:?} for 150,000 values");
+}
+
+/// Bytes allocated per registration of one more tool, measured over
+/// `batch` registrations into a registry that already holds `existing`.
+fn bytes_per_registration(existing: usize, batch: usize) -> usize {
+    let registry = Registry::new();
+    let register = |index: usize| {
+        let definition = ToolDefinition::new(format!("tool_{index:07}"), "A tool.")
+            .with_parameters(r#"{"type":"object","required":["path"]}"#);
+        registry.register(definition, |_: &str, _: &Environment| Ok(ToolResult::default())).unwrap();
+    };
+    (0..existing).for_each(register);
+    let before = BYTES.with(Cell::get);
+    (existing..existing + batch).for_each(register);
+    (BYTES.with(Cell::get) - before) / batch
+}
+
+/// Registration is not quadratic: what one registration allocates does not
+/// grow with the table (a copied table grew it linearly: 16 times the
+/// tools, 16 times the bytes). A persistent map copies the nodes on one
+/// path, whose depth grows with log n.
+#[test]
+fn registering_copies_no_table() {
+    let small = bytes_per_registration(1_000, 500);
+    let large = bytes_per_registration(16_000, 500);
+    assert!(small > 0);
+    assert!(large < small * 3, "one registration allocates {small} bytes among 1,000 tools but {large} among 16,000");
+    // And at a size where a copy of the table would be megabytes.
+    let huge = bytes_per_registration(100_000, 100);
+    assert!(huge < small * 4, "one registration allocates {huge} bytes among 100,000 tools ({small} among 1,000)");
 }

@@ -29,9 +29,11 @@ const STATUS_TOKENS: &[&str] = &["AIKIDO_OK", "AIKIDO_ERR_"];
 const HOST_TOKENS: &[&str] = &["std::process", "std::fs", "std::net", "std::env::"];
 
 const CORE_RULE: Rule = Rule {
-    parts: &["storage", "shell", "ffi"],
+    // The dialects and the MCP server are layers above the registry: the
+    // registry offers them a neutral per-version slot and knows neither.
+    parts: &["storage", "shell", "ffi", "dialect", "mcp"],
     // InvalidStatus and RefusedText: what only a C handler can do wrong.
-    tokens: &[&["InvalidStatus", "RefusedText"], C_TOKENS, STATUS_TOKENS, HOST_TOKENS],
+    tokens: &[&["InvalidStatus", "RefusedText"], &["dialect::"], C_TOKENS, STATUS_TOKENS, HOST_TOKENS],
 };
 /// `host.rs` is the storage over a real folder: it alone may use the host's
 /// files and libc.
@@ -191,6 +193,92 @@ fn each_part_uses_only_what_it_may() {
         "a part uses what docs/ARCHITECTURE.md forbids it:\n{}",
         new_violations.join("\n")
     );
+}
+
+/// The module a name of the crate root stands for: a module's own name, or
+/// the module `src/lib.rs` re-exports it from (`pub use registry::{Registry, …}`).
+fn root_names() -> std::collections::BTreeMap<String, String> {
+    let lib = std::fs::read_to_string(src().join("lib.rs")).unwrap();
+    let mut names = std::collections::BTreeMap::new();
+    for (_, line) in code_lines(&lib) {
+        let line = line.trim();
+        if let Some(module) = line.strip_prefix("pub mod ").or_else(|| line.strip_prefix("mod ")) {
+            let module = module.trim_end_matches(';').to_owned();
+            names.insert(module.clone(), module);
+        } else if let Some(rest) = line.strip_prefix("pub use ") {
+            let Some((module, items)) = rest.split_once("::") else { continue };
+            for item in items.trim_matches(|c| matches!(c, '{' | '}' | ';')).split(',') {
+                names.insert(item.trim().to_owned(), module.to_owned());
+            }
+        }
+    }
+    names
+}
+
+/// The import graph of `src` between the crate's top-level modules (a file
+/// beside lib.rs, or a folder): an edge for each `crate::` path one of a
+/// module's files names, unit tests left out.
+fn module_graph() -> std::collections::BTreeMap<String, BTreeSet<String>> {
+    let root = src();
+    let names = root_names();
+    let mut files = Vec::new();
+    rust_files(&root, &mut files);
+    let mut graph: std::collections::BTreeMap<String, BTreeSet<String>> = Default::default();
+    for path in files {
+        let relative = path.strip_prefix(&root).unwrap();
+        let first = relative.iter().next().unwrap().to_str().unwrap();
+        let module = first.trim_end_matches(".rs").to_owned();
+        if module == "lib" || relative.file_name().is_some_and(|name| name == "tests.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (_, line) in code_lines(&text) {
+            for part in crate_parts(&line) {
+                if let Some(target) = names.get(&part).filter(|target| **target != module) {
+                    graph.entry(module.clone()).or_default().insert(target.clone());
+                }
+            }
+        }
+    }
+    graph
+}
+
+/// A path of the graph from `from` back to `to`, if there is one.
+fn path_back(
+    graph: &std::collections::BTreeMap<String, BTreeSet<String>>,
+    from: &str,
+    to: &str,
+    seen: &mut BTreeSet<String>,
+) -> Option<Vec<String>> {
+    if !seen.insert(from.to_owned()) {
+        return None;
+    }
+    for next in graph.get(from).into_iter().flatten() {
+        if next == to {
+            return Some(vec![from.to_owned(), next.clone()]);
+        }
+        if let Some(mut path) = path_back(graph, next, to, seen) {
+            path.insert(0, from.to_owned());
+            return Some(path);
+        }
+    }
+    None
+}
+
+#[test]
+fn no_import_circle_runs_through_the_registry() {
+    let graph = module_graph();
+    assert!(
+        graph.get("dialect").is_some_and(|uses| uses.contains("registry")),
+        "the graph misses dialect → registry: {graph:?}"
+    );
+    assert!(
+        graph.get("registry").is_some_and(|uses| uses.contains("json")),
+        "the graph misses registry → json: {graph:?}"
+    );
+    if let Some(circle) = path_back(&graph, "registry", "registry", &mut BTreeSet::new()) {
+        panic!("an import circle runs through the registry: {}", circle.join(" → "));
+    }
 }
 
 #[test]

@@ -147,8 +147,10 @@ impl Call<'_> {
 type Slot = OnceLock<Result<Box<str>, Error>>;
 
 /// What `definitions_for` made for one table, per dialect and strictness,
-/// and the schemas strict mode's undo reads. Lives in the registry's table
-/// and is dropped with it when the table changes.
+/// and the schemas strict mode's undo reads. Kept in the extension slot the
+/// registry offers each version of its table (`with_table_extension`), and
+/// dropped with that version when the table changes: the registry itself
+/// knows nothing of dialects.
 #[derive(Default)]
 pub(crate) struct Cache {
     definitions: [[Slot; 2]; 6],
@@ -268,7 +270,7 @@ impl Registry {
             return Ok(self.with_definitions_json(visit));
         }
         let strict = dialect.has_strict() && flags & STRICT != 0;
-        self.with_dialect_table(|tools, cache| {
+        self.with_table_extension(|tools, cache: &Cache| {
             let slot = &cache.definitions[dialect as usize][strict as usize];
             match slot.get_or_init(|| write_definitions(dialect, strict, tools)) {
                 Ok(json) => Ok(visit(json)),
@@ -358,7 +360,7 @@ impl Registry {
     /// The table's [`Timings`], made on first use; an Arc copy keeps them
     /// while the calls run even if the table changes meanwhile.
     fn timings(&self) -> Arc<Timings> {
-        self.with_dialect_table(|tools, cache| {
+        self.with_table_extension(|tools, cache: &Cache| {
             Arc::clone(cache.timings.get_or_init(|| {
                 Arc::new(tools.map(|definition| (definition.name.as_str().into(), AtomicU64::new(UNTIMED))).collect())
             }))
@@ -369,7 +371,7 @@ impl Registry {
     fn strict_schemas(&self) -> Arc<FxHashMap<Box<str>, Option<serde_json::Value>>> {
         // The map is borrowed from the table's cache; an Arc copy keeps it
         // while the calls run even if the table changes meanwhile.
-        self.with_dialect_table(|tools, cache| {
+        self.with_table_extension(|tools, cache: &Cache| {
             let map = cache.schemas.get_or_init(|| {
                 Arc::new(
                     tools

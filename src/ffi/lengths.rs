@@ -50,6 +50,15 @@ const NOT_LENGTHS: &[(&str, &str)] = &[
     ("aikido_registry_register_shell_tool.limits->max_output_bytes", "a limit: every value is one"),
     ("aikido_registry_register_shell_tool.limits->max_memory_bytes", "a limit: every value is one"),
     ("aikido_registry_register_shell_tool.limits->max_result_bytes", "a limit: every value is one"),
+    ("aikido_shell_new_with_network.limits->max_output_bytes", "a limit: every value is one"),
+    ("aikido_shell_new_with_network.limits->max_memory_bytes", "a limit: every value is one"),
+    ("aikido_shell_new_with_network.limits->max_result_bytes", "a limit: every value is one"),
+    ("aikido_registry_register_shell_tool_with_network.limits->max_output_bytes", "a limit: every value is one"),
+    ("aikido_registry_register_shell_tool_with_network.limits->max_memory_bytes", "a limit: every value is one"),
+    ("aikido_registry_register_shell_tool_with_network.limits->max_result_bytes", "a limit: every value is one"),
+    ("aikido_shell_restore.limits->max_output_bytes", "a limit: every value is one"),
+    ("aikido_shell_restore.limits->max_memory_bytes", "a limit: every value is one"),
+    ("aikido_shell_restore.limits->max_result_bytes", "a limit: every value is one"),
 ];
 
 /// The header without comments and preprocessor lines.
@@ -200,6 +209,16 @@ fn respond(len: usize) -> Outcome {
     assert!(messages.is_null());
     // SAFETY: made above, freed once.
     unsafe { aikido_registry_free(registry) };
+    outcome
+}
+
+fn shell_restore(len: usize) -> Outcome {
+    let mut shell = ptr::null_mut();
+    // SAFETY: the buffer, no storage or limits, local outputs.
+    let outcome = with_error(|error| unsafe {
+        snapshot::aikido_shell_restore(bytes().cast(), len, ptr::null(), ptr::null(), &mut shell, error)
+    });
+    assert!(shell.is_null());
     outcome
 }
 
@@ -357,6 +376,7 @@ fn calls() -> Vec<(&'static str, fn(usize) -> Outcome)> {
         ("aikido_tool_calls_read.reply_len", calls_read),
         ("aikido_mcp_server_handle.message_len", mcp_handle),
         ("aikido_shell_run.script_len", shell_run),
+        ("aikido_shell_restore.len", shell_restore),
         ("aikido_storage_policy_new.rules_len", policy),
         ("aikido_schema_enum.values_len", schema_enum),
         ("aikido_schema_object.len", |len| schema_object(len, 0)),

@@ -122,13 +122,13 @@ impl Schema {
     /// by the syntax check's own pass over the text.
     pub(crate) fn check_full<'a>(&self, raw: &'a [u8]) -> Result<&'a str, String> {
         if raw.len() > tape::MAX_LEN {
-            let arguments = json::check(raw, &[])?;
+            let arguments = json::check(raw, &json::Required::NONE)?;
             self.check(arguments, false)?;
             return Ok(arguments);
         }
         with_entries(|entries| {
             tape::reserve(entries, raw.len());
-            let arguments = json::check_with(raw, &[], tape::Builder::new(entries))?;
+            let arguments = json::check_with(raw, &json::Required::NONE, tape::Builder::new(entries))?;
             if entries.is_empty() {
                 // Empty arguments, read as `{}`: the scan saw no token.
                 tape::build(arguments, entries);

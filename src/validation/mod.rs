@@ -155,7 +155,7 @@ pub(crate) struct Checked<'a> {
 /// the same messages), then the schema, when the tool has one.
 pub(crate) fn check_arguments<'a>(
     raw: &'a [u8],
-    required: &[Box<str>],
+    required: &json::Required,
     mode: ValidationMode,
     schema: Option<&Schema>,
 ) -> Result<Checked<'a>, String> {
@@ -165,8 +165,8 @@ pub(crate) fn check_arguments<'a>(
         (ValidationMode::Full, Some(schema)) => {
             return Ok(Checked { arguments: Cow::Borrowed(schema.check_full(raw)?), repairs: Vec::new() })
         }
-        (_, None) => (json::check(raw, &[])?, None),
-        (_, Some(schema)) => (json::check(raw, &[])?, Some(schema)),
+        (_, None) => (json::check(raw, &json::Required::NONE)?, None),
+        (_, Some(schema)) => (json::check(raw, &json::Required::NONE)?, Some(schema)),
     };
     let Some(schema) = schema else {
         return Ok(Checked { arguments: Cow::Borrowed(arguments), repairs: Vec::new() });

@@ -116,7 +116,7 @@ pub(crate) fn repair<'a>(arguments: &'a str, schema: &Schema) -> Result<(Cow<'a,
         out.push_str(&text[at..]);
         // What a repair pulled out of a string must pass the seed's rules
         // too (the depth limit above all).
-        json::check(out.as_bytes(), &[])?;
+        json::check(out.as_bytes(), &json::Required::NONE)?;
         text = Cow::Owned(out);
     }
     schema.validate_checked(&text).map_err(|violations: Vec<Violation>| message::join(&violations))?;

@@ -6,7 +6,9 @@ const READ: &str = r#"{"type":"object","properties":{"path":{"type":"string"},"l
 
 fn reason(schema: &str, arguments: &str) -> String {
     let schema = Schema::compile(schema).unwrap();
-    check_arguments(arguments.as_bytes(), &[], ValidationMode::Full, Some(&schema)).err().unwrap_or_default()
+    check_arguments(arguments.as_bytes(), &crate::json::Required::NONE, ValidationMode::Full, Some(&schema))
+        .err()
+        .unwrap_or_default()
 }
 
 #[test]
@@ -36,14 +38,17 @@ fn repair_coerces_only_the_unambiguous() {
     .unwrap();
     let checked = check_arguments(
         br#"{"n":"200","x":"2.5","b":"true","o":"{\"k\":\"7\"}","a":"[1]"}"#,
-        &[],
+        &crate::json::Required::NONE,
         ValidationMode::Repair,
         Some(&schema),
     )
     .unwrap();
     assert_eq!(checked.arguments, r#"{"n":200,"x":2.5,"b":true,"o":{"k":7},"a":[1]}"#);
     assert_eq!(checked.repairs.len(), 6);
-    let refused = check_arguments(br#"{"n":"2.5"}"#, &[], ValidationMode::Repair, Some(&schema)).err().unwrap();
+    let refused =
+        check_arguments(br#"{"n":"2.5"}"#, &crate::json::Required::NONE, ValidationMode::Repair, Some(&schema))
+            .err()
+            .unwrap();
     assert_eq!(refused, r#"/n: expected integer, got string "2.5""#);
 }
 
@@ -91,7 +96,9 @@ fn both_tape_builds_agree_with_serde() {
         let expected: Value = crate::json::parse_value(text.as_bytes()).unwrap();
         assert!(tape::build(text, &mut entries), "{text}");
         assert_tape_matches(TapeNode::root(text, &entries), &expected);
-        let checked = crate::json::check_with(text.as_bytes(), &[], tape::Builder::new(&mut entries)).unwrap();
+        let checked =
+            crate::json::check_with(text.as_bytes(), &crate::json::Required::NONE, tape::Builder::new(&mut entries))
+                .unwrap();
         assert_eq!(checked, text);
         assert_tape_matches(TapeNode::root(text, &entries), &expected);
         entries.clear();
@@ -112,17 +119,19 @@ fn both_tape_builds_agree_with_serde() {
 fn full_mode_keeps_the_seed_syntax_messages() {
     let schema = Schema::compile(r#"{"type":"object","properties":{"a":{"type":"integer"}}}"#).unwrap();
     for raw in [&b"{\"a\":"[..], b"[1]", b"{\"a\":1} x", b"\"{}\"", b"{\"a\":\"\xff\"}", b"{\"a\":01}"] {
-        let seed = crate::json::check(raw, &[]).unwrap_err();
-        let full = check_arguments(raw, &[], ValidationMode::Full, Some(&schema)).err().unwrap();
+        let seed = crate::json::check(raw, &crate::json::Required::NONE).unwrap_err();
+        let full =
+            check_arguments(raw, &crate::json::Required::NONE, ValidationMode::Full, Some(&schema)).err().unwrap();
         assert_eq!(full, seed);
     }
     for empty in [&b""[..], b"  \n"] {
-        let checked = check_arguments(empty, &[], ValidationMode::Full, Some(&schema)).unwrap();
+        let checked =
+            check_arguments(empty, &crate::json::Required::NONE, ValidationMode::Full, Some(&schema)).unwrap();
         assert_eq!(checked.arguments, "{}");
     }
     let required = Schema::compile(r#"{"type":"object","required":["a"]}"#).unwrap();
     assert_eq!(
-        check_arguments(b"", &[], ValidationMode::Full, Some(&required)).err().unwrap(),
+        check_arguments(b"", &crate::json::Required::NONE, ValidationMode::Full, Some(&required)).err().unwrap(),
         r#"(root): missing required field "a""#
     );
 }
