@@ -161,7 +161,11 @@ fn a_restore_takes_the_target_storages_limits() {
     let mut shell = memory_shell();
     shell.run("printf '%0100d' 0 > /big", None);
     let bytes = shell.snapshot().unwrap();
-    let small = Arc::new(MemoryStorage::new(MemoryLimits { max_total_bytes: 1000, max_file_bytes: 50 }));
+    let small = Arc::new(MemoryStorage::new(MemoryLimits {
+        max_total_bytes: 1000,
+        max_file_bytes: 50,
+        ..MemoryLimits::default()
+    }));
     small.write("/before", b"kept").unwrap();
     let error = Shell::restore(&bytes, small.clone(), ShellOptions::default()).err().unwrap();
     assert_eq!(

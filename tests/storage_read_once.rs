@@ -174,7 +174,11 @@ fn race(name: &str, storage: Arc<dyn Storage>, change: fn(&dyn Storage, usize), 
                 if failures < 4 {
                     eprintln!("{name}: `{script}`: {}", String::from_utf8_lossy(&result.stderr));
                 }
-                assert!(!result.stderr.is_empty(), "{name}: `{script}` failed with {} and no message", result.exit_code);
+                assert!(
+                    !result.stderr.is_empty(),
+                    "{name}: `{script}` failed with {} and no message",
+                    result.exit_code
+                );
             }
         }
     }

@@ -289,7 +289,12 @@ fn main() -> ExitCode {
     };
     let registered = match &store {
         None => register_shell_tool(&registry, storage.clone(), shell_options(options.network.as_ref())),
-        Some(store) => register_shell_tool_with_store(&registry, storage.clone(), shell_options(options.network.as_ref()), store.clone()),
+        Some(store) => register_shell_tool_with_store(
+            &registry,
+            storage.clone(),
+            shell_options(options.network.as_ref()),
+            store.clone(),
+        ),
     }
     .and_then(|()| register_file_tools(&registry, storage));
     if let Err(problem) = registered {

@@ -145,7 +145,14 @@ impl Input {
         if self.pipe.is_some() {
             std::mem::take(self)
         } else {
-            Input { data: self.rest().to_vec(), pos: 0, pipe: None, file: self.file.clone(), piped: false, failed: None }
+            Input {
+                data: self.rest().to_vec(),
+                pos: 0,
+                pipe: None,
+                file: self.file.clone(),
+                piped: false,
+                failed: None,
+            }
         }
     }
 

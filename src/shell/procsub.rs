@@ -409,7 +409,9 @@ impl Storage for FdStorage<'_> {
     }
     fn open_read(&self, path: &str) -> Result<Arc<dyn crate::storage::OpenFile>, StorageError> {
         match self.find(path) {
-            Some(ProcFd { end: End::Read(end), .. }) => Ok(Arc::new(PipeFile { end: end.clone(), path: path.to_owned() })),
+            Some(ProcFd { end: End::Read(end), .. }) => {
+                Ok(Arc::new(PipeFile { end: end.clone(), path: path.to_owned() }))
+            }
             Some(_) => Ok(Arc::new(crate::storage::Snapshot(Arc::default()))),
             None => self.inner.open_read(path),
         }

@@ -413,9 +413,10 @@ impl SessionTable {
     /// one saved in the store when there is one that restores, else a
     /// fresh one.
     fn new_shell(&self, session_id: &str, outputs: &Arc<MemoryStorage>) -> Shell {
-        let saved = self.store.as_ref().and_then(|store| store.load(session_id)).and_then(|bytes| {
-            Shell::restore_state(&bytes, self.session_storage(outputs), self.options.clone()).ok()
-        });
+        let saved =
+            self.store.as_ref().and_then(|store| store.load(session_id)).and_then(|bytes| {
+                Shell::restore_state(&bytes, self.session_storage(outputs), self.options.clone()).ok()
+            });
         saved.unwrap_or_else(|| self.fresh_shell(outputs))
     }
 

@@ -634,7 +634,10 @@ impl OpenFile for HostFile {
         data.truncate(filled);
         let now = fstat(self.file.as_raw_fd()).map_err(|error| host_error(&self.path, error))?;
         if Version::of(&now) != self.version {
-            return Err(StorageError::Io { path: self.path.clone(), message: "file changed while being read".to_owned() });
+            return Err(StorageError::Io {
+                path: self.path.clone(),
+                message: "file changed while being read".to_owned(),
+            });
         }
         Ok(data)
     }

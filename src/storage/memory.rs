@@ -59,9 +59,19 @@ pub(super) enum Node {
     /// The content is shared with the readers that opened it
     /// ([`Storage::open_read`]): a write replaces the buffer, and an append
     /// while one is open copies it first, so each reader keeps its version.
-    File { data: Arc<Vec<u8>>, mode: u32, modified: SystemTime },
-    Directory { mode: u32, modified: SystemTime },
-    Symlink { target: String, modified: SystemTime },
+    File {
+        data: Arc<Vec<u8>>,
+        mode: u32,
+        modified: SystemTime,
+    },
+    Directory {
+        mode: u32,
+        modified: SystemTime,
+    },
+    Symlink {
+        target: String,
+        modified: SystemTime,
+    },
 }
 
 impl Node {

@@ -316,7 +316,10 @@ macro_rules! storage_from_raw_operations {
         fn read_range(&self, path: &str, offset: u64, len: usize) -> Result<Vec<u8>, $crate::storage::StorageError> {
             $crate::storage::asked(path, self.raw_read_range(path, offset, len))
         }
-        fn open_read(&self, path: &str) -> Result<std::sync::Arc<dyn $crate::storage::OpenFile>, $crate::storage::StorageError> {
+        fn open_read(
+            &self,
+            path: &str,
+        ) -> Result<std::sync::Arc<dyn $crate::storage::OpenFile>, $crate::storage::StorageError> {
             $crate::storage::asked(path, self.raw_open_read(path))
         }
         fn write(&self, path: &str, data: &[u8]) -> Result<(), $crate::storage::StorageError> {
@@ -372,7 +375,10 @@ macro_rules! forward_storage {
             let $this = self;
             $inner.read_range(path, offset, len)
         }
-        fn open_read(&self, path: &str) -> Result<std::sync::Arc<dyn $crate::storage::OpenFile>, $crate::storage::StorageError> {
+        fn open_read(
+            &self,
+            path: &str,
+        ) -> Result<std::sync::Arc<dyn $crate::storage::OpenFile>, $crate::storage::StorageError> {
             let $this = self;
             $inner.open_read(path)
         }

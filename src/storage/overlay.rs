@@ -388,7 +388,11 @@ impl<L: Storage> Overlay<L> {
             _ => self.metadata_real(&upper, &real)?.mode,
         };
         self.check_room(&upper, &real, data.len() as u64)?;
-        Self::place(&mut upper, &real, Upper::File { data: Arc::new(data.to_vec()), mode, modified: SystemTime::now() });
+        Self::place(
+            &mut upper,
+            &real,
+            Upper::File { data: Arc::new(data.to_vec()), mode, modified: SystemTime::now() },
+        );
         Ok(())
     }
 

@@ -279,12 +279,11 @@ impl MemoryStorage {
         let Image::Memory { max_total_bytes, max_file_bytes, .. } = &image else {
             return Err(SnapshotError::StorageKind { found: image.kind(), given: "a memory storage" });
         };
-        let storage =
-            MemoryStorage::new(MemoryLimits {
-                max_total_bytes: *max_total_bytes,
-                max_file_bytes: *max_file_bytes,
-                ..MemoryLimits::default()
-            });
+        let storage = MemoryStorage::new(MemoryLimits {
+            max_total_bytes: *max_total_bytes,
+            max_file_bytes: *max_file_bytes,
+            ..MemoryLimits::default()
+        });
         storage.load(LayerImage(image))?;
         Ok(storage)
     }
@@ -370,7 +369,11 @@ impl<L: Storage + 'static> Overlay<L> {
     /// upper layer: the two share nothing mutable (contents are copied on
     /// their first write; the lower storage is never written before commit).
     pub fn fork(&self) -> Overlay<L> {
-        Overlay { lower: self.lower.clone(), upper: std::sync::Mutex::new(self.lock().clone()), limits: self.limits.clone() }
+        Overlay {
+            lower: self.lower.clone(),
+            upper: std::sync::Mutex::new(self.lock().clone()),
+            limits: self.limits.clone(),
+        }
     }
 }
 
