@@ -93,10 +93,20 @@ public final class Shell: @unchecked Sendable {
     let pointer: OpaquePointer
 
     /// A new shell over `storage`, starting in `/`, each run bounded by
-    /// `limits` (nil: the defaults).
-    public init(storage: Storage, limits: ShellLimits? = nil) {
-        pointer = withCLimits(limits) { aikido_shell_new(storage.pointer, $0) }
+    /// `limits` (nil: the defaults). Its `curl` and `wget` reach what
+    /// `network` allows (a copy; nil: no network, they exit with 7).
+    public init(storage: Storage, limits: ShellLimits? = nil, network: NetworkPolicy? = nil) {
+        pointer = withCLimits(limits) { limits in
+            if let network {
+                aikido_shell_new_with_network(storage.pointer, limits, network.pointer)
+            } else {
+                aikido_shell_new(storage.pointer, limits)
+            }
+        }
     }
+
+    /// Owns a shell the library made.
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
 
     deinit { aikido_shell_free(pointer) }
 
@@ -138,6 +148,53 @@ public final class Shell: @unchecked Sendable {
 
     /// Forgets the working directory, variables and functions; files stay.
     public func reset() { aikido_shell_reset(pointer) }
+
+    // MARK: Snapshots
+
+    /// The session as bytes in the library's snapshot format (docs/SHELL.md,
+    /// "Snapshots"): working directory, variables, functions, options,
+    /// traps, and the files of its storage when they live in memory (a
+    /// memory storage whole, an overlay's or dry run's changes); a host
+    /// folder is referred to, never copied. Waits for a run in progress.
+    public func snapshot() throws -> Data {
+        var data: UnsafeMutablePointer<UInt8>?
+        var count = 0
+        try call { aikido_shell_snapshot(pointer, &data, &count, $0) }
+        defer { aikido_bytes_free(data, count) }
+        return data.map { Data(bytes: $0, count: count) } ?? Data()
+    }
+
+    /// The session `snapshot` holds (from `snapshot()`), each run bounded by
+    /// `limits` (nil: the defaults; a snapshot does not carry them). Its
+    /// files go into `storage`, which must keep them in memory as the
+    /// snapshotted one did (its content is replaced), or, when nil, into a
+    /// new memory storage (`storage` of the shell). Bytes of a newer
+    /// format, truncated, changed or hostile throw `AikidoError.invalidInput`
+    /// with the library's message saying which, and change nothing.
+    public init(restoring snapshot: Data, into storage: Storage? = nil, limits: ShellLimits? = nil) throws {
+        var shell: OpaquePointer?
+        try snapshot.withUnsafeBytes { bytes in
+            try withCLimits(limits) { limits in
+                try call {
+                    aikido_shell_restore(
+                        bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, storage?.pointer, limits, &shell, $0)
+                }
+            }
+        }
+        withExtendedLifetime(storage) {}
+        guard let shell else { throw AikidoError.invalidInput("aikido/tools: invalid input: no shell restored") }
+        pointer = shell
+    }
+
+    /// A copy of the session that shares nothing mutable with this one: the
+    /// same state, and a copy of the files its storage keeps in memory
+    /// (copied on write, so a fork is cheap); a host folder is shared.
+    /// Waits for a run in progress.
+    public func fork() -> Shell { Shell(aikido_shell_fork(pointer)) }
+
+    /// The storage the shell runs over (shared): the files of a restored or
+    /// forked shell are reached here.
+    public var storage: Storage { Storage(aikido_shell_storage(pointer)) }
 }
 
 extension Registry {
@@ -150,6 +207,8 @@ extension Registry {
     /// Registers the `bash` tool: an in-process bash over `storage`, one
     /// shell per session id, each run bounded by `limits` (nil: defaults).
     /// Its result is stdout, a `[stderr]` section, then `[exit code: N]`.
+    /// Its `curl` and `wget` have no network; see
+    /// `registerShellTool(storage:limits:network:)`.
     public func registerShellTool(storage: Storage, limits: ShellLimits? = nil) throws {
         try withCLimits(limits) { limits in
             try call { aikido_registry_register_shell_tool(pointer, storage.pointer, limits, $0) }
