@@ -135,8 +135,7 @@ fn main() {
     let result = shell.run(&text, None);
     if let Some(file) = &save {
         let bytes = shell.snapshot().unwrap_or_else(|e| fail(format!("--save: {e}")));
-        aikido::shell::snapshot::write_atomically(file, &bytes)
-            .unwrap_or_else(|e| fail(format!("{}: {e}", file.display())));
+        aikido::persist::write_atomically(file, &bytes).unwrap_or_else(|e| fail(format!("{}: {e}", file.display())));
     }
 
     let _ = std::io::stdout().write_all(&result.stdout);

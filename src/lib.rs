@@ -113,6 +113,8 @@ mod json;
 pub mod mcp;
 #[cfg(feature = "network")]
 pub mod net;
+#[cfg(feature = "shell")]
+pub mod persist;
 mod registry;
 pub mod schema;
 #[cfg(feature = "shell")]

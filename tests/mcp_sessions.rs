@@ -99,7 +99,7 @@ fn a_killed_server_restores_every_finished_call() {
     // The host folder was never written (--overlay).
     assert_eq!(std::fs::read_dir(&root).unwrap().count(), 1);
     // No temporary file is left once a server started again.
-    drop(Server::start(&root, &sessions).kill());
+    Server::start(&root, &sessions).kill();
     for entry in std::fs::read_dir(&sessions).unwrap() {
         assert!(!entry.unwrap().file_name().to_string_lossy().ends_with(".tmp"));
     }

@@ -23,7 +23,10 @@ struct Server {
     port: u16,
 }
 
-fn read_request(stream: &mut BufReader<TcpStream>) -> Option<(String, String, Vec<(String, String)>, Vec<u8>)> {
+/// A request as the server read it: method, target, headers, body.
+type Request = (String, String, Vec<(String, String)>, Vec<u8>);
+
+fn read_request(stream: &mut BufReader<TcpStream>) -> Option<Request> {
     let mut line = String::new();
     stream.read_line(&mut line).ok()?;
     let mut parts = line.split_whitespace();

@@ -418,7 +418,7 @@ fn outcome(result: &RunResult) -> (String, String, i32) {
 
 #[test]
 fn fifty_scripts_split_across_a_snapshot_run_as_if_uninterrupted() {
-    let mut rng = Rng(0x5eed_0f_5a_0b5e55);
+    let mut rng = Rng(0x005e_ed0f_5a0b_5e55);
     let mut in_process = 0;
     let mut out_of_process = 0;
     for index in 0..50 {
@@ -451,7 +451,10 @@ fn fifty_scripts_split_across_a_snapshot_run_as_if_uninterrupted() {
 
 /// Restores `bytes` in a child process (this test binary again, running
 /// only [`child_restores_and_runs`]) and runs `script` there.
-fn restore_in_a_new_process(bytes: &[u8], script: &str) -> ((String, String, i32), Vec<(String, Option<Vec<u8>>)>) {
+/// A run's stdout, stderr and status, and the storage's files after it.
+type RunAndTree = ((String, String, i32), Vec<(String, Option<Vec<u8>>)>);
+
+fn restore_in_a_new_process(bytes: &[u8], script: &str) -> RunAndTree {
     let folder = std::env::temp_dir().join(format!("aikido-snapshot-{}-{}", std::process::id(), rand_suffix()));
     std::fs::create_dir_all(&folder).unwrap();
     std::fs::write(folder.join("session"), bytes).unwrap();

@@ -72,6 +72,7 @@ fn append(storage: &dyn Storage) {
 
 #[test]
 fn an_open_file_reads_the_version_it_opened_on_every_storage() {
+    #[allow(clippy::type_complexity)] // a table of named changes, read once below
     let changes: [(&str, &dyn Fn(&dyn Storage)); 4] =
         [("write", &replace), ("rename", &replace_by_rename), ("remove", &remove), ("append", &append)];
     let folder = scratch("direct");
@@ -190,7 +191,7 @@ fn race(name: &str, storage: Arc<dyn Storage>, change: fn(&dyn Storage, usize), 
 
 /// Replaces `/f` with the other version, or removes it and puts it back.
 fn write_or_remove(storage: &dyn Storage, round: usize) {
-    let content = version(if round % 2 == 0 { b'b' } else { b'a' }, round % 2 ^ 1);
+    let content = version(if round.is_multiple_of(2) { b'b' } else { b'a' }, (round % 2) ^ 1);
     match round % 5 {
         4 => {
             let _ = storage.remove("/f", false);
@@ -205,7 +206,7 @@ fn write_or_remove(storage: &dyn Storage, round: usize) {
 /// Replaces `/f` as a careful host writer does (a new file renamed over
 /// it), or removes it and puts it back.
 fn rename_or_remove(storage: &dyn Storage, round: usize) {
-    let content = version(if round % 2 == 0 { b'b' } else { b'a' }, round % 2 ^ 1);
+    let content = version(if round.is_multiple_of(2) { b'b' } else { b'a' }, (round % 2) ^ 1);
     if round % 5 == 4 {
         let _ = storage.remove("/f", false);
     }

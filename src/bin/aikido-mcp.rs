@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use aikido::mcp::http::{self, HttpOptions};
 use aikido::mcp::{McpServer, DEFAULT_PAGE_SIZE};
-use aikido::shell::session_store::{SessionStore, DEFAULT_MAX_AGE, DEFAULT_MAX_SESSIONS};
+use aikido::persist::{SessionStore, DEFAULT_MAX_AGE, DEFAULT_MAX_SESSIONS};
 use aikido::shell::{register_shell_tool, register_shell_tool_with_store, ShellOptions};
 use aikido::storage::{register_file_tools, HostDir, Overlay, ReadOnly, Storage};
 use aikido::{CancelToken, Registry};
@@ -127,7 +127,7 @@ enum Mode {
 }
 
 enum Parsed {
-    Run(Options),
+    Run(Box<Options>),
     Exit(ExitCode),
 }
 
@@ -221,7 +221,7 @@ fn parse_arguments(arguments: impl Iterator<Item = String>) -> Parsed {
         (false, true) => Mode::Overlay,
         (false, false) => Mode::Plain,
     };
-    Parsed::Run(Options {
+    Parsed::Run(Box::new(Options {
         network,
         root,
         mode,
@@ -231,7 +231,7 @@ fn parse_arguments(arguments: impl Iterator<Item = String>) -> Parsed {
         sessions,
         sessions_max,
         sessions_max_age_days,
-    })
+    }))
 }
 
 /// The variables every shell starts with: nothing of the host's.

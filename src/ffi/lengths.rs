@@ -364,8 +364,11 @@ fn shell_result_free(len: usize, stdout: bool) -> Outcome {
     Outcome::Returned
 }
 
+/// A length slot and the call that passes it a length under test.
+type Slot = (&'static str, fn(usize) -> Outcome);
+
 /// Each length slot with the call that passes it the length under test.
-fn calls() -> Vec<(&'static str, fn(usize) -> Outcome)> {
+fn calls() -> Vec<Slot> {
     vec![
         ("aikido_registry_dispatch.call->arguments_len", |len| dispatch_with(len, false)),
         ("aikido_registry_dispatch_ex.call->arguments_len", |len| dispatch_with(len, true)),

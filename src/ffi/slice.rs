@@ -58,7 +58,7 @@ pub(crate) fn check<T>(ptr: *const T, len: usize, names: Pair<'_>) -> Result<(),
         };
     }
     let address = ptr as usize;
-    if address % align_of::<T>() != 0 {
+    if !address.is_multiple_of(align_of::<T>()) {
         return Err(invalid(format!("{} is not aligned for its items ({} bytes)", names.pointer, align_of::<T>())));
     }
     if address.checked_add(bytes).is_none() {
@@ -93,6 +93,7 @@ pub(crate) unsafe fn slice<'a, T>(ptr: *const T, len: usize, names: Pair<'_>) ->
 /// # Safety
 /// `data` is NULL or was allocated by the library as a boxed `[u8]` of
 /// `len + extra` bytes, and is freed once.
+#[cfg(feature = "storage")]
 pub(crate) unsafe fn free_boxed_bytes(data: *mut u8, len: usize, extra: usize, names: Pair<'_>) {
     let Some(total) = len.checked_add(extra) else { return };
     if data.is_null() || check(data.cast_const(), total, names).is_err() {

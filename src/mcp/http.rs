@@ -712,7 +712,7 @@ fn respond(server: &McpServer<'_>, shared: &Shared<'_>, request: &Request) -> An
             return reply(refusal);
         }
         let session = Arc::new(Session::new(uuid::Uuid::new_v4().to_string()));
-        let answer = match server.prepare(&session, &body) {
+        let answer = match server.prepare(&session, body) {
             Prepared::Done(answer) => answer,
             Prepared::Call(call) => server.finish_call(&session, call),
             Prepared::Batch(items) => server.run_batch(&session, items),

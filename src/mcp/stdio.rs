@@ -61,6 +61,7 @@ impl JobQueue {
     /// Queues a job of `bytes`, waiting while [`MAX_QUEUED_CALLS`] wait;
     /// `Err` gives it back when the queue is closed (`true`) or holds too
     /// many bytes for it ([`MAX_QUEUED_BYTES`], `false`).
+    #[allow(clippy::result_large_err)] // the job goes back to the caller, which answers it
     fn push(&self, job: Job, bytes: usize) -> Result<(), (Job, bool)> {
         let mut state = self.lock();
         while state.0.len() >= MAX_QUEUED_CALLS && !state.1 {

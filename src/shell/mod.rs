@@ -22,14 +22,13 @@ mod pipe;
 mod procsub;
 mod quote;
 mod runtime;
-pub mod session_store;
 pub mod snapshot;
 mod stack;
 mod state;
 pub mod tool;
 
 pub use snapshot::SnapshotError;
-pub use tool::{register_shell_tool, register_shell_tool_with_store};
+pub use tool::{register_shell_tool, register_shell_tool_with_store, SessionKeeper};
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

@@ -344,33 +344,6 @@ pub(crate) fn restore_files(bytes: &[u8], storage: &dyn Storage, options: &Shell
     }
 }
 
-/// Writes `bytes` to `file` so that a crash at any moment leaves `file`
-/// either as it was or whole: into a temporary file beside it, synced,
-/// renamed over `file`, then the folder synced (so the rename is on disk).
-/// The temporary file is removed when a step fails.
-pub fn write_atomically(file: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let folder = match file.parent() {
-        Some(folder) if !folder.as_os_str().is_empty() => folder,
-        _ => std::path::Path::new("."),
-    };
-    let name = file.file_name().ok_or_else(|| std::io::Error::other("not a file name"))?;
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let unique = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let temporary = folder.join(format!(".{}.{}-{unique}.tmp", name.to_string_lossy(), std::process::id()));
-    let written = (|| {
-        let mut out = std::fs::File::create(&temporary)?;
-        out.write_all(bytes)?;
-        out.sync_all()?;
-        std::fs::rename(&temporary, file)?;
-        std::fs::File::open(folder)?.sync_all()
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temporary);
-    }
-    written
-}
-
 /// `payload` framed as a snapshot of this build (header, length, layout,
 /// checksum), so that a fuzzer's bytes reach the payload's decoder and
 /// checks past the checksum.

@@ -136,7 +136,7 @@ fn register(
     registry: &Registry,
     storage: Arc<dyn Storage>,
     options: ShellOptions,
-    store: Option<Arc<super::session_store::SessionStore>>,
+    store: Option<Arc<dyn SessionKeeper>>,
 ) -> Result<(), Error> {
     let definition = ToolDefinition::new(TOOL_NAME, description(&options)).with_parameters(schema::object(
         [
@@ -174,12 +174,23 @@ pub fn register_shell_tool_with_store(
     registry: &Registry,
     storage: Arc<dyn Storage>,
     options: ShellOptions,
-    store: Arc<super::session_store::SessionStore>,
+    store: Arc<dyn SessionKeeper>,
 ) -> Result<(), Error> {
     if let Some(bytes) = store.newest() {
         let _ = super::snapshot::restore_files(&bytes, storage.as_ref(), &options);
     }
     register(registry, storage, options, Some(store))
+}
+
+/// Where the `bash` tool keeps each session between calls and across
+/// restarts (`aikido::persist::SessionStore` keeps them in a folder).
+pub trait SessionKeeper: Send + Sync {
+    /// Saves the session's shell after a call.
+    fn save(&self, session_id: &str, shell: &Shell) -> Result<(), String>;
+    /// The session's last saved snapshot, if any.
+    fn load(&self, session_id: &str) -> Option<Vec<u8>>;
+    /// The most recently saved snapshot of any session.
+    fn newest(&self) -> Option<Vec<u8>>;
 }
 
 /// The tool's description, written for the model.
@@ -239,7 +250,7 @@ pub struct SessionTable {
     /// Results saved so far (numbers the files).
     saved: AtomicU64,
     /// Where each session is kept between calls and across restarts.
-    store: Option<Arc<super::session_store::SessionStore>>,
+    store: Option<Arc<dyn SessionKeeper>>,
 }
 
 #[derive(Default)]
@@ -268,11 +279,7 @@ impl SessionTable {
     }
 
     /// An empty table whose sessions are also kept in `store`, when given.
-    fn with_store(
-        storage: Arc<dyn Storage>,
-        options: ShellOptions,
-        store: Option<Arc<super::session_store::SessionStore>>,
-    ) -> Self {
+    fn with_store(storage: Arc<dyn Storage>, options: ShellOptions, store: Option<Arc<dyn SessionKeeper>>) -> Self {
         SessionTable { storage, options, shells: Mutex::new(Table::default()), saved: AtomicU64::new(0), store }
     }
 

@@ -523,6 +523,8 @@ impl HostDir {
                 let (folder, name) = self.parent_of(&path)?;
                 // SAFETY: an all-zero stat is valid; fstatat fills it; the result is checked.
                 let mut own: libc::stat = unsafe { std::mem::zeroed() };
+                // SAFETY: folder is an open descriptor, name a NUL-terminated
+                // name in it, own a writable stat; the result is checked.
                 let lstat = check(unsafe {
                     libc::fstatat(folder.as_raw_fd(), name.as_ptr(), &mut own, libc::AT_SYMLINK_NOFOLLOW)
                 });

@@ -34,6 +34,7 @@ pub use path::{join, normalize, parent};
 pub use pieces::Pieces;
 pub use policy::{glob_matches, Access, PathPolicy, Policy};
 pub use read_only::ReadOnly;
+#[cfg(feature = "shell")]
 pub(crate) use snapshot::Image;
 pub use snapshot::{LayerImage, SnapshotError, SnapshotLayer};
 pub use tools::{register_file_tools, DEFAULT_READ_LINES};

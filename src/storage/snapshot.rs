@@ -275,6 +275,7 @@ impl MemoryStorage {
     }
 
     /// A new storage holding a memory image, with the image's limits.
+    #[cfg(feature = "shell")]
     pub(crate) fn from_image(image: Image) -> Result<MemoryStorage, SnapshotError> {
         let Image::Memory { max_total_bytes, max_file_bytes, .. } = &image else {
             return Err(SnapshotError::StorageKind { found: image.kind(), given: "a memory storage" });
@@ -369,11 +370,7 @@ impl<L: Storage + 'static> Overlay<L> {
     /// upper layer: the two share nothing mutable (contents are copied on
     /// their first write; the lower storage is never written before commit).
     pub fn fork(&self) -> Overlay<L> {
-        Overlay {
-            lower: self.lower.clone(),
-            upper: std::sync::Mutex::new(self.lock().clone()),
-            limits: self.limits.clone(),
-        }
+        Overlay { lower: self.lower.clone(), upper: std::sync::Mutex::new(self.lock().clone()), limits: self.limits }
     }
 }
 

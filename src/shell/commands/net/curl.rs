@@ -319,7 +319,7 @@ fn file_or_text(ctx: &mut Context<'_>, value: &str) -> Result<Vec<u8>, Taken> {
 /// `@file`, `name@file`.
 fn urlencode_data(ctx: &mut Context<'_>, value: &str) -> Result<Vec<u8>, Taken> {
     let (name, content) = match value.find(['=', '@']) {
-        Some(at) if value.as_bytes()[at] == b'=' => (&value[..at], value[at + 1..].as_bytes().to_vec()),
+        Some(at) if value.as_bytes()[at] == b'=' => (&value[..at], value.as_bytes()[at + 1..].to_vec()),
         Some(at) => (&value[..at], file_or_text(ctx, &value[at..])?),
         None => ("", value.as_bytes().to_vec()),
     };

@@ -1,12 +1,12 @@
 //! Sessions of the `bash` tool kept in a folder (`aikido-mcp --sessions`):
-//! each session's snapshot ([`super::snapshot`]) is written atomically after
+//! each session's snapshot ([`crate::shell::snapshot`]) is written atomically after
 //! every call and read back when the session is next used, so a restarted
 //! server goes on where the last finished call left it.
 //!
 //! A session's file is `<hex of its name>.session`. After a crash (even a
 //! SIGKILL during a write) each file is the snapshot of the last call that
 //! finished: it is written to a temporary file, synced and renamed over the
-//! old one ([`super::snapshot::write_atomically`]); a temporary file left
+//! old one ([`super::write_atomically`]); a temporary file left
 //! behind is removed on the next start.
 
 use std::path::{Path, PathBuf};
@@ -15,7 +15,7 @@ use std::time::{Duration, SystemTime};
 
 use rustc_hash::FxHashMap;
 
-use super::Shell;
+use crate::shell::{SessionKeeper, Shell};
 
 /// The most sessions a folder keeps by default; past it, the least
 /// recently saved file is removed.
@@ -77,22 +77,22 @@ impl SessionStore {
 
     /// Writes the session's snapshot (atomically). A failure is returned
     /// for the caller to report; the previous file stays whole.
-    pub(crate) fn save(&self, session_id: &str, shell: &Shell) -> Result<(), String> {
+    fn save_shell(&self, session_id: &str, shell: &Shell) -> Result<(), String> {
         let Some(file) = self.file(session_id) else { return Ok(()) };
         let bytes = shell.snapshot().map_err(|error| error.to_string())?;
-        super::snapshot::write_atomically(&file, &bytes).map_err(|error| format!("{}: {error}", file.display()))?;
+        super::write_atomically(&file, &bytes).map_err(|error| format!("{}: {error}", file.display()))?;
         self.prune();
         Ok(())
     }
 
     /// The saved snapshot of a session, if any.
-    pub(crate) fn load(&self, session_id: &str) -> Option<Vec<u8>> {
+    fn load_bytes(&self, session_id: &str) -> Option<Vec<u8>> {
         std::fs::read(self.file(session_id)?).ok()
     }
 
     /// The most recently saved snapshot: its files are the latest state of
     /// a storage the sessions share.
-    pub(crate) fn newest(&self) -> Option<Vec<u8>> {
+    fn newest_bytes(&self) -> Option<Vec<u8>> {
         let newest = self.files().into_iter().max_by_key(|(_, modified)| *modified)?;
         std::fs::read(newest.0).ok()
     }
@@ -129,5 +129,19 @@ impl SessionStore {
                 let _ = std::fs::remove_file(path);
             }
         }
+    }
+}
+
+impl SessionKeeper for SessionStore {
+    fn save(&self, session_id: &str, shell: &Shell) -> Result<(), String> {
+        self.save_shell(session_id, shell)
+    }
+
+    fn load(&self, session_id: &str) -> Option<Vec<u8>> {
+        self.load_bytes(session_id)
+    }
+
+    fn newest(&self) -> Option<Vec<u8>> {
+        self.newest_bytes()
     }
 }
