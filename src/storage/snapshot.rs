@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use super::memory::{Node, Tree};
 use super::overlay::Upper;
-use super::{normalize, parent, DryRun, MemoryLimits, MemoryStorage, Overlay, Storage};
+use super::{normalize, parent, DryRun, MemoryStorage, Overlay, Storage};
 
 /// Why a snapshot could not be made or restored. Each variant prints a
 /// sentence that says what to do.
@@ -280,10 +280,10 @@ impl MemoryStorage {
         let Image::Memory { max_total_bytes, max_file_bytes, .. } = &image else {
             return Err(SnapshotError::StorageKind { found: image.kind(), given: "a memory storage" });
         };
-        let storage = MemoryStorage::new(MemoryLimits {
+        let storage = MemoryStorage::new(super::MemoryLimits {
             max_total_bytes: *max_total_bytes,
             max_file_bytes: *max_file_bytes,
-            ..MemoryLimits::default()
+            ..super::MemoryLimits::default()
         });
         storage.load(LayerImage(image))?;
         Ok(storage)
