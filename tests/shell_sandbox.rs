@@ -80,12 +80,17 @@ fn host_programs_are_never_run() {
     let result = shell.run("ls /", None);
     assert_eq!(text(&result.stdout), "only-here\n");
 
-    for script in ["/bin/ls /", "/usr/bin/env true", "python3 -c 'print(1)'", "curl http://example.com", "exec /bin/sh"]
-    {
+    for script in ["/bin/ls /", "/usr/bin/env true", "python3 -c 'print(1)'", "exec /bin/sh"] {
         let result = shell.run(script, None);
         assert_eq!(result.exit_code, 127, "{script}: {}", text(&result.stderr));
         assert!(result.stdout.is_empty(), "{script}");
     }
+    // curl is the shell's own, and with no network policy it has no network
+    // (curl's exit code for a connection it could not make).
+    let result = shell.run("curl http://example.com", None);
+    assert_eq!(result.exit_code, 7, "{}", text(&result.stderr));
+    assert!(result.stdout.is_empty());
+    assert!(text(&result.stderr).contains("the network is off"), "{}", text(&result.stderr));
     // `bash` and `sh` are the virtual shell itself, over the same storage.
     let result = shell.run("bash -c 'ls /; echo $0'", None);
     assert_eq!(text(&result.stdout), "only-here\nbash\n");

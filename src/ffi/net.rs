@@ -67,16 +67,12 @@ pub unsafe extern "C" fn aikido_network_policy_free(policy: *mut aikido_network_
 /// # Safety
 /// `policy` is NULL or a live handle no other thread uses.
 unsafe fn change(
-    function: &'static str,
     policy: *mut aikido_network_policy,
-    error_out: *mut *mut c_char,
     change: impl FnOnce(&mut NetworkPolicy) -> Result<(), crate::Error>,
-) -> aikido_status {
-    boundary::status(function, error_out, || {
-        // SAFETY: NULL or a live handle, by this function's contract.
-        let policy = unsafe { handle::get_mut(policy) }.ok_or_else(|| invalid("policy is NULL"))?;
-        change(policy)
-    })
+) -> Result<(), crate::Error> {
+    // SAFETY: NULL or a live handle, by this function's contract.
+    let policy = unsafe { handle::get_mut(policy) }.ok_or_else(|| invalid("policy is NULL"))?;
+    change(policy)
 }
 
 /// Allows the URLs under `prefix` (NUL-terminated): `https://api.example.com/v1`
@@ -90,13 +86,15 @@ pub unsafe extern "C" fn aikido_network_policy_allow_url(
     prefix: *const c_char,
     error_out: *mut *mut c_char,
 ) -> aikido_status {
-    // SAFETY: the caller passes NULL or a live handle, and a NUL-terminated string.
-    unsafe {
-        change("aikido_network_policy_allow_url", policy, error_out, |policy| {
-            let prefix = required_str(prefix, "prefix")?;
-            policy.allow_url(prefix).map(drop).map_err(|error| invalid(error.to_string()))
-        })
-    }
+    boundary::status("aikido_network_policy_allow_url", error_out, || {
+        // SAFETY: the caller passes NULL or a live handle, and a NUL-terminated string.
+        unsafe {
+            change(policy, |policy| {
+                let prefix = required_str(prefix, "prefix")?;
+                policy.allow_url(prefix).map(drop).map_err(|error| invalid(error.to_string()))
+            })
+        }
+    })
 }
 
 /// Allows the addresses of a range (`127.0.0.1/32`, `10.0.0.0/8`, `::1`;
@@ -108,13 +106,15 @@ pub unsafe extern "C" fn aikido_network_policy_allow_address(
     range: *const c_char,
     error_out: *mut *mut c_char,
 ) -> aikido_status {
-    // SAFETY: as aikido_network_policy_allow_url.
-    unsafe {
-        change("aikido_network_policy_allow_address", policy, error_out, |policy| {
-            let range = required_str(range, "range")?;
-            policy.allow_address(range).map(drop).map_err(|error| invalid(error.to_string()))
-        })
-    }
+    boundary::status("aikido_network_policy_allow_address", error_out, || {
+        // SAFETY: as aikido_network_policy_allow_url.
+        unsafe {
+            change(policy, |policy| {
+                let range = required_str(range, "range")?;
+                policy.allow_address(range).map(drop).map_err(|error| invalid(error.to_string()))
+            })
+        }
+    })
 }
 
 /// Allows a method besides GET and HEAD (`POST`, `PUT`…).
@@ -124,13 +124,15 @@ pub unsafe extern "C" fn aikido_network_policy_allow_method(
     method: *const c_char,
     error_out: *mut *mut c_char,
 ) -> aikido_status {
-    // SAFETY: as aikido_network_policy_allow_url.
-    unsafe {
-        change("aikido_network_policy_allow_method", policy, error_out, |policy| {
-            let method = required_str(method, "method")?;
-            policy.allow_method(method).map(drop).map_err(|error| invalid(error.to_string()))
-        })
-    }
+    boundary::status("aikido_network_policy_allow_method", error_out, || {
+        // SAFETY: as aikido_network_policy_allow_url.
+        unsafe {
+            change(policy, |policy| {
+                let method = required_str(method, "method")?;
+                policy.allow_method(method).map(drop).map_err(|error| invalid(error.to_string()))
+            })
+        }
+    })
 }
 
 /// Attaches `name: value` to every request under `prefix` (a token, say).
@@ -144,15 +146,17 @@ pub unsafe extern "C" fn aikido_network_policy_attach_header(
     value: *const c_char,
     error_out: *mut *mut c_char,
 ) -> aikido_status {
-    // SAFETY: as aikido_network_policy_allow_url, for three strings.
-    unsafe {
-        change("aikido_network_policy_attach_header", policy, error_out, |policy| {
-            let prefix = required_str(prefix, "prefix")?;
-            let name = required_str(name, "name")?;
-            let value = required_str(value, "value")?;
-            policy.attach_header(prefix, name, value).map(drop).map_err(|error| invalid(error.to_string()))
-        })
-    }
+    boundary::status("aikido_network_policy_attach_header", error_out, || {
+        // SAFETY: as aikido_network_policy_allow_url, for three strings.
+        unsafe {
+            change(policy, |policy| {
+                let prefix = required_str(prefix, "prefix")?;
+                let name = required_str(name, "name")?;
+                let value = required_str(value, "value")?;
+                policy.attach_header(prefix, name, value).map(drop).map_err(|error| invalid(error.to_string()))
+            })
+        }
+    })
 }
 
 /// Sets the policy's limits; each field of 0 keeps the policy's value.
@@ -163,26 +167,28 @@ pub unsafe extern "C" fn aikido_network_policy_set_limits(
     limits: *const aikido_network_limits,
     error_out: *mut *mut c_char,
 ) -> aikido_status {
-    // SAFETY: as aikido_network_policy_allow_url; limits is NULL or readable.
-    unsafe {
-        change("aikido_network_policy_set_limits", policy, error_out, |policy| {
-            // SAFETY: NULL or readable, by the C contract.
-            let limits = super::reference(limits, "limits")?;
-            if limits.timeout_milliseconds != 0 {
-                policy.set_timeout(Duration::from_millis(limits.timeout_milliseconds));
-            }
-            if limits.max_response_bytes != 0 {
-                policy.set_max_response_bytes(limits.max_response_bytes);
-            }
-            if limits.max_requests != 0 {
-                policy.set_max_requests(limits.max_requests);
-            }
-            if limits.max_redirects != 0 {
-                policy.set_max_redirects(limits.max_redirects);
-            }
-            Ok(())
-        })
-    }
+    boundary::status("aikido_network_policy_set_limits", error_out, || {
+        // SAFETY: as aikido_network_policy_allow_url; limits is NULL or readable.
+        unsafe {
+            change(policy, |policy| {
+                // SAFETY: NULL or readable, by the C contract.
+                let limits = super::reference(limits, "limits")?;
+                if limits.timeout_milliseconds != 0 {
+                    policy.set_timeout(Duration::from_millis(limits.timeout_milliseconds));
+                }
+                if limits.max_response_bytes != 0 {
+                    policy.set_max_response_bytes(limits.max_response_bytes);
+                }
+                if limits.max_requests != 0 {
+                    policy.set_max_requests(limits.max_requests);
+                }
+                if limits.max_redirects != 0 {
+                    policy.set_max_redirects(limits.max_redirects);
+                }
+                Ok(())
+            })
+        }
+    })
 }
 
 /// Shell options from C limits and a policy (copied; NULL: no network).

@@ -507,6 +507,9 @@ impl HostDir {
             Err(error) => return Err(host_error(&path, error)),
         };
         if let Some(stat) = &existing {
+            if is_kind(stat, libc::S_IFDIR) {
+                return Err(StorageError::IsADirectory(path));
+            }
             if !is_kind(stat, libc::S_IFREG) {
                 return Err(not_regular(&path));
             }

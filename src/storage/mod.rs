@@ -299,7 +299,8 @@ pub trait Storage: Send + Sync {
     /// [`MemoryStorage`], an [`Overlay`]'s or a [`DryRun`]'s upper layer):
     /// what a session snapshot carries and how a fork copies it. `None`
     /// (the default) for a storage that is referred to and never copied: a
-    /// [`HostDir`], a [`ReadOnly`] view, [`Mounts`], a [`Policy`].
+    /// [`HostDir`], a [`ReadOnly`] view, a [`Policy`]; [`Mounts`] gives
+    /// the layer of the storage mounted at `/`.
     fn snapshot_layer(&self) -> Option<&dyn SnapshotLayer> {
         None
     }

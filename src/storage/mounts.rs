@@ -166,6 +166,12 @@ impl Mounts {
 }
 
 impl Storage for Mounts {
+    /// The layer of the storage mounted at `/` (the others are referred
+    /// to): a session over mounts keeps the files of its root storage.
+    fn snapshot_layer(&self) -> Option<&dyn super::SnapshotLayer> {
+        self.table.last().and_then(|(_, root)| root.snapshot_layer())
+    }
+
     fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
         let _held = self.reading();
         self.on(path, true, |storage, inner, _| storage.read(inner))
