@@ -133,7 +133,10 @@ pub(crate) fn close_gently(stream: &mut TcpStream) {
     let mut sink = [0u8; 16 << 10];
     let start = Instant::now();
     let mut drained = 0usize;
-    while start.elapsed() < Duration::from_millis(500) && drained < (4 << 20) {
+    // Enough for a client that sends a whole refused body before it reads
+    // the answer (a 413 for a body a few MiB over the cap): bounded in bytes
+    // and time, so a refused client cannot hold the connection's thread.
+    while start.elapsed() < Duration::from_secs(2) && drained < (64 << 20) {
         match stream.read(&mut sink) {
             Ok(0) | Err(_) => break,
             Ok(read) => drained += read,

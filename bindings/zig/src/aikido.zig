@@ -1101,16 +1101,16 @@ pub const Shell = struct {
 
     /// As `init`, with curl and wget reaching what `network` allows (a
     /// copy; null: no network).
-    pub fn initWithNetwork(storage: Storage, limits: ?ShellLimits, network: ?NetworkPolicy) Error!Shell {
+    pub fn initWithNetwork(over: Storage, limits: ?ShellLimits, network: ?NetworkPolicy) Error!Shell {
         const c_limits = if (limits) |given| given.toC() else undefined;
-        return .{ .raw = c.aikido_shell_new_with_network(storage.raw, if (limits != null) &c_limits else null, if (network) |policy| policy.raw else null) orelse return error.InvalidInput };
+        return .{ .raw = c.aikido_shell_new_with_network(over.raw, if (limits != null) &c_limits else null, if (network) |policy| policy.raw else null) orelse return error.InvalidInput };
     }
 
-    /// A shell over `storage` (shared: it may be freed first), starting in
+    /// A shell over `over` (shared: it may be freed first), starting in
     /// `/`, each run bounded by `limits` (null: the defaults).
-    pub fn init(storage: Storage, limits: ?ShellLimits) Error!Shell {
+    pub fn init(over: Storage, limits: ?ShellLimits) Error!Shell {
         const c_limits = if (limits) |given| given.toC() else undefined;
-        return .{ .raw = c.aikido_shell_new(storage.raw, if (limits != null) &c_limits else null) orelse return error.InvalidInput };
+        return .{ .raw = c.aikido_shell_new(over.raw, if (limits != null) &c_limits else null) orelse return error.InvalidInput };
     }
 
     /// Frees the shell; no run may be in progress.
@@ -1162,15 +1162,15 @@ pub const Shell = struct {
 
     /// The session `bytes` hold (from `snapshot`), each run bounded by
     /// `limits` (null: the defaults). With a null `storage` its files go into
-    /// a new memory storage (see `storage`); else into `storage`, which must
+    /// a new memory storage (see `storage`); else into `into`, which must
     /// keep them in memory as the snapshotted one did (its content is
     /// replaced). `error.InvalidInput` for bytes of a newer version,
     /// truncated, changed or hostile; nothing is changed then.
-    pub fn restore(bytes: []const u8, storage: ?Storage, limits: ?ShellLimits, diagnostics: ?*Diagnostics) Error!Shell {
+    pub fn restore(bytes: []const u8, into: ?Storage, limits: ?ShellLimits, diagnostics: ?*Diagnostics) Error!Shell {
         const c_limits = if (limits) |given| given.toC() else undefined;
         var raw: ?*c.aikido_shell = null;
         var error_text: [*c]u8 = null;
-        const target: ?*const c.aikido_storage = if (storage) |given| given.raw else null;
+        const target: ?*const c.aikido_storage = if (into) |given| given.raw else null;
         try record(c.aikido_shell_restore(bytes.ptr, bytes.len, target, if (limits != null) &c_limits else null, &raw, &error_text), error_text, diagnostics);
         return .{ .raw = raw.? };
     }
