@@ -22,7 +22,9 @@ static_libs=("$AIKIDO_LIB/libaikido.a" -lpthread -ldl -lm)
 shared_libs=(-L"$AIKIDO_LIB" -laikido)
 # Valgrind runs the static build: the program then holds exactly the code
 # the first configuration ran, with no dynamic loader in the leak report.
-valgrind_flags=(--quiet --num-callers=50 --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all
+# --fair-sched: threads take turns in order (by default one spinning thread
+# can keep the others from running for long stretches).
+valgrind_flags=(--quiet --fair-sched=yes --num-callers=50 --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all
     --error-exitcode=1 --suppressions="$AIKIDO_ROOT/tests/valgrind.supp")
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
 limit=300 # seconds per run; a hang (a deadlock) fails the run
@@ -30,20 +32,20 @@ limit=300 # seconds per run; a hang (a deadlock) fails the run
 passed=0
 failed=0
 failures=()
-result() { # label status
+result() { # label status seconds
     if (($2 == 0)); then
         passed=$((passed + 1))
-        echo "ok   $1"
+        echo "ok   $1 ($3 s)"
     else
         failed=$((failed + 1))
         failures+=("$1")
-        echo "FAIL $1"
+        echo "FAIL $1 ($3 s)"
     fi
 }
 
 # One program in one configuration: compile, then run; output shown on failure.
 run_config() { # config source
-    local config=$1 source=$2 name binary log status=0
+    local config=$1 source=$2 name binary log status=0 started=$SECONDS
     name=$(basename "$source" .c)
     binary="$out/$name-$config"
     log="$out/$name-$config.log"
@@ -74,7 +76,7 @@ run_config() { # config source
         esac
     fi
     ((status == 0)) || sed 's/^/    /' "$log"
-    result "$name ($config)" "$status"
+    result "$name ($config)" "$status" "$((SECONDS - started))"
 }
 
 for config in static shared sanitized valgrind; do
