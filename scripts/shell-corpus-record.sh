@@ -19,8 +19,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 exec python3 - "$@" <<'PY'
-import os, shutil, subprocess, sys, tempfile, time
+import os, shutil, signal, subprocess, sys, tempfile, time
 from concurrent.futures import ThreadPoolExecutor
+
+# A run started in the background or under nohup inherits ignored signals,
+# which bash would keep and `trap -p` list: bash starts from the defaults.
+for number in (signal.SIGINT, signal.SIGQUIT, signal.SIGHUP):
+    signal.signal(number, signal.SIG_DFL)
 
 CORPUS = "tests/shell_corpus"
 SCRIPTS, EXPECTED, SEED = CORPUS + "/scripts", CORPUS + "/expected", CORPUS + "/seed"
