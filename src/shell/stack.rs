@@ -128,12 +128,18 @@ mod tests {
 
     #[test]
     fn deep_recursion_stops_at_the_guard() {
+        // Each level holds 1 KiB across the call: the pad is handed to
+        // black_box before and after, so no optimisation shrinks the frame
+        // (the tests run in release mode).
         fn dive(level: u32) -> u32 {
             if too_deep() {
                 return level;
             }
-            let pad = std::hint::black_box([0u8; 1024]);
-            dive(level + 1) + u32::from(pad[0])
+            let mut pad = [0u8; 1024];
+            std::hint::black_box(&mut pad);
+            let deepest = dive(level + 1);
+            std::hint::black_box(&pad);
+            deepest
         }
         let levels = std::thread::Builder::new().stack_size(1 << 20).spawn(|| dive(0)).unwrap().join().unwrap();
         assert!(levels > 0 && levels < 1024, "{levels}");
