@@ -393,6 +393,7 @@ fn calls() -> Vec<Slot> {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "walks the text of include/aikido.h or src/ffi: no unsafe code, and minutes under Miri")]
 fn every_length_of_the_header_is_covered_here_or_said_not_to_be_one() {
     let slots = header_slots();
     let called: BTreeSet<String> = calls().iter().map(|(slot, _)| slot.to_string()).collect();
@@ -428,6 +429,7 @@ fn every_length_refuses_sizes_no_buffer_can_have() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "walks the text of include/aikido.h or src/ffi: no unsafe code, and minutes under Miri")]
 fn the_header_walk_finds_struct_fields_and_parameters() {
     let slots = header_slots();
     for slot in ["aikido_registry_dispatch.call->arguments_len", "aikido_mcp_server_handle.message_len"] {
@@ -443,6 +445,7 @@ fn the_header_walk_finds_struct_fields_and_parameters() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "walks the text of include/aikido.h or src/ffi: no unsafe code, and minutes under Miri")]
 fn slices_from_c_pointers_are_made_in_slice_rs_alone() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/ffi");
     let mut found = Vec::new();

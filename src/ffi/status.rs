@@ -131,6 +131,15 @@ mod tests {
         for (status, constant) in Status::ALL.into_iter().zip(constants) {
             assert_eq!(status as i32, constant);
         }
+        assert_eq!(status_name(AIKIDO_ERR_UNKNOWN_TOOL), c"AIKIDO_ERR_UNKNOWN_TOOL");
+        assert_eq!(status_name(AIKIDO_OK), c"AIKIDO_OK");
+        assert_eq!(status_name(AIKIDO_ERR_CANCELLED), c"AIKIDO_ERR_CANCELLED");
+        assert_eq!(status_name(8), c"AIKIDO_ERR_STORAGE");
+        assert_eq!(status_name(9), c"AIKIDO_UNKNOWN_STATUS");
+        assert_eq!(status_name(-1), c"AIKIDO_UNKNOWN_STATUS");
+        if cfg!(miri) {
+            return; // the header's text is searched natively (minutes under Miri)
+        }
         // Each constant, as the header has it, carries the name the table gives.
         let header = include_str!("../../include/aikido.h");
         for status in Status::ALL {
@@ -139,11 +148,5 @@ mod tests {
             assert!(header.contains(&define), "include/aikido.h lacks {define:?}");
         }
         assert_eq!(header.matches("\n#define AIKIDO_ERR_").count() + 1, Status::ALL.len());
-        assert_eq!(status_name(AIKIDO_ERR_UNKNOWN_TOOL), c"AIKIDO_ERR_UNKNOWN_TOOL");
-        assert_eq!(status_name(AIKIDO_OK), c"AIKIDO_OK");
-        assert_eq!(status_name(AIKIDO_ERR_CANCELLED), c"AIKIDO_ERR_CANCELLED");
-        assert_eq!(status_name(8), c"AIKIDO_ERR_STORAGE");
-        assert_eq!(status_name(9), c"AIKIDO_UNKNOWN_STATUS");
-        assert_eq!(status_name(-1), c"AIKIDO_UNKNOWN_STATUS");
     }
 }
