@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # The reliability suite (docs/RELIABILITY.md): Miri over the C ABI's unit
 # tests, ThreadSanitizer over the stress test, each fuzz target for
-# AIKIDO_FUZZ_SECONDS (60 by default), and the soak in release mode. A failing
+# AIKIDO_FUZZ_SECONDS (15 by default), and the soak in release mode. A failing
 # step does not stop the others; the run fails if any failed. The last line
 # is "reliability: N passed, N failed".
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/env.sh"
 cd "$AIKIDO_ROOT"
 
-fuzz_seconds=${AIKIDO_FUZZ_SECONDS:-60}
+fuzz_seconds=${AIKIDO_FUZZ_SECONDS:-15}
 # One input running longer than this is a hang (libFuzzer's default, 20
 # minutes, once cost a CI run most of its time): the shell target's scripts
 # stop after 200 ms and the other targets' inputs take microseconds.
