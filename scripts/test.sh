@@ -9,6 +9,7 @@ cd "$AIKIDO_ROOT"
 passed=0
 failed=0
 failures=()
+timings=() # "seconds name", printed again at the end (CI shows only the end)
 step() { # name command...
     local name=$1
     shift
@@ -33,6 +34,7 @@ step() { # name command...
     fi
     kill "$heartbeat" 2>/dev/null
     wait "$heartbeat" 2>/dev/null
+    timings+=("$(printf '%5d s  %s' $((SECONDS - started)) "$name")")
 }
 
 step "setup" scripts/setup.sh || true
@@ -57,16 +59,48 @@ step "shell: the corpus's recordings still match /bin/bash here (record mode --c
     scripts/shell-corpus-record.sh --check
 step "dialects: every wire shape against the providers' official SDKs" tests/python/dialects.sh
 step "mcp: aikido-mcp and the fixture against the official MCP Python client" tests/python/mcp.sh
+
+# The reliability suite runs beside the language suites: both spend long
+# stretches on one core (Valgrind, the fuzzers, Miri's interpreter), so on
+# two cores side by side they take minutes less than one after the other.
+# Its output is shown whole when it ends, after the language suites.
+reliability=tests/reliability/run.sh
+reliability_log="$AIKIDO_ROOT/build/reliability.log"
+mkdir -p "$(dirname "$reliability_log")"
+echo
+echo "=== $reliability: started beside the language suites (AIKIDO_SERIAL=1: after them); output below when it ends"
+if [ "${AIKIDO_SERIAL:-0}" = 1 ]; then
+    reliability_pid=
+else
+    "$reliability" >"$reliability_log" 2>&1 </dev/null &
+    reliability_pid=$!
+fi
+reliability_started=$SECONDS
+finish_reliability() {
+    local status=0
+    if [ -n "$reliability_pid" ]; then
+        wait "$reliability_pid" || status=$?
+        cat "$reliability_log"
+        echo "($reliability took $((SECONDS - reliability_started)) s beside the language suites)"
+    else
+        "$reliability" || status=$?
+    fi
+    return "$status"
+}
+
 for suite in tests/c/run.sh tests/install/run.sh bindings/cpp/test.sh bindings/go/test.sh \
-    bindings/zig/test.sh bindings/swift/test.sh tests/reliability/run.sh; do
+    bindings/zig/test.sh bindings/swift/test.sh; do
     if [ -x "$suite" ]; then
         step "$suite" "$suite"
     else
         step "$suite" sh -c "echo 'missing or not executable: $suite'; exit 1"
     fi
 done
+step "$reliability" finish_reliability
 
 echo
+echo "time of each step ($SECONDS s in all):"
+printf '%s\n' "${timings[@]}"
 ((failed)) && printf 'failed suite: %s\n' "${failures[@]}"
 echo "suites: $passed passed, $failed failed"
 ((failed == 0))

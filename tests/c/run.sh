@@ -32,7 +32,9 @@ limit=300 # seconds per run; a hang (a deadlock) fails the run
 passed=0
 failed=0
 failures=()
+timings=()
 result() { # label status seconds
+    timings+=("$3 s $1")
     if (($2 == 0)); then
         passed=$((passed + 1))
         echo "ok   $1 ($3 s)"
@@ -85,6 +87,8 @@ for config in static shared sanitized valgrind; do
     done
 done
 
+echo "slowest runs ($SECONDS s in all):"
+printf '%s\n' "${timings[@]}" | sort -rn | head -n 5 | sed 's/^/    /'
 ((failed)) && printf 'failed: %s\n' "${failures[@]}"
 echo "c: $passed passed, $failed failed"
 ((failed == 0))
