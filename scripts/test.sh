@@ -44,7 +44,7 @@ step "rust: clippy, every target, warnings are errors" cargo clippy --release --
 step "rust: build the tests (cargo's progress shown)" cargo test --release --no-run
 step "rust: unit, integration and doc tests" cargo test --release --quiet
 step "rust: clippy on each feature alone (a library built with fewer features stays warning-free)" \
-    sh -c 'for features in "" storage shell mcp full-validation; do echo "features: [$features]"; cargo clippy --release --quiet --no-default-features --features "$features" --lib -- -D warnings || exit 1; done'
+    sh -c 'for features in "" storage shell mcp mcp-http network full-validation; do echo "features: [$features]"; cargo clippy --release --quiet --no-default-features --features "$features" --lib -- -D warnings || exit 1; done'
 step "rust: the registry-only build (no default features)" cargo test --release --quiet --no-default-features --lib
 step "rust: JSON-Schema-Test-Suite draft 2020-12 (prints its count)" \
     cargo test --release --quiet --test json_schema_suite -- --nocapture json_schema_test_suite
