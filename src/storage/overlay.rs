@@ -119,6 +119,12 @@ impl<L: Storage> Overlay<L> {
         if others + new_len > self.limits.max_total_bytes {
             return Err(StorageError::TooLarge { path: real.to_owned(), limit: self.limits.max_total_bytes });
         }
+        self.check_entry_room(upper, real)
+    }
+
+    /// Whether the upper layer may hold one more entry at `real` (a file, a
+    /// directory, a symlink): [`MemoryLimits::max_files`] counts them all.
+    fn check_entry_room(&self, upper: &BTreeMap<String, Upper>, real: &str) -> Result<(), StorageError> {
         if !upper.contains_key(real) && upper.len() as u64 >= self.limits.max_files {
             return Err(self.limits.too_many_files(real.to_owned()));
         }
@@ -452,6 +458,7 @@ impl<L: Storage> Overlay<L> {
             match self.lookup(&upper, &real)? {
                 Lookup::Directory if parents => {}
                 Lookup::Missing => {
+                    self.check_entry_room(&upper, &real)?;
                     let opaque = matches!(upper.get(&real), Some(Upper::Whiteout));
                     Self::place(&mut upper, &real, Upper::Directory { opaque, modified: SystemTime::now() });
                 }
@@ -529,6 +536,7 @@ impl<L: Storage> Overlay<L> {
         if self.lookup(&upper, &real)? != Lookup::Missing {
             return Err(StorageError::AlreadyExists(real));
         }
+        self.check_entry_room(&upper, &real)?;
         Self::place(&mut upper, &real, Upper::Symlink { target: target.to_owned(), modified: SystemTime::now() });
         Ok(())
     }
@@ -628,6 +636,24 @@ mod tests {
         let mut out = Vec::new();
         walk(storage, "/", &mut out);
         out
+    }
+
+    #[test]
+    fn directories_and_symlinks_count_against_max_files() {
+        let limits = MemoryLimits { max_files: 4, ..MemoryLimits::default() };
+        let overlay = Overlay::with_limits(MemoryStorage::default(), limits);
+        let made = (0..10).take_while(|index| overlay.mkdir(&format!("/d{index}"), false).is_ok()).count();
+        assert!((1..=4).contains(&made), "{made} directories made under max_files 4");
+        assert!(overlay.lock().len() <= 4);
+        let refused = |error: StorageError| error.to_string().contains("max_files");
+        assert!(overlay.mkdir("/more", false).is_err_and(refused));
+        assert!(overlay.mkdir("/more/and/more", true).is_err_and(refused));
+        assert!(overlay.symlink("/d0", "/link").is_err_and(refused));
+        assert!(overlay.write("/file", b"x").is_err_and(refused));
+        // What is there may still change, and a removal makes room again.
+        assert!(overlay.mkdir("/d0", true).is_ok());
+        overlay.remove("/d0", false).unwrap();
+        overlay.symlink("/d1", "/d0").unwrap();
     }
 
     #[test]
