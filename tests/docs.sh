@@ -10,19 +10,7 @@ cd "$AIKIDO_ROOT"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-passed=0
-failed=0
-check() { # description command...
-    local description=$1
-    shift
-    if "$@"; then
-        passed=$((passed + 1))
-        echo "ok   $description"
-    else
-        failed=$((failed + 1))
-        echo "FAIL $description"
-    fi
-}
+source "$AIKIDO_ROOT/scripts/checks.sh" # check, $passed, $failed
 # The first fenced block after the line holding the marker.
 block_after() {
     awk -v marker="$1" 'index($0, marker) { found = 1; next }

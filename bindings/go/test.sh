@@ -18,19 +18,7 @@ done
 
 work=$(mktemp -d)
 trap '[ -n "${KEEP_WORK:-}" ] || rm -rf "$work"' EXIT # KEEP_WORK=1 keeps it to look at
-passed=0
-failed=0
-check() { # description command...
-    local description=$1
-    shift
-    if "$@"; then
-        passed=$((passed + 1))
-        echo "ok   $description"
-    else
-        failed=$((failed + 1))
-        echo "FAIL $description"
-    fi
-}
+source "$AIKIDO_ROOT/scripts/checks.sh" # check, $passed, $failed
 # go test -v, counting each top-level test and example; prints the package
 # lines and any failure, not every test.
 go_tests() { # description go-test-arguments...

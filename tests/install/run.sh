@@ -18,19 +18,7 @@ lib="$prefix/lib"
 version=$(sed -n 's/^#define AIKIDO_VERSION "\(.*\)"$/\1/p' "$AIKIDO_ROOT/include/aikido.h")
 soname_version=${version%.*} # 0.x: the soname carries the minor
 
-passed=0
-failed=0
-check() { # description command...
-    local description=$1
-    shift
-    if "$@"; then
-        passed=$((passed + 1))
-        echo "ok   $description"
-    else
-        failed=$((failed + 1))
-        echo "FAIL $description"
-    fi
-}
+source "$AIKIDO_ROOT/scripts/checks.sh" # check, $passed, $failed
 link_target() { [ -L "$1" ] && [ "$(readlink "$1")" = "$2" ]; }
 needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\].*/\1/p'; }
 soname() { readelf -d "$1" | sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p'; }
