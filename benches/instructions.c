@@ -28,6 +28,7 @@
 #include <valgrind/callgrind.h>
 
 #include "aikido.h"
+#include "workload.h"
 
 #define WARM_UP 100
 
@@ -43,26 +44,6 @@ static void check(const char *what, aikido_status status, char *error) {
         fail(what, status, error);
     }
 }
-
-static aikido_status reply_ok(void *userdata, const char *arguments, size_t arguments_len,
-                              const aikido_environment *environment, aikido_reply *reply) {
-    (void)userdata;
-    (void)arguments;
-    (void)arguments_len;
-    (void)environment;
-    return aikido_reply_set_content(reply, "ok", 2);
-}
-
-/* The same tool and call as benches/dispatch.c's small dispatch. */
-static const char SMALL_SCHEMA[] =
-    "{\"type\":\"object\",\"properties\":{"
-    "\"path\":{\"type\":\"string\",\"description\":\"The file to read.\"},"
-    "\"limit\":{\"type\":\"integer\",\"description\":\"How many lines.\"},"
-    "\"encoding\":{\"type\":\"string\"},\"follow\":{\"type\":\"boolean\"}},"
-    "\"required\":[\"path\",\"limit\"]}";
-
-static const char SMALL_ARGUMENTS[] =
-    "{\"path\":\"/var/log/syslog\",\"limit\":200,\"encoding\":\"utf-8\",\"follow\":false}";
 
 static void register_tool(aikido_registry *registry, const char *name, const char *schema) {
     char *error = NULL;
