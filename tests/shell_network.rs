@@ -307,6 +307,29 @@ fn attached_headers_are_sent_and_never_shown() {
 }
 
 #[test]
+fn the_scripts_credentials_stay_with_the_first_host_in_curl_and_wget() {
+    let server = Server::start();
+    let mut policy = server.policy();
+    policy.allow_url(&format!("http://localhost:{}/", server.port)).unwrap();
+    let headers = "-H 'Authorization: Bearer mine' -H 'Cookie: id=7' -H 'X-Kept: yes'";
+    for script in [
+        format!("curl -sL {headers} {}", server.url("/other-prefix")),
+        format!(
+            "wget -q -O - --header='Authorization: Bearer mine' --header='Cookie: id=7' --header='X-Kept: yes' {}",
+            server.url("/other-prefix")
+        ),
+    ] {
+        let (out, err, code) = run(Some(policy.clone()), &script);
+        assert_eq!(code, 0, "{script}: {err}");
+        assert!(out.starts_with("GET /echo\n") && out.contains("x-kept: yes"), "{script}: {out}");
+        assert!(!out.contains("mine") && !out.contains("id=7"), "{script}: {out}");
+    }
+    // Within one host they are sent again.
+    let (out, err, _) = run(Some(policy), &format!("curl -sL {headers} {}", server.url("/redirect-echo")));
+    assert!(out.contains("authorization: Bearer mine") && out.contains("cookie: id=7"), "{out} {err}");
+}
+
+#[test]
 fn fail_and_status_codes_as_curl() {
     let server = Server::start();
     let url = server.url("/missing");

@@ -564,19 +564,14 @@ fn exchange(
                     return Err(Taken::Fail(Failure::new(47, format!("Maximum ({max_redirects}) redirects followed"))));
                 }
                 report.redirects += 1;
-                if response.status == 303 || (matches!(response.status, 301 | 302) && method == "POST") {
-                    if method != "HEAD" {
-                        method = "GET".to_string();
-                    }
-                    body = None;
-                    headers.retain(|(name, _)| !name.eq_ignore_ascii_case("content-type"));
-                }
-                // Credentials the script gave go to the first host only.
-                if next.host_str() != original_host.as_deref() {
-                    headers.retain(|(name, _)| {
-                        !name.eq_ignore_ascii_case("authorization") && !name.eq_ignore_ascii_case("cookie")
-                    });
-                }
+                super::redirected(
+                    response.status,
+                    &next,
+                    original_host.as_deref(),
+                    &mut method,
+                    &mut body,
+                    &mut headers,
+                );
                 url = next;
                 continue;
             }

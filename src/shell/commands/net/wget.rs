@@ -192,6 +192,7 @@ fn fetch(
     }
     let max_redirects = options.max_redirect.unwrap_or(20).min(policy.max_redirects());
     let mut redirects = 0;
+    let first_host = url.host_str().map(str::to_string);
     loop {
         say(ctx, options, &format!("--  {url}\n"))?;
         let request = Request {
@@ -225,10 +226,7 @@ fn fetch(
                 }
                 redirects += 1;
                 say(ctx, options, &format!("Location: {next} [following]\n"))?;
-                if status == 303 || (matches!(status, 301 | 302) && method == "POST") {
-                    method = "GET".to_string();
-                    body = None;
-                }
+                super::redirected(status, &next, first_host.as_deref(), &mut method, &mut body, &mut headers);
                 url = next;
                 continue;
             }
