@@ -6,7 +6,6 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <pthread.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +68,7 @@ static void huge_and_deep_arguments(void) {
     call.arguments_len = len;
     CHECK_STATUS(aikido_registry_dispatch(registry, &call, NULL, &content, &error), AIKIDO_ERR_INVALID_ARGUMENTS);
     CHECK(content == NULL);
+    CHECK_CONTAINS(error, "nested deeper than");
     CHECK(error != NULL && strlen(error) < 1000);
     aikido_string_free(error);
     error = NULL;
