@@ -68,10 +68,11 @@ reliability=tests/reliability/run.sh
 reliability_log="$AIKIDO_ROOT/build/reliability.log"
 mkdir -p "$(dirname "$reliability_log")"
 echo
-echo "=== $reliability: started beside the language suites (AIKIDO_SERIAL=1: after them); output below when it ends"
 if [ "${AIKIDO_SERIAL:-0}" = 1 ]; then
+    echo "=== $reliability: runs after the language suites (AIKIDO_SERIAL=1)"
     reliability_pid=
 else
+    echo "=== $reliability: started beside the language suites; its output follows them (AIKIDO_SERIAL=1: after them)"
     "$reliability" >"$reliability_log" 2>&1 </dev/null &
     reliability_pid=$!
 fi
